@@ -1,0 +1,92 @@
+package session
+
+// This file is the contract between the session and whatever runs it (the
+// Jupyter kernel in package kernel, `tick run`, tests). It holds no Jupyter
+// types: outputs are reported through Sink, results are plain data.
+
+import (
+	"context"
+
+	"tick/display"
+)
+
+// Sink receives what a running cell produces, in order. Calls come from the
+// goroutine running the cell and from goroutines the cell started, so
+// implementations must be safe for concurrent use.
+type Sink interface {
+	display.Publisher
+	// Stream writes text to "stdout" or "stderr". The session coalesces
+	// writes and flushes at least every 50 ms and when the cell ends.
+	Stream(name, text string)
+}
+
+// Cell is one execution request.
+type Cell struct {
+	Code string
+	// Count is the execution count shown as cell[Count] in positions.
+	Count int
+	// Stdin, when non-nil, answers reads of standard input by user code
+	// (prompt is what the code printed last on the line; password hides the
+	// echo). When nil, reading stdin is an error that says input is not
+	// allowed for this execution.
+	Stdin func(prompt string, password bool) (string, error)
+}
+
+// Result is the outcome of one cell.
+type Result struct {
+	// Value is the cell's value (Jupyter: execute_result), nil when the last
+	// statement is not an expression or the cell failed. Its Bundle has at
+	// least "text/plain".
+	Value *display.Data
+	// Err is set when the cell failed (compile error, panic, interrupt).
+	Err *Error
+	// Page is text for a pager (Jupyter: execute_reply payload "page"), set
+	// by help requests such as `%help` or `%timeit?`.
+	Page string
+}
+
+// Error describes a failed cell in the shape Jupyter expects.
+type Error struct {
+	// Name is a short class: "CompileError", "Panic", "Interrupted",
+	// "Unsupported", "MagicError", "RuntimeError".
+	Name string
+	// Value is the one-line message. Positions name the cell: cell[3]:2:5.
+	Value string
+	// Traceback is the lines shown to the user (first line usually
+	// "Name: Value"); no internal wrapper frames.
+	Traceback []string
+}
+
+func (e *Error) Error() string { return e.Name + ": " + e.Value }
+
+// Completion is the answer to a completion request. Matches replace
+// code[Start:End] (byte offsets).
+type Completion struct {
+	Matches    []string
+	Start, End int
+}
+
+// Inspection is the answer to an inspect request: Text is plain text (type
+// and value of a variable, signature of a function or package member).
+type Inspection struct {
+	Found bool
+	Text  string
+}
+
+// Completeness answers is_complete: Status is "complete", "incomplete" or
+// "invalid"; Indent is the suggested indent when incomplete.
+type Completeness struct {
+	Status string
+	Indent string
+}
+
+// Runner is what a front end needs from a session. *Session implements it.
+type Runner interface {
+	Execute(ctx context.Context, cell Cell, sink Sink) Result
+	Complete(code string, cursor int) Completion
+	Inspect(code string, cursor int, detail int) Inspection
+	IsComplete(code string) Completeness
+	// Interrupt stops the running cell (if any) at its next checkpoint; the
+	// cell ends with an "Interrupted" error and all state is kept.
+	Interrupt()
+}

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs what tick's tests need on a fresh Debian machine: the Jupyter
+# clients from Debian's packages (PyPI is not reachable) and the Go modules.
+set -euo pipefail
+pkgs="python3-jupyter-client jupyter-client python3-ipykernel python3-jupyter-kernel-test
+python3-nbclient python3-nbformat python3-nbconvert jupyter-nbconvert jupyter-console"
+missing=""
+for p in $pkgs; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+  echo "installing Debian packages:$missing"
+  sudo_cmd=""
+  [ "$(id -u)" -ne 0 ] && sudo_cmd=sudo
+  $sudo_cmd apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -q --no-install-recommends $missing
+fi
+if ! command -v cc >/dev/null 2>&1 && ! command -v gcc >/dev/null 2>&1; then
+  echo "note: no C compiler; the native CPU backend is tested only where one exists"
+fi
+go mod download

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# test.sh — the whole test suite of tick, on a fresh Debian machine.
+# Installs what the tests need (Debian's Jupyter packages, Go modules), then
+# runs: gofmt/vet, Go unit tests, the Jupyter conformance suite and the
+# client scripts under tests/jupyter, and the tutorial notebooks.
+set -euo pipefail
+cd "$(dirname "$0")"
+root=$(pwd)
+
+scripts/install-deps.sh
+
+echo "== gofmt / go vet"
+unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
+if [ -n "$unformatted" ]; then echo "gofmt would change:"; echo "$unformatted"; exit 1; fi
+go vet ./...
+
+echo "== go test"
+go test -count=1 -timeout 20m ./...
+
+echo "== build"
+mkdir -p bin
+go build -ldflags "-X tick/internal/version.commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" -o bin/tick ./cmd/tick
+
+# Keep all Jupyter state in a throwaway directory, never in $HOME.
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
+export JUPYTER_CONFIG_DIR=$W/config JUPYTER_DATA_DIR=$W/data JUPYTER_RUNTIME_DIR=$W/runtime \
+       IPYTHONDIR=$W/ipython XDG_CACHE_HOME=$W/cache XDG_CONFIG_HOME=$W/xdgconf \
+       PYDEVD_DISABLE_FILE_VALIDATION=1 TICK_BIN=$root/bin/tick TICK_TMP=$W
+bin/tick install --name tick
+
+echo "== Jupyter clients (tests/jupyter)"
+# Debian's python3 has the Jupyter packages; another python3 on PATH may not.
+cd tests/jupyter
+/usr/bin/python3 -m unittest -v 2>&1 | tee "$W/unittest.log"
+cd "$root"
+
+if [ -x scripts/test-notebooks.sh ]; then
+  echo "== notebooks"
+  scripts/test-notebooks.sh
+fi
+echo "test.sh: all passed"
