@@ -1,0 +1,84 @@
+package tensor
+
+import (
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"time"
+)
+
+// Stats is a snapshot of the runtime's counters since the last ResetCounters.
+// FLOPs and bytes are estimates from the kernel IR (see Kernel.FLOPs and
+// Kernel.Bytes), not hardware counts. Phase times are wall-clock sums; device
+// time overlaps host phases because the device runs in its own goroutine.
+type Stats struct {
+	KernelsLaunched int64 // kernel launches enqueued (eager and JIT replay)
+	EstFLOPs        int64 // estimated arithmetic operations of launched kernels
+	EstBytes        int64 // estimated bytes moved by launched kernels
+	MemoryInUse     int64 // bytes of live buffers (not reset by ResetCounters)
+	Buffers         int64 // live buffers (not reset by ResetCounters)
+	KernelsCompiled int64 // Backend.Compile calls (compile-cache misses)
+	CacheHits       int64 // compile-cache hits
+	JITCaptures     int64 // JIT calls that captured kernels
+	JITReplays      int64 // JIT calls that replayed captured kernels
+
+	GraphBuild time.Duration // building lazy graph nodes (tensor ops)
+	Schedule   time.Duration // turning graphs into kernels
+	Codegen    time.Duration // rendering kernel source keys
+	Compile    time.Duration // Backend.Compile
+	Alloc      time.Duration // allocating buffers
+	Transfer   time.Duration // copying data in (creation) and out (ToSlice)
+	Launch     time.Duration // enqueueing launches
+	DeviceExec time.Duration // kernels running on device workers
+	SyncWait   time.Duration // waiting in Synchronize (and reads that synchronize)
+}
+
+// String renders the snapshot on a few lines, estimates labelled.
+func (s Stats) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "kernels launched %d, compiled %d, cache hits %d, JIT captures %d, replays %d\n",
+		s.KernelsLaunched, s.KernelsCompiled, s.CacheHits, s.JITCaptures, s.JITReplays)
+	fmt.Fprintf(&b, "estimated FLOPs %d, estimated bytes %d, memory in use %d B in %d buffers\n",
+		s.EstFLOPs, s.EstBytes, s.MemoryInUse, s.Buffers)
+	fmt.Fprintf(&b, "time: graph %v, schedule %v, codegen %v, compile %v, alloc %v, transfer %v, launch %v, device %v, sync wait %v",
+		s.GraphBuild, s.Schedule, s.Codegen, s.Compile, s.Alloc, s.Transfer, s.Launch, s.DeviceExec, s.SyncWait)
+	return b.String()
+}
+
+// counters are process-wide because devices, caches and the JIT are; they are
+// atomics so device workers update them without locks.
+var counters struct {
+	launched, flops, bytes, memInUse, buffers     atomic.Int64
+	compiled, cacheHits, jitCaptures, jitReplays atomic.Int64
+	graphNS, scheduleNS, codegenNS, compileNS     atomic.Int64
+	allocNS, transferNS, launchNS, deviceNS       atomic.Int64
+	syncWait                                      atomic.Int64
+}
+
+// Counters returns a snapshot of the runtime's counters.
+func Counters() Stats {
+	c := &counters
+	d := func(a *atomic.Int64) time.Duration { return time.Duration(a.Load()) }
+	return Stats{
+		KernelsLaunched: c.launched.Load(), EstFLOPs: c.flops.Load(), EstBytes: c.bytes.Load(),
+		MemoryInUse: c.memInUse.Load(), Buffers: c.buffers.Load(),
+		KernelsCompiled: c.compiled.Load(), CacheHits: c.cacheHits.Load(),
+		JITCaptures: c.jitCaptures.Load(), JITReplays: c.jitReplays.Load(),
+		GraphBuild: d(&c.graphNS), Schedule: d(&c.scheduleNS), Codegen: d(&c.codegenNS),
+		Compile: d(&c.compileNS), Alloc: d(&c.allocNS), Transfer: d(&c.transferNS),
+		Launch: d(&c.launchNS), DeviceExec: d(&c.deviceNS), SyncWait: d(&c.syncWait),
+	}
+}
+
+// ResetCounters zeroes every counter except MemoryInUse and Buffers, which
+// describe live state.
+func ResetCounters() {
+	c := &counters
+	for _, a := range []*atomic.Int64{&c.launched, &c.flops, &c.bytes, &c.compiled, &c.cacheHits,
+		&c.jitCaptures, &c.jitReplays, &c.graphNS, &c.scheduleNS, &c.codegenNS, &c.compileNS,
+		&c.allocNS, &c.transferNS, &c.launchNS, &c.deviceNS, &c.syncWait} {
+		a.Store(0)
+	}
+}
+
+func addPhase(a *atomic.Int64, t0 time.Time) { a.Add(int64(time.Since(t0))) }

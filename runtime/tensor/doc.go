@@ -1,0 +1,15 @@
+// Package tensor is tick's tensor runtime: lazy tensors, a scheduler that fuses
+// elementwise chains (and the reduce that consumes them) into kernels, devices
+// with asynchronous queues, a capture-and-replay JIT, counters and DEBUG output.
+//
+// A *Tensor is a lazy node. Realize schedules its graph into kernels (see
+// Kernel, the IR every backend consumes), compiles each kernel once per backend
+// (cached by its source key), and enqueues it on the device's queue; it returns
+// before the device finishes. Reading data (ToSlice, Float32s, Item) and
+// Device(name).Synchronize wait. JIT(fn) runs fn on call 1, captures the
+// launched kernels on call 2 and replays them from call 3 on.
+//
+// The exported API is non-generic so the yaegi interpreter can import it.
+// Library code never writes to os.Stdout: DEBUG output goes to the writer set
+// with SetDebugWriter. See docs/runtime.md for the model.
+package tensor
