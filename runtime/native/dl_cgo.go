@@ -1,0 +1,114 @@
+//go:build cgo && unix
+
+package native
+
+/*
+#cgo linux LDFLAGS: -ldl
+#include <dlfcn.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+typedef void (*tick_kernel_fn)(void **bufs, int64_t start, int64_t end);
+
+static void tick_call(void *fn, void **bufs, int64_t start, int64_t end) {
+	((tick_kernel_fn)fn)(bufs, start, end);
+}
+
+// tick_run_plan runs n steps in one crossing: step i calls fns[i] with
+// args[i] over [starts[i], ends[i]).
+static void tick_run_plan(void **fns, void ***args, int64_t *starts, int64_t *ends, int64_t n) {
+	for (int64_t i = 0; i < n; i++) {
+		((tick_kernel_fn)fns[i])(args[i], starts[i], ends[i]);
+	}
+}
+
+static void *tick_dlopen(const char *path) { return dlopen(path, RTLD_NOW | RTLD_LOCAL); }
+
+static void *tick_dlsym(void *h, const char *name) {
+	dlerror();
+	return dlsym(h, name);
+}
+
+static const char *tick_dlerror(void) { return dlerror(); }
+
+static void *tick_alloc(size_t n) {
+	void *p = NULL;
+	if (n == 0) n = 1;
+	if (posix_memalign(&p, 64, n) != 0) return NULL;
+	return p;
+}
+*/
+import "C"
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"unsafe"
+)
+
+func cgoAvailable() error { return nil }
+
+// dlMu serialises dlopen/dlsym with the dlerror call that reports their
+// failure (dlerror state is per thread, and a goroutine may change thread
+// between two cgo calls; the lock plus one C helper per step keeps the
+// message with its call).
+var dlMu sync.Mutex
+
+func dlOpen(path string) (unsafe.Pointer, error) {
+	cpath := C.CString(path)
+	defer C.free(unsafe.Pointer(cpath))
+	dlMu.Lock()
+	defer dlMu.Unlock()
+	h := C.tick_dlopen(cpath)
+	if h == nil {
+		return nil, fmt.Errorf("native: dlopen %s: %s", path, dlError())
+	}
+	return h, nil
+}
+
+func dlSym(h unsafe.Pointer, name string) (unsafe.Pointer, error) {
+	cname := C.CString(name)
+	defer C.free(unsafe.Pointer(cname))
+	dlMu.Lock()
+	defer dlMu.Unlock()
+	p := C.tick_dlsym(h, cname)
+	if p == nil {
+		return nil, errors.New(dlError())
+	}
+	return p, nil
+}
+
+func dlError() string {
+	if msg := C.tick_dlerror(); msg != nil {
+		return C.GoString(msg)
+	}
+	return "unknown dynamic loader error"
+}
+
+func callKernel(fn unsafe.Pointer, bufs *unsafe.Pointer, start, end int64) {
+	C.tick_call(fn, (*unsafe.Pointer)(unsafe.Pointer(bufs)), C.int64_t(start), C.int64_t(end))
+}
+
+// Alloc returns n bytes of C memory aligned to 64 bytes, for buffers that
+// kernels read and write; release it with Free. The memory is not zeroed.
+func Alloc(n int) (unsafe.Pointer, error) {
+	if err := cgoAvailable(); err != nil {
+		return nil, err
+	}
+	if n < 0 {
+		return nil, fmt.Errorf("native: Alloc of %d bytes", n)
+	}
+	p := C.tick_alloc(C.size_t(n))
+	if p == nil {
+		return nil, fmt.Errorf("native: out of memory allocating %d bytes", n)
+	}
+	return p, nil
+}
+
+// Free releases memory from Alloc. Free(nil) does nothing.
+func Free(p unsafe.Pointer) { C.free(p) }
+
+func runPlan(fns, args, starts, ends unsafe.Pointer, n int) {
+	C.tick_run_plan((*unsafe.Pointer)(fns), (**unsafe.Pointer)(args), (*C.int64_t)(starts), (*C.int64_t)(ends), C.int64_t(n))
+}
