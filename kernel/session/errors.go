@@ -1,0 +1,178 @@
+package session
+
+import (
+	"errors"
+	"fmt"
+	"go/scanner"
+	"regexp"
+	"runtime/debug"
+	"strings"
+
+	"github.com/traefik/yaegi/interp"
+)
+
+// crashError is an interpreter crash (a panic inside yaegi while
+// compiling), such as the "nil type" panics of constructs it lacks.
+type crashError struct{ v any }
+
+func (c *crashError) Error() string { return fmt.Sprint(c.v) }
+
+// posPrefix matches a position at the start of a message: "_.go:3:5" or
+// "3:5" (yaegi trims the file name of the default source).
+var posPrefix = regexp.MustCompile(`^(?:_\.go:)?(\d+):(\d+)(?::|$)`)
+
+// posAnywhere matches positions inside messages ("previous declaration at _.go:2:6").
+var posAnywhere = regexp.MustCompile(`_\.go:(\d+:\d+)`)
+
+// cellPos names cell count's position line:col.
+func cellPos(count int, lc string) string { return fmt.Sprintf("cell[%d]:%s", count, lc) }
+
+// cellMessage rewrites the positions in an interpreter message to name the cell.
+func cellMessage(msg string, count int) string {
+	if m := posPrefix.FindStringSubmatchIndex(msg); m != nil {
+		lc := msg[m[2]:m[3]] + ":" + msg[m[4]:m[5]]
+		msg = cellPos(count, lc) + msg[m[5]:]
+	}
+	return posAnywhere.ReplaceAllStringFunc(msg, func(p string) string { return cellPos(count, p[len("_.go:"):]) })
+}
+
+// compileError converts a parse or compile error of cell count.
+func compileError(err error, count int) *Error {
+	var c *crashError
+	if errors.As(err, &c) {
+		return unsupportedError(c.v, count)
+	}
+	var lines []string
+	var list scanner.ErrorList
+	if errors.As(err, &list) {
+		for i, e := range list {
+			if i == 5 {
+				lines = append(lines, fmt.Sprintf("(and %d more errors)", len(list)-5))
+				break
+			}
+			lines = append(lines, cellMessage(e.Error(), count))
+		}
+	} else {
+		lines = strings.Split(cellMessage(err.Error(), count), "\n")
+	}
+	if len(lines) == 0 {
+		lines = []string{err.Error()}
+	}
+	return &Error{Name: "CompileError", Value: lines[0], Traceback: append([]string{"CompileError: " + lines[0]}, lines[1:]...)}
+}
+
+// unsupportedError reports a known interpreter crash as a construct tick
+// cannot run yet.
+func unsupportedError(v any, count int) *Error {
+	msg := fmt.Sprintf("cell[%d]: this cell uses a Go construct the interpreter (yaegi) cannot compile (it crashed with %q). "+
+		"Known cases: range over a function, a generic function called with untyped constants of mixed kinds, "+
+		"and some uses of generics. Rewrite that construct (see docs/compatibility.md) and run the cell again", count, fmt.Sprint(v))
+	return &Error{Name: "Unsupported", Value: msg, Traceback: []string{"Unsupported: " + msg}}
+}
+
+func interruptedError() *Error {
+	msg := "the cell was stopped by an interrupt; everything defined before it is kept"
+	return &Error{Name: "Interrupted", Value: msg, Traceback: []string{"Interrupted: " + msg}}
+}
+
+func internalError(r any) *Error {
+	msg := fmt.Sprintf("internal error in the session: %v (the session goes on; please report this with the cell that caused it)", r)
+	return &Error{Name: "RuntimeError", Value: msg, Traceback: append([]string{"RuntimeError: " + msg}, goFrames(debug.Stack())...)}
+}
+
+// yaegiFrame parses a frame line printed by yaegi: "3:5: panic: main.f(...)".
+var yaegiFrame = regexp.MustCompile(`^(?:\S+:)?(\d+:\d+): panic(?:: (.*))?$`)
+
+// panicError converts a panic of running code in cell count.
+func (s *Session) panicError(p interp.Panic, count int) *Error {
+	s.mu.Lock()
+	frames := s.frames
+	s.frames = nil
+	s.mu.Unlock()
+	switch v := p.Value.(type) {
+	case interruptSignal:
+		return interruptedError()
+	case depthSignal:
+		msg := fmt.Sprintf("call depth passed %d: runaway recursion? Check the base case of the recursive function; the session goes on", v.depth-1)
+		return &Error{Name: "RuntimeError", Value: msg, Traceback: []string{"RuntimeError: " + msg}}
+	}
+	var tb []string
+	first := ""
+	for i, f := range frames {
+		if i == 20 {
+			tb = append(tb, fmt.Sprintf("    ... %d more frames", len(frames)-20))
+			break
+		}
+		m := yaegiFrame.FindStringSubmatch(f)
+		if m == nil {
+			continue
+		}
+		where := count
+		fn := strings.TrimSuffix(m[2], "(...)")
+		fn = strings.TrimPrefix(fn, "main.")
+		s.mu.Lock()
+		if c, ok := s.funcCell[strings.SplitN(fn, ".", 2)[0]]; ok {
+			where = c
+		}
+		s.mu.Unlock()
+		pos := cellPos(where, m[1])
+		if first == "" {
+			first = pos
+		}
+		if fn == "" || fn == "main" {
+			tb = append(tb, "    at "+pos)
+		} else {
+			tb = append(tb, "    at "+pos+" in "+fn)
+		}
+	}
+	msg := fmt.Sprint(p.Value)
+	if err, ok := p.Value.(error); ok {
+		msg = err.Error()
+	}
+	if first != "" {
+		msg = first + ": " + msg
+	}
+	if go_ := goFrames(p.Stack); len(go_) > 0 {
+		tb = append(tb, "  Go frames (native code):")
+		tb = append(tb, go_...)
+	}
+	return &Error{Name: "Panic", Value: msg, Traceback: append([]string{"Panic: " + msg}, tb...)}
+}
+
+// internalFrame reports whether a Go stack function belongs to the
+// machinery (interpreter, reflection, runtime, this package) rather than to
+// native code the user called.
+func internalFrame(fn string) bool {
+	for _, p := range []string{"github.com/traefik/yaegi/", "reflect.", "runtime.", "runtime/debug.", "tick/kernel/session.", "panic(", "created by ", "testing."} {
+		if strings.HasPrefix(fn, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// goFrames extracts the native frames of a goroutine stack dump: the
+// function line and its file:line, without machinery frames.
+func goFrames(stack []byte) []string {
+	lines := strings.Split(string(stack), "\n")
+	var out []string
+	for i := 1; i+1 < len(lines); i += 2 {
+		fn := lines[i]
+		if fn == "" || strings.HasPrefix(fn, "goroutine ") {
+			i--
+			continue
+		}
+		if internalFrame(fn) {
+			continue
+		}
+		file := strings.TrimSpace(lines[i+1])
+		if j := strings.LastIndex(file, " +0x"); j > 0 {
+			file = file[:j]
+		}
+		out = append(out, "    "+fn, "        "+file)
+		if len(out) >= 40 {
+			break
+		}
+	}
+	return out
+}

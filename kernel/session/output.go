@@ -1,0 +1,161 @@
+package session
+
+import (
+	"errors"
+	"io"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+)
+
+// flushEvery is how long stream text may wait before it is sent to the
+// Sink. The contract promises at most 50 ms.
+const flushEvery = 20 * time.Millisecond
+
+// flushSize is the amount of buffered text that triggers an immediate flush.
+const flushSize = 8 << 10
+
+// maxPending bounds output written while no cell runs (kept for the next cell).
+const maxPending = 64 << 10
+
+// streamer coalesces the stream output of one running cell and forwards it
+// to the cell's Sink in order, at least every flushEvery.
+type streamer struct {
+	mu      sync.Mutex
+	sink    Sink
+	segs    []segment // pending text, consecutive writes to one stream merged
+	size    int
+	timer   *time.Timer
+	closed  bool
+	lastOut string // last line fragment written to stdout: the prompt of an input request
+}
+
+type segment struct{ name, text string }
+
+func newStreamer(sink Sink) *streamer { return &streamer{sink: sink} }
+
+func (s *streamer) write(name, text string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return
+	}
+	if name == "stdout" {
+		if i := strings.LastIndexByte(text, '\n'); i >= 0 {
+			s.lastOut = text[i+1:]
+		} else {
+			s.lastOut += text
+		}
+	}
+	if n := len(s.segs); n > 0 && s.segs[n-1].name == name {
+		s.segs[n-1].text += text
+	} else {
+		s.segs = append(s.segs, segment{name, text})
+	}
+	s.size += len(text)
+	if s.size >= flushSize {
+		s.flushLocked()
+		return
+	}
+	if s.timer == nil {
+		s.timer = time.AfterFunc(flushEvery, s.flush)
+	}
+}
+
+func (s *streamer) flush() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.flushLocked()
+}
+
+// flushLocked sends pending text. The sink is called with s.mu held so that
+// text from concurrent writers keeps its order.
+func (s *streamer) flushLocked() {
+	if s.timer != nil {
+		s.timer.Stop()
+		s.timer = nil
+	}
+	for _, seg := range s.segs {
+		s.sink.Stream(seg.name, seg.text)
+	}
+	s.segs, s.size = s.segs[:0], 0
+}
+
+// prompt returns and forgets the text printed since the last newline.
+func (s *streamer) prompt() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := s.lastOut
+	s.lastOut = ""
+	return p
+}
+
+// close flushes and detaches the streamer: later writes are dropped by it
+// (the session routes them elsewhere).
+func (s *streamer) close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.flushLocked()
+	s.closed = true
+}
+
+// router is the io.Writer the interpreter's stdout/stderr are bound to for
+// the session's lifetime. It forwards to the running cell's streamer, or
+// keeps text (bounded) for the next cell when none runs.
+type router struct {
+	s    *Session
+	name string
+}
+
+// panicLine matches the lines yaegi prints for each interpreted frame a
+// panic unwinds through ("3:5: panic: main.f(...)"). They become the
+// traceback of the cell's error instead of stderr text.
+var panicLine = regexp.MustCompile(`^(?:\S+:)?\d+:\d+: panic(?::|$)`)
+
+func (r router) Write(p []byte) (int, error) {
+	text := string(p)
+	if r.name == "stderr" && panicLine.MatchString(text) {
+		r.s.notePanicFrame(strings.TrimRight(text, "\n"))
+		return len(p), nil
+	}
+	r.s.emit(r.name, text)
+	return len(p), nil
+}
+
+// errNoInput is returned to user code that reads standard input when the
+// execution does not allow input.
+var errNoInput = errors.New("session: this execution does not allow input (stdin is not connected): " +
+	"run the cell from a front end that supports input, or pass the data in code")
+
+// stdinReader is bound to the interpreter's standard input. Each read
+// asks the running cell's Stdin function for one line.
+type stdinReader struct {
+	s   *Session
+	mu  sync.Mutex
+	buf []byte
+}
+
+func (in *stdinReader) Read(p []byte) (int, error) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if len(in.buf) == 0 {
+		line, err := in.s.readLine()
+		if err != nil {
+			return 0, err
+		}
+		in.buf = append(in.buf, line...)
+		in.buf = append(in.buf, '\n')
+	}
+	n := copy(p, in.buf)
+	in.buf = in.buf[n:]
+	return n, nil
+}
+
+func (in *stdinReader) reset() {
+	in.mu.Lock()
+	in.buf = nil
+	in.mu.Unlock()
+}
+
+var _ io.Reader = (*stdinReader)(nil)

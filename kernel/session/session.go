@@ -1,0 +1,332 @@
+// Package session runs one Go notebook session on the yaegi interpreter:
+// cells run in order and share state; output streams to the running cell's
+// Sink; errors and panics point at cell positions (cell[3]:2:5); an
+// interrupt stops the running cell at its next checkpoint and keeps all
+// state. It knows nothing about Jupyter: api.go is its contract with the
+// front ends (the kernel, `tick run`, tests).
+package session
+
+import (
+	"context"
+	"fmt"
+	"go/ast"
+	"io"
+	"reflect"
+	"strings"
+	"sync"
+
+	"github.com/traefik/yaegi/interp"
+	"github.com/traefik/yaegi/stdlib"
+
+	"tick/display"
+	"tick/kernel/session/symbols"
+)
+
+// Options configure a Session. The zero value is ready to use.
+type Options struct {
+	// Args is os.Args as user code sees it; nil means ["tick"].
+	Args []string
+	// Symbols are extra yaegi symbol tables ("path/name" → exported
+	// names) for packages cells may import, in addition to the standard
+	// library and tick's own packages (kernel/session/symbols).
+	Symbols []map[string]map[string]reflect.Value
+	// Background receives stream output that arrives while no cell runs
+	// (from goroutines a finished cell left running). Nil keeps up to
+	// 64 KiB of it and shows it at the start of the next cell.
+	Background io.Writer
+}
+
+// Session is one notebook session. Execute runs one cell at a time; the
+// other methods are safe to call while a cell runs.
+type Session struct {
+	opts Options
+	ip   *interp.Interpreter
+	rt   *runtime
+
+	exec   sync.Mutex // held while a cell (or a magic's Exec) runs
+	stdout router
+	stdin  *stdinReader
+
+	mu       sync.Mutex // guards the fields below
+	cur      *streamer
+	cell     *Cell
+	pending  strings.Builder
+	frames   []string       // yaegi panic frames of the running cell
+	funcCell map[string]int // function name → the cell that declared it
+	values   []any          // the value of the running cell's last expression
+	magics   map[string]*Magic
+}
+
+// New starts a session: a fresh interpreter with the standard library,
+// tick's own packages and opts.Symbols.
+func New(opts Options) (*Session, error) {
+	s := &Session{opts: opts, rt: &runtime{}, funcCell: map[string]int{}, magics: map[string]*Magic{}}
+	s.stdin = &stdinReader{s: s}
+	args := opts.Args
+	if args == nil {
+		args = []string{"tick"}
+	}
+	s.ip = interp.New(interp.Options{
+		Stdin:        s.stdin,
+		Stdout:       router{s, "stdout"},
+		Stderr:       router{s, "stderr"},
+		Args:         args,
+		Unrestricted: true,
+	})
+	s.rt.value = func(v any) { s.setValues(v) }
+	s.rt.goPan = s.goroutinePanic
+	tables := append([]map[string]map[string]reflect.Value{stdlib.Symbols, s.stdioSymbols(), symbols.Symbols, s.rt.exports()}, opts.Symbols...)
+	for _, t := range tables {
+		if err := s.ip.Use(t); err != nil {
+			return nil, fmt.Errorf("session: loading symbols: %w", err)
+		}
+	}
+	if _, err := s.ip.Eval(fmt.Sprintf("import %s %q", rtName, rtPath)); err != nil {
+		return nil, fmt.Errorf("session: loading the session runtime: %w", err)
+	}
+	if err := s.loadPrelude(); err != nil {
+		return nil, err
+	}
+	s.registerBuiltinMagics()
+	return s, nil
+}
+
+// stdioSymbols rebinds os.Stdin, os.Stdout and os.Stderr for user code to
+// the session's reader and writers (as YAEGI_SPECIAL_STDIO does), so writes
+// to os.Stdout reach the running cell instead of the process's stdout.
+func (s *Session) stdioSymbols() map[string]map[string]reflect.Value {
+	var in io.Reader = s.stdin
+	var out, errw io.Writer = router{s, "stdout"}, router{s, "stderr"}
+	return map[string]map[string]reflect.Value{"os/os": {
+		"Stdin":  reflect.ValueOf(&in).Elem(),
+		"Stdout": reflect.ValueOf(&out).Elem(),
+		"Stderr": reflect.ValueOf(&errw).Elem(),
+	}}
+}
+
+// Interrupt stops the running cell at its next checkpoint (loop iteration
+// or function entry). It is a no-op when no cell runs.
+func (s *Session) Interrupt() { s.rt.stop = true }
+
+// Interrupted reports whether an interrupt is pending for the running
+// cell. Native code that works for long (device synchronize, sleeps) polls
+// it and returns early.
+func (s *Session) Interrupted() bool { return s.rt.stop }
+
+// StopFlag returns the flag interrupt checkpoints read. Native code may
+// poll *StopFlag() where calling Interrupted is too costly.
+func (s *Session) StopFlag() *bool { return &s.rt.stop }
+
+// Execute runs one cell and reports its outputs to sink. Cancelling ctx
+// interrupts the cell.
+func (s *Session) Execute(ctx context.Context, cell Cell, sink Sink) (res Result) {
+	s.exec.Lock()
+	defer s.exec.Unlock()
+	st := s.begin(sink, &cell)
+	restore := display.Use(sink)
+	stopWatch := context.AfterFunc(ctx, s.Interrupt)
+	defer func() {
+		stopWatch()
+		restore()
+		s.end(st)
+	}()
+	defer func() {
+		if r := recover(); r != nil {
+			res = Result{Err: internalError(r)}
+		}
+	}()
+	if ctx.Err() != nil {
+		return Result{Err: interruptedError()}
+	}
+	if name, ok := magicCell(cell.Code); ok {
+		return s.runMagics(ctx, name, &cell, sink)
+	}
+	return s.run(cell.Code, cell.Count)
+}
+
+// begin makes st the destination of stream output and resets per-cell state.
+func (s *Session) begin(sink Sink, cell *Cell) *streamer {
+	st := newStreamer(sink)
+	s.mu.Lock()
+	pending := s.pending.String()
+	s.pending.Reset()
+	s.cur, s.cell, s.frames, s.values = st, cell, nil, nil
+	s.mu.Unlock()
+	if pending != "" {
+		st.write("stderr", pending)
+	}
+	s.stdin.reset()
+	s.rt.stop = false
+	s.rt.depth.Store(0)
+	return st
+}
+
+func (s *Session) end(st *streamer) {
+	s.mu.Lock()
+	s.cur, s.cell = nil, nil
+	s.mu.Unlock()
+	st.close()
+	s.rt.stop = false
+}
+
+// emit routes stream text to the running cell, or to the background.
+func (s *Session) emit(name, text string) {
+	s.mu.Lock()
+	st := s.cur
+	if st == nil {
+		defer s.mu.Unlock()
+		if s.opts.Background != nil {
+			io.WriteString(s.opts.Background, text)
+		} else if s.pending.Len() < maxPending {
+			s.pending.WriteString(text)
+		}
+		return
+	}
+	s.mu.Unlock()
+	st.write(name, text)
+}
+
+func (s *Session) notePanicFrame(line string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cur != nil && len(s.frames) < 1000 {
+		s.frames = append(s.frames, line)
+	}
+}
+
+func (s *Session) setValues(v any) {
+	s.mu.Lock()
+	s.values = append(s.values, v)
+	s.mu.Unlock()
+}
+
+// readLine answers a read of standard input from the running cell's Stdin.
+func (s *Session) readLine() (string, error) {
+	s.mu.Lock()
+	cell, st := s.cell, s.cur
+	s.mu.Unlock()
+	if cell == nil || cell.Stdin == nil {
+		return "", errNoInput
+	}
+	st.flush()
+	return cell.Stdin(st.prompt(), false)
+}
+
+// goroutinePanic reports a panic recovered by the guard around a goroutine
+// started by user code.
+func (s *Session) goroutinePanic(r any) {
+	if _, ok := r.(interruptSignal); ok {
+		s.emit("stderr", "goroutine stopped by interrupt\n")
+		return
+	}
+	s.mu.Lock()
+	s.frames = nil
+	s.mu.Unlock()
+	s.emit("stderr", fmt.Sprintf("panic in goroutine: %v\n(the goroutine ended; the session goes on)\n", r))
+}
+
+// run parses, rewrites, compiles and runs Go code as cell count.
+func (s *Session) run(code string, count int) Result {
+	pc, err := parseCell(s.ip.FileSet(), code)
+	if err != nil {
+		return Result{Err: compileError(err, count)}
+	}
+	rewriteCell(pc, s.knownInts())
+	if pc.decls != nil {
+		if e := s.runNode(pc.decls, count); e != nil {
+			return Result{Err: e}
+		}
+		s.noteFuncs(pc.decls, count)
+	}
+	if len(pc.stmts) > 0 {
+		if e := s.runNode(block(pc.stmts), count); e != nil {
+			return Result{Err: e}
+		}
+	}
+	if pc.value == nil {
+		return Result{}
+	}
+	return s.runValue(pc.value, count)
+}
+
+func (s *Session) noteFuncs(f *ast.File, count int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, d := range f.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok {
+			s.funcCell[fd.Name.Name] = count
+		}
+	}
+}
+
+// runValue evaluates the cell's trailing expression and renders its value.
+// When the expression has no value (a call of a function without results)
+// it runs as a plain statement.
+func (s *Session) runValue(x ast.Expr, count int) Result {
+	call := &ast.ExprStmt{X: &ast.CallExpr{
+		Fun:    &ast.SelectorExpr{X: ast.NewIdent(rtName), Sel: ast.NewIdent("Value")},
+		Args:   []ast.Expr{x},
+		Lparen: x.Pos(), Rparen: x.End(),
+	}}
+	setPos(call, x.Pos())
+	prog, err := s.compile(block([]ast.Stmt{call}))
+	if err != nil {
+		if e := s.runNode(block([]ast.Stmt{&ast.ExprStmt{X: x}}), count); e != nil {
+			return Result{Err: e}
+		}
+		return Result{}
+	}
+	if e := s.execute(prog, count); e != nil {
+		return Result{Err: e}
+	}
+	s.mu.Lock()
+	vals := s.values
+	s.mu.Unlock()
+	if len(vals) == 0 {
+		return Result{}
+	}
+	return Result{Value: renderValue(vals[len(vals)-1])}
+}
+
+// block wraps statements in a block positioned at the first one: yaegi
+// takes the import scope of a compiled node from its position.
+func block(list []ast.Stmt) *ast.BlockStmt {
+	return &ast.BlockStmt{Lbrace: list[0].Pos(), List: list, Rbrace: list[len(list)-1].End()}
+}
+
+// compile compiles an AST node, turning interpreter crashes into errors.
+func (s *Session) compile(n ast.Node) (prog *interp.Program, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = &crashError{r}
+		}
+	}()
+	return s.ip.CompileAST(n)
+}
+
+// runNode compiles and runs n, returning the cell error if any.
+func (s *Session) runNode(n ast.Node, count int) *Error {
+	prog, err := s.compile(n)
+	if err != nil {
+		return compileError(err, count)
+	}
+	return s.execute(prog, count)
+}
+
+func (s *Session) execute(prog *interp.Program, count int) (e *Error) {
+	defer func() {
+		if r := recover(); r != nil {
+			e = s.panicError(interp.Panic{Value: r}, count)
+		}
+	}()
+	_, err := s.ip.Execute(prog)
+	if err == nil {
+		return nil
+	}
+	if p, ok := err.(interp.Panic); ok {
+		return s.panicError(p, count)
+	}
+	return compileError(err, count)
+}
+
+var _ Runner = (*Session)(nil)

@@ -1,0 +1,177 @@
+package session
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/scanner"
+	"go/token"
+	"strings"
+)
+
+// srcName is the file name every cell is compiled under. yaegi keys a
+// file's imports by its base name, so one name for all cells makes an import
+// in one cell visible in the next.
+const srcName = "_.go"
+
+// unit is one top-level declaration or statement of a cell, as byte offsets
+// into the cell's Go code.
+type unit struct {
+	decl       bool
+	start, end int
+}
+
+// token3 is one scanned token.
+type token3 struct {
+	off int
+	tok token.Token
+}
+
+// splitUnits cuts Go code into top-level units at semicolons (explicit or
+// inserted at line ends) outside brackets, and classifies each as a
+// declaration (import, type, const, var, func or method) or a statement.
+func splitUnits(code string) []unit {
+	toks := scanTokens(code)
+	var units []unit
+	depth, start := 0, -1
+	for i, t := range toks {
+		switch t.tok {
+		case token.LPAREN, token.LBRACK, token.LBRACE:
+			depth++
+		case token.RPAREN, token.RBRACK, token.RBRACE:
+			if depth > 0 {
+				depth--
+			}
+		}
+		if start < 0 && t.tok != token.SEMICOLON && t.tok != token.EOF {
+			start = i
+		}
+		if start >= 0 && (t.tok == token.EOF || t.tok == token.SEMICOLON && depth == 0) {
+			end := t.off
+			if end > len(code) {
+				end = len(code)
+			}
+			units = append(units, unit{decl: isDecl(toks[start:]), start: toks[start].off, end: end})
+			start = -1
+		}
+		if t.tok == token.EOF {
+			break
+		}
+	}
+	return units
+}
+
+func scanTokens(code string) []token3 {
+	fset := token.NewFileSet()
+	file := fset.AddFile("", -1, len(code))
+	var s scanner.Scanner
+	s.Init(file, []byte(code), func(token.Position, string) {}, 0)
+	var toks []token3
+	for {
+		pos, tok, lit := s.Scan()
+		off := file.Offset(pos)
+		if tok == token.SEMICOLON && lit == "\n" {
+			off = min(off, len(code))
+		}
+		toks = append(toks, token3{off, tok})
+		if tok == token.EOF {
+			return toks
+		}
+	}
+}
+
+// isDecl reports whether the tokens starting a unit begin a package-level
+// declaration.
+func isDecl(toks []token3) bool {
+	switch toks[0].tok {
+	case token.IMPORT, token.TYPE, token.CONST, token.VAR:
+		return true
+	case token.FUNC:
+	default:
+		return false
+	}
+	if len(toks) < 2 {
+		return false
+	}
+	switch toks[1].tok {
+	case token.IDENT:
+		return true // func name(...)
+	case token.LPAREN:
+		// func (recv) Name(...) is a method; func (params) {...} a literal.
+		depth := 0
+		for i := 1; i < len(toks); i++ {
+			switch toks[i].tok {
+			case token.LPAREN:
+				depth++
+			case token.RPAREN:
+				depth--
+				if depth == 0 {
+					return i+1 < len(toks) && toks[i+1].tok == token.IDENT
+				}
+			case token.EOF:
+				return false
+			}
+		}
+	}
+	return false
+}
+
+// parsedCell is a cell's Go code parsed into the pieces the session
+// compiles: declarations (one file), statements (one block) and the
+// trailing expression whose value is the cell's value.
+type parsedCell struct {
+	decls *ast.File
+	stmts []ast.Stmt
+	value ast.Expr
+}
+
+// lineDirective positions the following text at line:col of the cell.
+func lineDirective(code string, off int) string {
+	line := 1 + strings.Count(code[:off], "\n")
+	col := off - strings.LastIndexByte(code[:off], '\n')
+	return fmt.Sprintf("//line %s:%d:%d\n", srcName, line, col)
+}
+
+// parseCell splits and parses code. Positions in the result (and in parse
+// errors) are the cell's own lines and columns, under file name srcName.
+func parseCell(fset *token.FileSet, code string) (*parsedCell, error) {
+	var decls, stmts strings.Builder
+	decls.WriteString("package main\n")
+	stmts.WriteString("package main\nfunc main() {\n")
+	nstmt := 0
+	for _, u := range splitUnits(code) {
+		b := &stmts
+		if u.decl {
+			b = &decls
+		} else {
+			nstmt++
+		}
+		b.WriteString(lineDirective(code, u.start))
+		b.WriteString(code[u.start:u.end])
+		b.WriteString("\n")
+	}
+	stmts.WriteString("}\n")
+	pc := &parsedCell{}
+	f, err := parser.ParseFile(fset, srcName, decls.String(), parser.SkipObjectResolution)
+	if err != nil {
+		return nil, err
+	}
+	if len(f.Decls) > 0 {
+		pc.decls = f
+	}
+	if nstmt == 0 {
+		return pc, nil
+	}
+	g, err := parser.ParseFile(fset, srcName, stmts.String(), parser.SkipObjectResolution)
+	if err != nil {
+		return nil, err
+	}
+	pc.stmts = g.Decls[0].(*ast.FuncDecl).Body.List
+	if n := len(pc.stmts); n > 0 {
+		if es, ok := pc.stmts[n-1].(*ast.ExprStmt); ok {
+			pc.value = es.X
+			pc.stmts = pc.stmts[:n-1]
+		}
+	}
+	return pc, nil
+}
