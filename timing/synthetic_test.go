@@ -1,0 +1,98 @@
+package timing
+
+import (
+	"runtime"
+	"time"
+)
+
+// fakeClock is a synthetic clock: time moves only when a workload spends it
+// or when the clock is read (each read costs read), and readings are
+// rounded down to res.
+type fakeClock struct {
+	t, res, read time.Duration
+}
+
+func (c *fakeClock) Now() time.Duration {
+	c.t += c.read
+	return c.t / c.res * c.res
+}
+
+// workload is a synthetic statement on a synthetic device. Each call costs
+// host time (enqueue) and device time; the device runs queued work in the
+// background and Sync waits for it. A JIT is modelled through the probe:
+// call 1 compiles, call 2 captures, later calls replay.
+type workload struct {
+	c        *fakeClock
+	host     time.Duration // host time per call (enqueue)
+	device   time.Duration // device time per call
+	coldHost time.Duration // extra host time of the first call (compilation)
+	syncCost time.Duration
+	async    bool
+	jit      bool // model JIT compile / capture / replay
+	capAll   bool // the JIT captures on every call (never replays)
+	debug    int
+	gcInCall bool    // force a GC cycle inside every call
+	scale    float64 // multiplies host and device time; 0 means 1
+
+	calls   int64
+	devFree time.Duration
+	p       Probe
+}
+
+func newWorkload(host time.Duration) *workload {
+	return &workload{c: &fakeClock{res: 1, read: 20}, host: host, syncCost: time.Microsecond}
+}
+
+func (w *workload) target() Target {
+	return Target{Call: w.call, Sync: w.sync, Probe: w.probe}
+}
+
+func (w *workload) call(n int) error {
+	s := w.scale
+	if s == 0 {
+		s = 1
+	}
+	for range n {
+		w.calls++
+		h := time.Duration(float64(w.host) * s)
+		if w.calls == 1 {
+			h += w.coldHost
+			if w.jit {
+				w.p.Compiles += 3
+			}
+		}
+		if w.jit {
+			switch {
+			case w.capAll || w.calls == 2:
+				w.p.JITCaptures++
+			case w.calls > 2:
+				w.p.JITReplays++
+			}
+		}
+		w.p.Kernels += 3
+		w.p.FLOPs += 1e6
+		w.p.Bytes += 4e6
+		w.c.t += h
+		d := time.Duration(float64(w.device) * s)
+		if w.async {
+			w.devFree = max(w.devFree, w.c.t) + d
+		} else {
+			w.c.t += d
+		}
+		if w.gcInCall {
+			runtime.GC()
+		}
+	}
+	return nil
+}
+
+func (w *workload) sync() error {
+	w.c.t = max(w.c.t, w.devFree) + w.syncCost
+	return nil
+}
+
+func (w *workload) probe() Probe {
+	p := w.p
+	p.Async, p.Debug = w.async, w.debug
+	return p
+}

@@ -1,0 +1,186 @@
+package timing
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// DefaultDigits is the default number of significant digits in Text.
+const DefaultDigits = 3
+
+// FormatDuration formats ns nanoseconds with digits significant digits in
+// the largest unit that keeps the value ≥ 1: "12.3 µs", "840 ns", "1.20 s".
+func FormatDuration(ns float64, digits int) string {
+	if digits <= 0 {
+		digits = DefaultDigits
+	}
+	if math.IsNaN(ns) || math.IsInf(ns, 0) {
+		return "?"
+	}
+	a := math.Abs(ns)
+	unit, div := "ns", 1.0
+	switch {
+	case a >= 1e9:
+		unit, div = "s", 1e9
+	case a >= 1e6:
+		unit, div = "ms", 1e6
+	case a >= 1e3:
+		unit, div = "µs", 1e3
+	}
+	return formatSig(ns/div, digits) + " " + unit
+}
+
+// formatSig formats v with digits significant digits, never in e-notation.
+func formatSig(v float64, digits int) string {
+	if v == 0 {
+		return "0"
+	}
+	mag := int(math.Floor(math.Log10(math.Abs(v)))) + 1
+	dec := max(digits-mag, 0)
+	return strconv.FormatFloat(v, 'f', dec, 64)
+}
+
+// formatSI formats v with an SI prefix: "1.23 G".
+func formatSI(v float64, digits int) string {
+	prefixes := []string{"", "k", "M", "G", "T", "P"}
+	i := 0
+	for math.Abs(v) >= 1000 && i < len(prefixes)-1 {
+		v /= 1000
+		i++
+	}
+	return formatSig(v, digits) + " " + prefixes[i]
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// group formats n with thousands separators: 1,000,000.
+func group(n int) string {
+	s := strconv.Itoa(n)
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+func durationOf(ns float64) time.Duration { return time.Duration(math.Round(ns)) }
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return group(n) + " " + many
+}
+
+// syncPhrase describes the sync mode for titles and headlines.
+func syncPhrase(m SyncMode) string {
+	switch m {
+	case SyncIter:
+		return "synced per call"
+	case SyncNone:
+		return "not synced"
+	}
+	return "synced per sample"
+}
+
+// Headline is the first line of Text, in the spirit of IPython's:
+// "12.3 µs ± 0.4 µs per loop (median ± 95% CI, 200 samples × 1,000 loops, synced per sample)".
+func (r *Result) Headline(digits int) string {
+	st := r.Stats
+	f := func(ns float64) string { return FormatDuration(ns, digits) }
+	ci := "no CI: too few samples"
+	val := f(st.Median)
+	if st.CIValid {
+		val += " ± " + f(st.HalfWidth())
+		ci = fmt.Sprintf("median ± %.0f%% CI", 100*DefaultConfidence)
+	}
+	return fmt.Sprintf("%s per loop (%s, %s × %s, %s)", val, ci,
+		plural(r.Repeats, "sample", "samples"), plural(r.Loops, "loop", "loops"), syncPhrase(r.Sync))
+}
+
+// Text renders r as one compact block: the headline, then the phases,
+// statistics, per-loop counters, provenance and warnings. digits is the
+// number of significant digits (-p); ≤ 0 means DefaultDigits.
+func (r *Result) Text(digits int) string {
+	if digits <= 0 {
+		digits = DefaultDigits
+	}
+	f := func(ns float64) string { return FormatDuration(ns, digits) }
+	var b strings.Builder
+	if r.Label != "" {
+		fmt.Fprintf(&b, "%s\n", r.Label)
+	}
+	b.WriteString(r.Headline(digits) + "\n")
+	st := r.Stats
+	fmt.Fprintf(&b, "  phases  cold %s", f(float64(r.Cold.Time)))
+	if r.Cold.Compiles > 0 || r.Cold.CacheHits > 0 {
+		fmt.Fprintf(&b, " (%s, %s)", plural(int(r.Cold.Compiles), "compile", "compiles"), plural(int(r.Cold.CacheHits), "cache hit", "cache hits"))
+	}
+	if r.Captures > 0 {
+		fmt.Fprintf(&b, " · capture %s", plural(r.Captures, "call", "calls"))
+		if r.Replaying {
+			b.WriteString(" (replaying)")
+		}
+	}
+	fmt.Fprintf(&b, " · warm-up %s", plural(r.Warmups, "call", "calls"))
+	if r.WarmCall > 0 {
+		fmt.Fprintf(&b, " (%s per call)", f(float64(r.WarmCall)))
+	}
+	b.WriteString("\n")
+	fmt.Fprintf(&b, "  stats   mean %s ± %s sd · min %s · max %s · MAD %s · IQR %s\n",
+		f(st.Mean), f(st.SD), f(st.Min), f(st.Max), f(st.MAD), f(st.IQR))
+	fmt.Fprintf(&b, "          p5 %s · p95 %s · p99 %s · %s\n",
+		f(st.P5), f(st.P95), f(st.P99), plural(st.LowOutliers+st.HighOutliers, "outlier", "outliers"))
+	fmt.Fprintf(&b, "  loop    enqueue %s vs synced %s per loop · floor %s per loop subtracted (%s) · timer %s · sync %s\n",
+		f(r.EnqueueMedian), f(st.Median+r.Floor), f(r.Floor), r.FloorSource,
+		f(float64(r.Resolution)), f(float64(r.SyncCost)))
+	if c := r.Counters; c != nil {
+		fmt.Fprintf(&b, "  device  %s kernels · %sFLOP (%sFLOP/s) · %sB (%sB/s) per loop, estimated\n",
+			formatSig(c.Kernels, digits), formatSI(c.FLOPs, digits), formatSI(c.GFLOPS*1e9, digits),
+			formatSI(c.Bytes, digits), formatSI(c.GBps*1e9, digits))
+	}
+	// Like Go's testing package, B/op and allocs/op are truncated to integers.
+	fmt.Fprintf(&b, "  memory  %s B/op · %s allocs/op · %s\n",
+		group(int(r.Memory.BytesPerOp)), group(int(r.Memory.AllocsPerOp)),
+		plural(int(r.Memory.GCCycles), "GC cycle", "GC cycles"))
+	b.WriteString("  prov    " + r.Provenance.Line() + "\n")
+	for _, w := range r.Warnings {
+		b.WriteString("  warning: " + w.String() + "\n")
+	}
+	return b.String()
+}
+
+// Line renders the provenance compactly on one line.
+func (p Provenance) Line() string {
+	var parts []string
+	if p.Backend != "" || p.Device != "" {
+		parts = append(parts, strings.Trim(p.Backend+"/"+p.Device, "/"))
+	}
+	if len(p.Inputs) > 0 {
+		parts = append(parts, strings.Join(p.Inputs, ", "))
+	}
+	if p.CacheState != "" {
+		parts = append(parts, "cache "+p.CacheState)
+	}
+	var env []string
+	for _, k := range EnvKnobs {
+		if v := p.Env[k]; v != "" {
+			env = append(env, k+"="+v)
+		}
+	}
+	if len(env) > 0 {
+		parts = append(parts, strings.Join(env, " "))
+	}
+	parts = append(parts, p.GoVersion, "tick "+p.Tick+" ("+p.Commit+")", "yaegi "+p.Yaegi,
+		fmt.Sprintf("%s ×%d", p.CPU, p.CPUs), fmt.Sprintf("warm-up %d", p.Warmup))
+	if !p.Date.IsZero() {
+		parts = append(parts, p.Date.Format(time.DateOnly))
+	}
+	return strings.Join(parts, " · ")
+}

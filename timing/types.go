@@ -1,0 +1,248 @@
+package timing
+
+import (
+	"fmt"
+	"time"
+)
+
+// Target is what gets measured. Only Call is required.
+type Target struct {
+	// Call runs the statement n times. Callers compile the statement once
+	// into a loop (for the interpreter: an interpreted func(n int)); Call
+	// must not recompile it.
+	Call func(n int) error
+	// Sync waits until all queued device work has finished. Nil means the
+	// target is synchronous.
+	Sync func() error
+	// Probe returns a snapshot of the runtime's cumulative counters. Nil
+	// means no counters: no capture phase and no per-loop device counters.
+	Probe func() Probe
+	// Check runs once after the cold call. A false result (or an error)
+	// stops the measurement with a *CheckError, so no one times a wrong
+	// answer.
+	Check func() (bool, error)
+}
+
+// Probe is a snapshot of cumulative runtime counters. The engine works with
+// differences between snapshots.
+type Probe struct {
+	Kernels     int64 `json:"kernels"`      // kernels launched
+	Compiles    int64 `json:"compiles"`     // kernels compiled (cache misses)
+	CacheHits   int64 `json:"cache_hits"`   // compile-cache hits
+	JITCaptures int64 `json:"jit_captures"` // JIT capture calls
+	JITReplays  int64 `json:"jit_replays"`  // JIT replay calls
+	// FLOPs and Bytes are compiler estimates, not hardware counters.
+	FLOPs float64 `json:"flops"`
+	Bytes float64 `json:"bytes"`
+	// Phases is cumulative time per runtime phase; see the Phase* keys.
+	Phases map[string]time.Duration `json:"phases,omitempty"`
+	// Async reports that the device returns before work has finished.
+	Async bool `json:"async"`
+	// Debug is the runtime's DEBUG level.
+	Debug int `json:"debug"`
+}
+
+// Runtime phase keys used in Probe.Phases, in the order TimeOnce reports
+// them. Other keys are reported after these, sorted.
+const (
+	PhaseGraph    = "graph construction"
+	PhaseSchedule = "scheduling"
+	PhaseCodegen  = "code generation"
+	PhaseCompile  = "compilation"
+	PhaseAlloc    = "allocation"
+	PhaseTransfer = "transfer"
+	PhaseLaunch   = "launch"
+	PhaseDevice   = "device execution"
+	PhaseWait     = "waiting"
+)
+
+// RuntimePhases lists the Phase* keys in report order.
+var RuntimePhases = []string{PhaseGraph, PhaseSchedule, PhaseCodegen, PhaseCompile,
+	PhaseAlloc, PhaseTransfer, PhaseLaunch, PhaseDevice, PhaseWait}
+
+func (p Probe) sub(q Probe) Probe {
+	d := Probe{
+		Kernels: p.Kernels - q.Kernels, Compiles: p.Compiles - q.Compiles,
+		CacheHits: p.CacheHits - q.CacheHits, JITCaptures: p.JITCaptures - q.JITCaptures,
+		JITReplays: p.JITReplays - q.JITReplays, FLOPs: p.FLOPs - q.FLOPs, Bytes: p.Bytes - q.Bytes,
+		Async: p.Async, Debug: p.Debug,
+	}
+	if len(p.Phases) > 0 {
+		d.Phases = make(map[string]time.Duration, len(p.Phases))
+		for k, v := range p.Phases {
+			d.Phases[k] = v - q.Phases[k]
+		}
+	}
+	return d
+}
+
+// SyncMode says where the engine waits for device work.
+type SyncMode string
+
+// Sync modes.
+const (
+	// SyncSample synchronizes before t0 and before t1 of every sample: the
+	// time includes completion of the work enqueued by the n calls.
+	SyncSample SyncMode = "sample"
+	// SyncIter synchronizes after every call: no overlap between calls.
+	SyncIter SyncMode = "iter"
+	// SyncNone never synchronizes: on an asynchronous device the time is
+	// enqueue time only, and the result carries a warning.
+	SyncNone SyncMode = "none"
+)
+
+// GCMode says what the engine does about Go's garbage collector.
+type GCMode string
+
+// GC modes.
+const (
+	// GCCollect runs a collection before every sample, outside the timed
+	// region, so each sample starts from a clean heap.
+	GCCollect GCMode = "collect"
+	// GCOff disables the collector while sampling (restored afterwards).
+	GCOff GCMode = "off"
+	// GCKeep leaves the collector alone.
+	GCKeep GCMode = "keep"
+)
+
+// ParseSyncMode parses "sample", "iter" or "none".
+func ParseSyncMode(s string) (SyncMode, error) {
+	switch m := SyncMode(s); m {
+	case SyncSample, SyncIter, SyncNone:
+		return m, nil
+	}
+	return "", fmt.Errorf("timing: unknown sync mode %q: use sample, iter or none", s)
+}
+
+// ParseGCMode parses "collect", "off" or "keep".
+func ParseGCMode(s string) (GCMode, error) {
+	switch m := GCMode(s); m {
+	case GCCollect, GCOff, GCKeep:
+		return m, nil
+	}
+	return "", fmt.Errorf("timing: unknown gc mode %q: use collect, off or keep", s)
+}
+
+// Clock reads a monotonic time. Tests inject synthetic clocks.
+type Clock interface {
+	// Now returns the time elapsed since some fixed origin.
+	Now() time.Duration
+}
+
+type wallClock struct{ origin time.Time }
+
+func (c wallClock) Now() time.Duration { return time.Since(c.origin) }
+
+// WallClock returns the real monotonic clock.
+func WallClock() Clock { return wallClock{time.Now()} }
+
+// CallPhase names the phase a recorded call belongs to.
+type CallPhase string
+
+// Call phases, in the order they happen.
+const (
+	PhaseCold      CallPhase = "cold"
+	PhaseCapture   CallPhase = "capture"
+	PhaseWarmup    CallPhase = "warm-up"
+	PhaseCalibrate CallPhase = "calibrate"
+	PhaseMeasured  CallPhase = "measured"
+)
+
+// Options configure a measurement. The zero value is usable: every zero
+// field takes the default documented on it.
+type Options struct {
+	// Loops is the number of calls per sample; 0 calibrates it.
+	Loops int
+	// Repeats is the number of measured samples; 0 samples until Budget is
+	// spent (at least MinRepeats, at most MaxRepeats).
+	Repeats int
+	// Warmup is the number of warm-up calls; 0 warms up until stable.
+	// Use NoWarmup for none.
+	Warmup int
+	// Budget is the total time a measurement aims to take; default 2 s.
+	Budget time.Duration
+	// Sync is where to wait for device work; default SyncSample.
+	Sync SyncMode
+	// GC is what to do about the garbage collector; default GCCollect.
+	GC GCMode
+	// Clock is the clock; default WallClock().
+	Clock Clock
+	// Floor, when set, is the empty statement compiled the same way as the
+	// target. Its per-loop time (same protocol, same loops) is the harness
+	// floor subtracted from reported times. Without it the floor is the
+	// cost of one empty sample (sync and clock reads) spread over n.
+	Floor *Target
+	// Progress, when set, is called after every phase change and sample.
+	// It runs outside the timed region; callers throttle their own output.
+	Progress func(Progress)
+	// Provenance is what the caller knows (backend, device, inputs); the
+	// engine fills the rest.
+	Provenance Provenance
+	// Confidence is the confidence level of the median's interval; default 0.95.
+	Confidence float64
+	// MaxCapture caps the capture calls; default 4.
+	MaxCapture int
+}
+
+// NoWarmup, as Options.Warmup, skips the warm-up phase.
+const NoWarmup = -1
+
+// Defaults for Options and the calibration rule (see docs/timing.md).
+const (
+	DefaultBudget     = 2 * time.Second
+	DefaultConfidence = 0.95
+	MinRepeats        = 7
+	MaxRepeats        = 1000
+	maxWarmup         = 50
+	stableWindow      = 3
+	stableTolerance   = 0.10
+)
+
+func (o Options) withDefaults() Options {
+	if o.Budget <= 0 {
+		o.Budget = DefaultBudget
+	}
+	if o.Sync == "" {
+		o.Sync = SyncSample
+	}
+	if o.GC == "" {
+		o.GC = GCCollect
+	}
+	if o.Clock == nil {
+		o.Clock = WallClock()
+	}
+	if o.Confidence <= 0 || o.Confidence >= 1 {
+		o.Confidence = DefaultConfidence
+	}
+	if o.MaxCapture <= 0 {
+		o.MaxCapture = 4
+	}
+	return o
+}
+
+// Progress reports how far a measurement has come.
+type Progress struct {
+	Phase   CallPhase     `json:"phase"`
+	Done    int           `json:"done"`  // samples taken in this phase
+	Total   int           `json:"total"` // expected samples; 0 when unknown
+	Elapsed time.Duration `json:"elapsed_ns"`
+	// Median is the running median per loop of the measured samples (ns).
+	Median float64 `json:"median_ns"`
+}
+
+// Sample is one timed interval.
+type Sample struct {
+	Phase CallPhase `json:"phase"`
+	// N is the number of calls in the interval.
+	N int `json:"n"`
+	// Elapsed is t1 - t0: from before the first call to after the final sync.
+	Elapsed time.Duration `json:"elapsed_ns"`
+	// Enqueued is t_enqueued - t0: until the last call returned, before the
+	// final sync. Equal to Elapsed for SyncNone.
+	Enqueued time.Duration `json:"enqueued_ns"`
+	// GCs is the number of GC cycles that completed inside the interval.
+	GCs uint32 `json:"gcs,omitempty"`
+}
+
+// PerLoop returns the sample's time per call in nanoseconds.
+func (s Sample) PerLoop() float64 { return float64(s.Elapsed) / float64(max(s.N, 1)) }
