@@ -1,0 +1,55 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"tick/kernel"
+	"tick/kernel/session"
+)
+
+func init() {
+	register(&command{name: "kernel", usage: "CONNECTION_FILE",
+		summary: "run the Jupyter kernel (Jupyter starts this through kernel.json)", run: runKernel})
+}
+
+func runKernel(args []string, stdout, stderr io.Writer) error {
+	if len(args) != 1 {
+		return errors.New("usage: tick kernel CONNECTION_FILE (Jupyter passes the file; run `tick install` so it can)")
+	}
+	ci, err := kernel.ReadConnectionFile(args[0])
+	if err != nil {
+		return err
+	}
+	sess, err := session.New(session.Options{Background: stderr})
+	if err != nil {
+		return fmt.Errorf("starting the Go session: %w", err)
+	}
+	k := kernel.New(kernel.Config{Conn: ci, Runner: sess, Log: stderr, Info: kernel.Info{Version: versionString()}})
+
+	// Catch signals before binding: jupyter_client sends SIGINT before every
+	// shutdown, and a Go program exits on it by default.
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+
+	if err := k.Start(); err != nil {
+		return err
+	}
+	go func() {
+		for s := range sigs {
+			if s == syscall.SIGTERM {
+				fmt.Fprintln(stderr, "tick: SIGTERM, shutting down")
+				k.Stop()
+				return
+			}
+			k.Interrupt() // SIGINT interrupts the running cell; it never exits.
+		}
+	}()
+	k.Wait()
+	return nil
+}
