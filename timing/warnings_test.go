@@ -1,0 +1,125 @@
+package timing
+
+import (
+	"context"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestWarnings builds one synthetic workload per warning and checks that the
+// warning fires there and nowhere on the clean workload.
+func TestWarnings(t *testing.T) {
+	clean := func() (*workload, Options) {
+		w := newWorkload(10 * time.Microsecond)
+		w.jit = true
+		return w, Options{Clock: w.c, Budget: 300 * time.Millisecond}
+	}
+	cases := []struct {
+		name  string
+		kind  WarningKind
+		setup func(w *workload, o *Options)
+	}{
+		{"compilation in the first call", WarnColdDominates, func(w *workload, o *Options) {
+			w.coldHost = 5 * time.Millisecond
+		}},
+		{"one sample 5× slower (caching)", WarnWorstBest, func(w *workload, o *Options) {
+			o.Progress = func(p Progress) {
+				w.scale = 1
+				if p.Phase == PhaseMeasured && p.Done == 10 {
+					w.scale = 5 // the 11th sample
+				}
+			}
+		}},
+		{"samples vary ±30%", WarnHighVariation, func(w *workload, o *Options) {
+			rng := rand.New(rand.NewPCG(3, 4))
+			o.Progress = func(p Progress) {
+				if p.Phase == PhaseMeasured || p.Phase == PhaseCalibrate {
+					w.scale = 0.7 + 0.6*rng.Float64()
+				}
+			}
+		}},
+		{"three samples", WarnTooFewSamples, func(w *workload, o *Options) { o.Repeats = 3 }},
+		{"sync=none on an async device", WarnEnqueueOnly, func(w *workload, o *Options) {
+			w.async, w.host, w.device = true, time.Microsecond, 10*time.Microsecond
+			o.Sync = SyncNone
+		}},
+		{"DEBUG=2", WarnDebugActive, func(w *workload, o *Options) { w.debug = 2 }},
+		{"GC inside the statement", WarnGC, func(w *workload, o *Options) {
+			w.gcInCall = true
+			o.Loops, o.Repeats, o.GC = 1, 8, GCKeep
+		}},
+		{"coarse clock, one loop", WarnNearResolution, func(w *workload, o *Options) {
+			w.c.res = 10 * time.Microsecond
+			w.host = 100 * time.Microsecond
+			o.Loops = 1
+		}},
+		{"statement cheaper than the loop", WarnNearFloor, func(w *workload, o *Options) {
+			w.host = 60 * time.Nanosecond // 50 ns loop + 10 ns body
+			w.jit = false
+			o.Floor = &Target{Call: func(n int) error { w.c.t += time.Duration(n) * 50; return nil }, Sync: w.sync}
+		}},
+		{"JIT never replays", WarnNoReplay, func(w *workload, o *Options) { w.noReplay = true }},
+	}
+	w, o := clean()
+	r, err := Measure(context.Background(), w.target(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Warnings) != 0 {
+		t.Fatalf("clean workload warned: %v", r.Warnings)
+	}
+	seen := map[WarningKind]bool{}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			w, o := clean()
+			c.setup(w, &o)
+			r, err := Measure(context.Background(), w.target(), o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !r.Has(c.kind) {
+				t.Fatalf("no %s warning; got %v", c.kind, r.Warnings)
+			}
+			for _, wn := range r.Warnings {
+				if wn.Kind == c.kind {
+					if wn.Message == "" || wn.Fix == "" {
+						t.Errorf("warning without cause or fix: %+v", wn)
+					}
+					if !strings.Contains(r.Text(3), "warning: "+wn.Message) {
+						t.Errorf("Text does not show the warning")
+					}
+				}
+			}
+			seen[c.kind] = true
+		})
+	}
+	for _, k := range []WarningKind{WarnColdDominates, WarnWorstBest, WarnHighVariation, WarnTooFewSamples,
+		WarnEnqueueOnly, WarnDebugActive, WarnGC, WarnNearResolution, WarnNearFloor, WarnNoReplay} {
+		if !seen[k] {
+			t.Errorf("warning kind %s has no workload that triggers it", k)
+		}
+	}
+}
+
+// TestSyncNoneReportsEnqueue checks that --sync=none on an async device
+// reports the enqueue time (host cost), while --sync=sample reports the
+// device time.
+func TestSyncNoneReportsEnqueue(t *testing.T) {
+	for _, c := range []struct {
+		mode SyncMode
+		want float64
+	}{{SyncNone, 1000}, {SyncSample, 10000}, {SyncIter, 11000}} { // iter: host and device no longer overlap
+		w := newWorkload(time.Microsecond)
+		w.async, w.device = true, 10*time.Microsecond
+		r, err := Measure(context.Background(), w.target(), Options{Clock: w.c, Sync: c.mode, Budget: 200 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := r.Stats.Median
+		if got < 0.98*c.want || got > 1.02*c.want {
+			t.Errorf("sync=%s: median %v ns, want about %v", c.mode, got, c.want)
+		}
+	}
+}
