@@ -26,12 +26,17 @@ const (
 // DefaultFlags returns the flags kernels are compiled with: optimised for the
 // host CPU, position independent, shared. Floating-point contraction (FMA) is
 // off so results match the GO backend bit for bit where IEEE allows; errno is
-// not set by math functions (results are unchanged, loops can vectorize).
+// not set by math functions (results are unchanged, loops can vectorize);
+// signed integer overflow wraps, as in Go (-fwrapv).
 // Nothing like -ffast-math that changes numerical results is used.
 func DefaultFlags() []string {
 	return []string{"-O3", "-march=native", "-fPIC", "-shared", "-std=gnu11",
-		"-ffp-contract=off", "-fno-math-errno", "-fno-semantic-interposition"}
+		"-ffp-contract=off", "-fno-math-errno", "-fwrapv", "-fno-semantic-interposition"}
 }
+
+// linkLibs are linked into every object, after the source (libm: kernels
+// call expf, tanhf, ...).
+var linkLibs = []string{"-lm"}
 
 // Options configure a Compiler. The zero value means: $CC else cc,
 // DefaultFlags, cache under $TICK_CACHE_DIR else the user cache dir.
@@ -180,7 +185,7 @@ func (c *Compiler) CacheDir() string { return c.cacheDir }
 // Key is the cache key of src: a hash of the source, compiler identity and flags.
 func (c *Compiler) Key(src string) string {
 	h := sha256.New()
-	for _, part := range []string{c.identity, strings.Join(c.preArgs, " "), strings.Join(c.flags, " "), src} {
+	for _, part := range []string{c.identity, strings.Join(c.preArgs, " "), strings.Join(c.flags, " "), strings.Join(linkLibs, " "), src} {
 		fmt.Fprintf(h, "%d:%s\x00", len(part), part)
 	}
 	return hex.EncodeToString(h.Sum(nil)[:16])
@@ -304,6 +309,7 @@ func (c *Compiler) build(key, src, name string) (string, error) {
 	defer os.Remove(tmp) // no-op after a successful rename
 
 	args := append(append(append([]string(nil), c.preArgs...), c.flags...), "-o", tmp, srcFile.Name())
+	args = append(args, linkLibs...)
 	var stderr bytes.Buffer
 	cmd := exec.Command(c.path, args...)
 	cmd.Stderr = &stderr

@@ -4,6 +4,10 @@ package native
 
 /*
 #cgo linux LDFLAGS: -ldl
+#cgo noescape tick_call
+#cgo nocallback tick_call
+#cgo noescape tick_run_plan
+#cgo nocallback tick_run_plan
 #include <dlfcn.h>
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,0 +1,107 @@
+package tensor
+
+// The CPU device: each kernel is rendered as C (render_c.go), compiled by the
+// system C compiler into a shared object, cached in memory and on disk, and
+// called through cgo (package tick/runtime/native). Built without cgo, or
+// without a C compiler, the device is registered but unavailable, and its
+// error says why; the GO device is used instead.
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"time"
+	"unsafe"
+
+	"tick/runtime/native"
+)
+
+func init() {
+	RegisterBackend("CPU", cpuBackend{})
+	// Default device: CPU when it works, else what device.go chose ($DEVICE
+	// or GO). An explicit DEVICE always wins.
+	if os.Getenv("DEVICE") == "" && native.Available() == nil {
+		_ = SetDefaultDevice("CPU")
+	}
+}
+
+type cpuBackend struct{}
+
+// Available is nil when cgo and a C compiler are present, else the
+// *native.UnavailableError saying which is missing.
+func (cpuBackend) Available() error { return native.Available() }
+
+func (cpuBackend) Alloc(dt DType, n int) (Memory, error) {
+	size := n * dt.Size()
+	p, err := native.Alloc(size)
+	if err != nil {
+		return nil, err
+	}
+	m := &cpuMemory{ptr: p, size: size}
+	clear(m.Bytes())
+	return m, nil
+}
+
+func (cpuBackend) Compile(k *Kernel) (prog Program, err error) {
+	defer func() { // a renderer bug is an error on this kernel, never a crash
+		if r := recover(); r != nil {
+			prog, err = nil, fmt.Errorf("tensor: rendering %s as C: %v (please report this kernel: run with DEBUG=3)", k.Name, r)
+		}
+	}()
+	sym := cSymbol(k)
+	src := renderC(k, sym)
+	t0 := time.Now()
+	lib, err := native.Compile(src, sym)
+	if err != nil {
+		var ce *native.CompileError
+		if errors.As(err, &ce) && debugLevel() >= 4 {
+			return nil, fmt.Errorf("%w\nsource:\n%s", err, src)
+		}
+		return nil, err
+	}
+	kern, err := lib.Kernel(sym)
+	if err != nil {
+		return nil, err
+	}
+	if debugLevel() >= 2 {
+		debugf("CPU  compile %-18s from %s in %.2f ms\n", k.Name, lib.Origin, time.Since(t0).Seconds()*1e3)
+	}
+	return &cpuProgram{src: src, kern: kern}, nil
+}
+
+// cpuMemory is 64-byte aligned C memory, so kernels may use it without cgo
+// pointer checks and the garbage collector never scans it.
+type cpuMemory struct {
+	ptr  unsafe.Pointer
+	size int
+}
+
+func (m *cpuMemory) Bytes() []byte {
+	if m.ptr == nil {
+		return nil
+	}
+	return unsafe.Slice((*byte)(m.ptr), m.size)
+}
+
+func (m *cpuMemory) Free() {
+	native.Free(m.ptr)
+	m.ptr = nil
+}
+
+type cpuProgram struct {
+	src  string
+	kern *native.Kernel
+}
+
+// Run calls the kernel once over [start, end); the runtime splits large
+// launches across workers.
+func (p *cpuProgram) Run(bufs []Memory, start, end int) {
+	var arr [8]unsafe.Pointer
+	ptrs := arr[:0]
+	for _, m := range bufs {
+		ptrs = append(ptrs, m.(*cpuMemory).ptr)
+	}
+	p.kern.Call(ptrs, int64(start), int64(end))
+}
+
+func (p *cpuProgram) Source() string { return p.src }

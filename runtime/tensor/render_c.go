@@ -1,0 +1,441 @@
+package tensor
+
+// This file renders a Kernel as C for the CPU backend (device_cpu.go). The C
+// follows the kernel IR exactly: the scheduler's fusion is one loop nest,
+// every Load uses its View's strides, offset and mask, and a reduce folds in
+// the IR's axis order. Loops are kept simple so the C compiler vectorizes
+// them: the innermost loop walks one axis with constant strides, and a reduce
+// keeps a tile of accumulators along the last kept axis (so matmul's inner
+// loop is a vector multiply-add over a row of B, summing each output in the
+// same k order as a scalar loop would).
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// cTile is the number of accumulators a reduce kernel keeps per row segment.
+const cTile = 64
+
+var cTypes = [...]string{Float32: "float", Float64: "double", Int32: "int32_t", Bool: "uint8_t"}
+
+// cSymbol is the C function name of k: its name reduced to C identifier characters.
+func cSymbol(k *Kernel) string {
+	var sb strings.Builder
+	sb.WriteString("tick_")
+	for _, r := range k.Name {
+		if r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
+			sb.WriteRune(r)
+		} else {
+			sb.WriteByte('_')
+		}
+	}
+	return sb.String()
+}
+
+const cPrelude = `#include <stdint.h>
+#include <math.h>
+static inline float tick_maxf(float a, float b) { return (a > b || a != a) ? a : b; }
+static inline float tick_minf(float a, float b) { return (a < b || a != a) ? a : b; }
+static inline double tick_max(double a, double b) { return (a > b || a != a) ? a : b; }
+static inline double tick_min(double a, double b) { return (a < b || a != a) ? a : b; }
+static inline int32_t tick_maxi(int32_t a, int32_t b) { return a > b ? a : b; }
+static inline int32_t tick_mini(int32_t a, int32_t b) { return a < b ? a : b; }
+static inline int32_t tick_divi(int32_t a, int32_t b) {
+	if (b == 0) return 0;
+	if (b == -1) return (int32_t)(0u - (uint32_t)a);
+	return a / b;
+}
+`
+
+// loadInfo is one Load's addressing after axis collapsing.
+type loadInfo struct {
+	n       *Node
+	strides []int
+	mask    [][2]int // nil: no mask
+}
+
+// renderC returns the C translation unit for k defining symbol.
+func renderC(k *Kernel, symbol string) string {
+	r := &cRender{k: k, temps: map[*Node]string{}}
+	var sb strings.Builder
+	sb.WriteString("// " + strings.ReplaceAll(k.Key(), "\n", "\n// ") + "\n")
+	sb.WriteString(cPrelude)
+	fmt.Fprintf(&sb, "void %s(void **bufs, int64_t start, int64_t end) {\n", symbol)
+	for i, b := range k.Bufs {
+		cons := "const "
+		if i == 0 {
+			cons = ""
+		}
+		fmt.Fprintf(&sb, "\t%s%s *restrict b%d = (%s%s *)bufs[%d];\n", cons, cTypes[b.DType], i, cons, cTypes[b.DType], i)
+	}
+	if k.Reduce == ReduceNone {
+		r.elementwise(&sb)
+	} else {
+		r.reduce(&sb)
+	}
+	sb.WriteString("}\n")
+	return sb.String()
+}
+
+type cRender struct {
+	k     *Kernel
+	shape []int
+	loads map[*Node]*loadInfo
+	list  []*loadInfo // loads in first-appearance order
+	temps map[*Node]string
+	body  strings.Builder
+}
+
+// collectLoads gathers each Load's strides and mask over shape.
+func (r *cRender) collectLoads() []*loadInfo {
+	r.loads = map[*Node]*loadInfo{}
+	var out []*loadInfo
+	walk(r.k.Expr, func(n *Node) {
+		if n.Op != OpLoad || r.loads[n] != nil {
+			return
+		}
+		li := &loadInfo{n: n, strides: append([]int(nil), n.View.Strides...)}
+		if n.View.Mask != nil {
+			li.mask = append([][2]int(nil), n.View.Mask...)
+		}
+		r.loads[n] = li
+		out = append(out, li)
+	})
+	r.list = out
+	return out
+}
+
+// fullMask reports whether li's mask on axis d admits every index.
+func (li *loadInfo) fullMask(d, size int) bool {
+	return li.mask == nil || (li.mask[d][0] <= 0 && li.mask[d][1] >= size)
+}
+
+// collapse merges adjacent axes that every load walks contiguously, so a
+// contiguous elementwise kernel becomes one flat loop.
+func collapse(shape []int, loads []*loadInfo) []int {
+	shape = append([]int(nil), shape...)
+	for d := len(shape) - 2; d >= 0; d-- {
+		ok := true
+		for _, li := range loads {
+			if !li.fullMask(d, shape[d]) || !li.fullMask(d+1, shape[d+1]) || li.strides[d] != li.strides[d+1]*shape[d+1] {
+				ok = false
+				break
+			}
+		}
+		if !ok {
+			continue
+		}
+		shape[d] *= shape[d+1]
+		shape = append(shape[:d+1], shape[d+2:]...)
+		for _, li := range loads {
+			li.strides[d] = li.strides[d+1]
+			li.strides = append(li.strides[:d+1], li.strides[d+2:]...)
+			if li.mask != nil {
+				li.mask[d] = [2]int{0, shape[d]}
+				li.mask = append(li.mask[:d+1], li.mask[d+2:]...)
+			}
+		}
+	}
+	return shape
+}
+
+// outerIndex emits the decomposition of row into idx variables i<d> for the
+// given axes (innermost last), dividing by the sizes in shape.
+func outerIndex(sb *strings.Builder, row string, axes []int, shape []int) {
+	if len(axes) == 0 {
+		return
+	}
+	fmt.Fprintf(sb, "\t\tint64_t rem = %s;\n", row)
+	for i := len(axes) - 1; i >= 0; i-- {
+		d := axes[i]
+		if i == 0 {
+			fmt.Fprintf(sb, "\t\tint64_t i%d = rem;\n", d)
+		} else {
+			fmt.Fprintf(sb, "\t\tint64_t i%d = rem %% %d; rem /= %d;\n", d, shape[d], shape[d])
+		}
+	}
+}
+
+// bases emits per-load base offsets and validity over the fixed axes, then
+// records the expression used in the inner loop.
+func (r *cRender) bases(sb *strings.Builder, fixed []int, inner int, innerVar string) {
+	for i, li := range r.list {
+		n := li.n
+		base := strconv.Itoa(n.View.Offset)
+		ok := "1"
+		for _, d := range fixed {
+			if li.strides[d] != 0 {
+				base += fmt.Sprintf(" + i%d*%d", d, li.strides[d])
+			}
+			if li.mask != nil && !li.fullMask(d, r.shape[d]) {
+				ok += fmt.Sprintf(" && i%d >= %d && i%d < %d", d, li.mask[d][0], d, li.mask[d][1])
+			}
+		}
+		fmt.Fprintf(sb, "\t\tconst int64_t base%d = %s;\n", i, base)
+		addr := fmt.Sprintf("base%d", i)
+		cond := ""
+		if ok != "1" {
+			fmt.Fprintf(sb, "\t\tconst int ok%d = %s;\n", i, ok)
+			cond = fmt.Sprintf("ok%d", i)
+		}
+		if inner >= 0 {
+			if s := li.strides[inner]; s != 0 {
+				addr += fmt.Sprintf(" + %s*%d", innerVar, s)
+			}
+			if li.mask != nil && !li.fullMask(inner, r.shape[inner]) {
+				c := fmt.Sprintf("%s >= %d && %s < %d", innerVar, li.mask[inner][0], innerVar, li.mask[inner][1])
+				cond = strings.TrimPrefix(cond+" && "+c, " && ")
+			}
+		}
+		val := fmt.Sprintf("b%d[%s]", n.Buf, addr)
+		if cond != "" {
+			val = fmt.Sprintf("((%s) ? b%d[%s] : (%s)0)", cond, n.Buf, addr, cTypes[n.DType])
+		}
+		r.temps[n] = val
+	}
+}
+
+// elementwise renders out[i] = Expr over [start, end): rows of the
+// innermost (collapsed) axis, with per-row bases for the outer axes.
+func (r *cRender) elementwise(sb *strings.Builder) {
+	loads := r.collectLoads()
+	shape := r.k.Shape
+	if len(shape) == 0 {
+		shape = []int{1}
+		for _, li := range loads {
+			li.strides = []int{0}
+			li.mask = nil
+		}
+	}
+	r.shape = collapse(shape, loads)
+	last := len(r.shape) - 1
+	inner := r.shape[last]
+	outer := make([]int, last)
+	for d := range outer {
+		outer[d] = d
+	}
+	fmt.Fprintf(sb, "\tint64_t i = start;\n\twhile (i < end) {\n")
+	fmt.Fprintf(sb, "\t\tconst int64_t row = i / %d, j0 = i - row * %d;\n", inner, inner)
+	fmt.Fprintf(sb, "\t\tconst int64_t j1 = (%d - j0 > end - i) ? j0 + (end - i) : %d;\n", inner, inner)
+	outerIndex(sb, "row", outer, r.shape)
+	r.bases(sb, outer, last, "j")
+	fmt.Fprintf(sb, "\t\t%s *restrict o = b0 + row * %d;\n", cTypes[r.k.Bufs[0].DType], inner)
+	fmt.Fprintf(sb, "\t\tfor (int64_t j = j0; j < j1; j++) {\n")
+	v := r.expr(r.k.Expr)
+	sb.WriteString(r.body.String())
+	fmt.Fprintf(sb, "\t\t\to[j] = %s;\n\t\t}\n\t\ti += j1 - j0;\n\t}\n", r.store(v))
+}
+
+// store converts the expression value to the output buffer's type.
+func (r *cRender) store(v string) string {
+	out := r.k.Bufs[0].DType
+	if out == Bool {
+		return fmt.Sprintf("(uint8_t)((%s) != 0)", v)
+	}
+	return fmt.Sprintf("(%s)(%s)", cTypes[out], v)
+}
+
+// reduce renders a fold over ReduceAxes. Output elements are taken in row
+// segments of up to cTile along the last kept axis of size > 1 (axis L);
+// for each segment a tile of accumulators is folded over the reduced axes,
+// innermost loop along L.
+func (r *cRender) reduce(sb *strings.Builder) {
+	r.collectLoads()
+	k := r.k
+	r.shape = k.Shape
+	reduced := map[int]bool{}
+	for _, a := range k.ReduceAxes {
+		reduced[a] = true
+	}
+	L := -1
+	var kept []int
+	for d, n := range k.Shape {
+		if !reduced[d] {
+			kept = append(kept, d)
+			if n > 1 {
+				L = d
+			}
+		}
+	}
+	var rowAxes []int // kept axes other than L: they index the row
+	for _, d := range kept {
+		if d != L {
+			rowAxes = append(rowAxes, d)
+		}
+	}
+	fixed := append(append([]int(nil), rowAxes...), k.ReduceAxes...)
+	sl := 1
+	if L >= 0 {
+		sl = k.Shape[L]
+	}
+	acc := cTypes[k.Expr.DType]
+	if k.Expr.DType == Bool {
+		acc = "int32_t"
+	}
+	fmt.Fprintf(sb, "\tint64_t i = start;\n\twhile (i < end) {\n")
+	fmt.Fprintf(sb, "\t\tconst int64_t row = i / %d, j0 = i - row * %d;\n", sl, sl)
+	fmt.Fprintf(sb, "\t\tint64_t j1 = (%d - j0 > end - i) ? j0 + (end - i) : %d;\n", sl, sl)
+	fmt.Fprintf(sb, "\t\tif (j1 - j0 > %d) j1 = j0 + %d;\n", cTile, cTile)
+	outerIndex(sb, "row", rowAxes, k.Shape)
+	fmt.Fprintf(sb, "\t\t%s acc[%d];\n\t\tfor (int64_t t = 0; t < j1 - j0; t++) acc[t] = %s;\n", acc, cTile, r.identity())
+	for _, d := range k.ReduceAxes {
+		fmt.Fprintf(sb, "\t\tfor (int64_t i%d = 0; i%d < %d; i%d++) {\n", d, d, k.Shape[d], d)
+	}
+	r.bases(sb, fixed, L, "j")
+	fmt.Fprintf(sb, "\t\tfor (int64_t j = j0; j < j1; j++) {\n")
+	v := r.expr(k.Expr)
+	sb.WriteString(r.body.String())
+	fmt.Fprintf(sb, "\t\t\tacc[j - j0] = %s;\n\t\t}\n", r.fold("acc[j - j0]", v))
+	for range k.ReduceAxes {
+		sb.WriteString("\t\t}\n")
+	}
+	fmt.Fprintf(sb, "\t\tfor (int64_t t = 0; t < j1 - j0; t++) b0[i + t] = %s;\n", r.store("acc[t]"))
+	sb.WriteString("\t\ti += j1 - j0;\n\t}\n")
+}
+
+func (r *cRender) identity() string {
+	dt := r.k.Expr.DType
+	switch r.k.Reduce {
+	case ReduceMax:
+		if dt.IsFloat() {
+			return "-INFINITY"
+		}
+		return "INT32_MIN"
+	case ReduceMin:
+		if dt.IsFloat() {
+			return "INFINITY"
+		}
+		return "INT32_MAX"
+	}
+	return "0"
+}
+
+func (r *cRender) fold(acc, v string) string {
+	switch r.k.Reduce {
+	case ReduceMax:
+		return r.binary(OpMax, r.k.Expr.DType, acc, v)
+	case ReduceMin:
+		return r.binary(OpMin, r.k.Expr.DType, acc, v)
+	}
+	return acc + " + " + v
+}
+
+// expr emits statements computing n into r.body and returns the C name of
+// its value. Loads were bound by bases; shared nodes are computed once.
+func (r *cRender) expr(n *Node) string {
+	if v, ok := r.temps[n]; ok {
+		return v
+	}
+	var v string
+	switch n.Op {
+	case OpConst:
+		v = cConst(n.DType, n.Value)
+	default:
+		src := make([]string, len(n.Src))
+		for i, s := range n.Src {
+			src[i] = r.expr(s)
+		}
+		name := fmt.Sprintf("v%d", len(r.temps))
+		fmt.Fprintf(&r.body, "\t\t\tconst %s %s = %s;\n", cTypes[n.DType], name, r.op(n, src))
+		v = name
+	}
+	r.temps[n] = v
+	return v
+}
+
+func cConst(dt DType, x float64) string {
+	switch {
+	case dt == Bool:
+		if x != 0 {
+			return "1"
+		}
+		return "0"
+	case dt == Int32:
+		return fmt.Sprintf("((int32_t)%d)", int64(x))
+	case math.IsNaN(x):
+		return "NAN"
+	case math.IsInf(x, 1):
+		return "INFINITY"
+	case math.IsInf(x, -1):
+		return "(-INFINITY)"
+	case dt == Float32:
+		return "(" + strconv.FormatFloat(float64(float32(x)), 'e', -1, 32) + "f)"
+	}
+	return "(" + strconv.FormatFloat(x, 'e', -1, 64) + ")"
+}
+
+// cMath returns the C math function for name at dtype dt (expf or exp).
+func cMath(name string, dt DType) string {
+	if dt == Float32 {
+		return name + "f"
+	}
+	return name
+}
+
+func (r *cRender) op(n *Node, s []string) string {
+	dt := n.DType
+	switch n.Op {
+	case OpNeg:
+		return "-" + s[0]
+	case OpExp, OpLog, OpSqrt, OpSin, OpCos, OpTanh:
+		return fmt.Sprintf("%s(%s)", cMath(n.Op.String(), dt), s[0])
+	case OpSigmoid:
+		return fmt.Sprintf("1 / (1 + %s(-%s))", cMath("exp", dt), s[0])
+	case OpRelu:
+		return fmt.Sprintf("%s > 0 ? %s : 0", s[0], s[0])
+	case OpAbs:
+		if dt.IsFloat() {
+			return fmt.Sprintf("%s(%s)", cMath("fabs", dt), s[0])
+		}
+		return fmt.Sprintf("%s < 0 ? -%s : %s", s[0], s[0], s[0])
+	case OpNot:
+		return "!" + s[0]
+	case OpCast:
+		if dt == Bool {
+			return s[0] + " != 0"
+		}
+		return fmt.Sprintf("(%s)%s", cTypes[dt], s[0])
+	case OpAdd:
+		return s[0] + " + " + s[1]
+	case OpSub:
+		return s[0] + " - " + s[1]
+	case OpMul:
+		return s[0] + " * " + s[1]
+	case OpDiv:
+		if dt == Int32 {
+			return fmt.Sprintf("tick_divi(%s, %s)", s[0], s[1])
+		}
+		return s[0] + " / " + s[1]
+	case OpPow:
+		if dt == Int32 {
+			return fmt.Sprintf("(int32_t)pow((double)%s, (double)%s)", s[0], s[1])
+		}
+		return fmt.Sprintf("%s(%s, %s)", cMath("pow", dt), s[0], s[1])
+	case OpMax, OpMin:
+		return r.binary(n.Op, n.Src[0].DType, s[0], s[1])
+	case OpLt, OpLe, OpGt, OpGe, OpEq, OpNe:
+		return fmt.Sprintf("%s %s %s", s[0], cCompare[n.Op-OpLt], s[1])
+	case OpWhere:
+		return fmt.Sprintf("%s ? %s : %s", s[0], s[1], s[2])
+	}
+	panic(fmt.Sprintf("tensor: C renderer: unsupported op %s", n.Op))
+}
+
+var cCompare = [...]string{"<", "<=", ">", ">=", "==", "!="}
+
+func (r *cRender) binary(op Op, dt DType, a, b string) string {
+	name := "tick_min"
+	if op == OpMax {
+		name = "tick_max"
+	}
+	switch dt {
+	case Float32:
+		name += "f"
+	case Int32, Bool:
+		name += "i"
+	}
+	return fmt.Sprintf("%s(%s, %s)", name, a, b)
+}
