@@ -1,6 +1,7 @@
 package timing
 
 import (
+	"math/rand/v2"
 	"runtime"
 	"time"
 )
@@ -33,6 +34,9 @@ type workload struct {
 	debug    int
 	gcInCall bool    // force a GC cycle inside every call
 	scale    float64 // multiplies host and device time; 0 means 1
+	noise    float64 // each Call's time is scaled by 1 ± noise (uniform)
+	drift    float64 // times grow by this fraction per second of clock time
+	rng      *rand.Rand
 
 	calls   int64
 	devFree time.Duration
@@ -52,6 +56,10 @@ func (w *workload) call(n int) error {
 	if s == 0 {
 		s = 1
 	}
+	if w.noise > 0 {
+		s *= 1 + w.noise*(2*w.rng.Float64()-1)
+	}
+	s *= 1 + w.drift*w.c.t.Seconds()
 	for range n {
 		w.calls++
 		h := time.Duration(float64(w.host) * s)

@@ -1,0 +1,185 @@
+package timing
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strings"
+)
+
+// Interleave measures a and b together: each goes through its own cold,
+// capture, warm-up and calibration phases, then their samples alternate
+// (a, b, a, b, …) until the shared budget is spent, so slow drift of the
+// machine (thermal, frequency, background load) affects both alike.
+func Interleave(ctx context.Context, a, b Target, o Options) (*Result, *Result, error) {
+	ra, err := newRunner(a, o)
+	if err != nil {
+		return nil, nil, fmt.Errorf("timing: first statement: %w", err)
+	}
+	rb, err := newRunner(b, o)
+	if err != nil {
+		return nil, nil, fmt.Errorf("timing: second statement: %w", err)
+	}
+	if err := ra.prepare(ctx); err != nil {
+		return nil, nil, fmt.Errorf("timing: first statement: %w", err)
+	}
+	if err := rb.prepare(ctx); err != nil {
+		return nil, nil, fmt.Errorf("timing: second statement: %w", err)
+	}
+	restore := ra.o.gcOff()
+	defer restore()
+	for ra.wantMore() || rb.wantMore() {
+		for i, r := range []*runner{ra, rb} {
+			if !r.wantMore() {
+				continue
+			}
+			if err := r.sample(ctx); err != nil {
+				return nil, nil, fmt.Errorf("timing: statement %d: %w", i+1, err)
+			}
+		}
+	}
+	return ra.finish(), rb.finish(), nil
+}
+
+// Comparison is a benchstat-style comparison of results against the first.
+type Comparison struct {
+	// Alpha is the significance level: a p-value above it means "no
+	// detectable difference" and the delta is shown as "~".
+	Alpha    float64         `json:"alpha"`
+	Rows     []ComparisonRow `json:"rows"`
+	Warnings []Warning       `json:"warnings"`
+}
+
+// ComparisonRow is one result compared with the baseline (row 0).
+type ComparisonRow struct {
+	Label string `json:"label"`
+	// Stats are the result's per-loop statistics (ns).
+	Stats Stats `json:"stats"`
+	// Delta is median/baseline median - 1; P the Mann–Whitney U p-value
+	// against the baseline's per-loop times; DeltaText "+10.2%" or "~".
+	Delta     float64 `json:"delta"`
+	P         float64 `json:"p"`
+	DeltaText string  `json:"delta_text"`
+	// Ratio is median/baseline median and RatioErr its approximate
+	// uncertainty: the relative CI half-widths combined in quadrature.
+	Ratio    float64 `json:"ratio"`
+	RatioErr float64 `json:"ratio_err"`
+}
+
+// WarnProvenance: the compared results were measured under different
+// conditions (device, inputs, environment, versions, machine).
+const WarnProvenance WarningKind = "provenance-differs"
+
+// CompareAlpha is the significance level Compare uses.
+const CompareAlpha = 0.05
+
+// Compare compares results against the first: median ± CI, delta, p-value
+// of a Mann–Whitney U test ("~" when p > CompareAlpha), and the ratio with
+// its uncertainty. It warns when the results' provenance differs.
+func Compare(results ...*Result) *Comparison {
+	c := &Comparison{Alpha: CompareAlpha}
+	if len(results) == 0 {
+		return c
+	}
+	base := floorless(results[0])
+	bs := results[0].Stats
+	for i, r := range results {
+		row := ComparisonRow{Label: r.Label, Stats: r.Stats, Ratio: 1, P: 1, DeltaText: "base"}
+		if row.Label == "" {
+			row.Label = fmt.Sprintf("#%d", i+1)
+		}
+		if i > 0 {
+			row.P, _ = MannWhitney(base, floorless(r))
+			if bs.Median != 0 {
+				row.Ratio = r.Stats.Median / bs.Median
+				row.Delta = row.Ratio - 1
+				row.RatioErr = row.Ratio * math.Hypot(rel(bs), rel(r.Stats))
+			}
+			row.DeltaText = "~"
+			if row.P <= c.Alpha {
+				row.DeltaText = fmt.Sprintf("%+.1f%%", 100*row.Delta)
+			}
+			if d := provenanceDiff(results[0].Provenance, r.Provenance); len(d) > 0 {
+				c.Warnings = append(c.Warnings, Warning{Kind: WarnProvenance,
+					Message: fmt.Sprintf("%s and %s were measured under different conditions (%s)", c.label(results, 0), row.Label, strings.Join(d, "; ")),
+					Fix:     "compare results from the same machine, device, inputs and settings, or interleave them with --vs"})
+			}
+		}
+		c.Rows = append(c.Rows, row)
+	}
+	return c
+}
+
+func (c *Comparison) label(rs []*Result, i int) string {
+	if rs[i].Label != "" {
+		return rs[i].Label
+	}
+	return fmt.Sprintf("#%d", i+1)
+}
+
+// floorless returns r's measured per-loop times with the floor subtracted.
+func floorless(r *Result) []float64 {
+	xs := r.Measured()
+	for i := range xs {
+		xs[i] -= r.Floor
+	}
+	return xs
+}
+
+// rel is the relative half-width of the median's interval (0 without one).
+func rel(s Stats) float64 {
+	if s.Median == 0 {
+		return 0
+	}
+	return s.HalfWidth() / math.Abs(s.Median)
+}
+
+func provenanceDiff(a, b Provenance) []string {
+	var d []string
+	diff := func(name, x, y string) {
+		if x != y {
+			d = append(d, fmt.Sprintf("%s %q vs %q", name, x, y))
+		}
+	}
+	diff("backend", a.Backend, b.Backend)
+	diff("device", a.Device, b.Device)
+	diff("inputs", strings.Join(a.Inputs, ", "), strings.Join(b.Inputs, ", "))
+	for _, k := range slices.Sorted(maps.Keys(a.Env)) {
+		diff(k, a.Env[k], b.Env[k])
+	}
+	diff("go", a.GoVersion, b.GoVersion)
+	diff("tick", a.Tick+" "+a.Commit, b.Tick+" "+b.Commit)
+	diff("cpu", fmt.Sprintf("%s ×%d", a.CPU, a.CPUs), fmt.Sprintf("%s ×%d", b.CPU, b.CPUs))
+	return d
+}
+
+// Text renders the comparison as a table, then its warnings.
+func (c *Comparison) Text(digits int) string {
+	if digits <= 0 {
+		digits = DefaultDigits
+	}
+	var b strings.Builder
+	w := len("statement")
+	for _, r := range c.Rows {
+		w = max(w, len([]rune(r.Label)))
+	}
+	fmt.Fprintf(&b, "%-*s  %12s  %8s  %9s  %-16s  %s\n", w, "statement", "median/loop", "± CI", "vs base", "p (U test)", "ratio")
+	for i, r := range c.Rows {
+		ci := "± ?"
+		if r.Stats.CIValid {
+			ci = fmt.Sprintf("± %.0f%%", 100*rel(r.Stats))
+		}
+		p, ratio := "", ""
+		if i > 0 {
+			p = fmt.Sprintf("p=%.3f n=%d+%d", r.P, c.Rows[0].Stats.N, r.Stats.N)
+			ratio = fmt.Sprintf("%s ± %s×", formatSig(r.Ratio, digits), formatSig(r.RatioErr, 2))
+		}
+		fmt.Fprintf(&b, "%-*s  %12s  %8s  %9s  %-16s  %s\n", w, r.Label, FormatDuration(r.Stats.Median, digits), ci, r.DeltaText, p, ratio)
+	}
+	for _, wn := range c.Warnings {
+		b.WriteString("warning: " + wn.String() + "\n")
+	}
+	return b.String()
+}

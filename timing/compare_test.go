@@ -1,0 +1,133 @@
+package timing
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestMannWhitneyKnown(t *testing.T) {
+	// Fully separated samples of 5: the exact two-sided p is 2/C(10,5).
+	p, u := MannWhitney([]float64{1, 2, 3, 4, 5}, []float64{6, 7, 8, 9, 10})
+	if !near(p, 2.0/252) || u != 0 {
+		t.Errorf("separated 5+5: p=%v U=%v, want %v, 0", p, u, 2.0/252)
+	}
+	// Identical samples: no evidence of a difference.
+	if p, _ := MannWhitney([]float64{1, 1, 1}, []float64{1, 1, 1}); p != 1 {
+		t.Errorf("identical samples: p=%v, want 1", p)
+	}
+	// Interleaved 1..6 vs 7..12 shifted by ½ rank: U=n1·n2/2 gives p=1.
+	if p, u := MannWhitney([]float64{1, 4, 5, 8}, []float64{2, 3, 6, 7}); u != 8 || p != 1 {
+		t.Errorf("balanced: p=%v U=%v, want 1, 8", p, u)
+	}
+	// Large separated samples (normal approximation): tiny p.
+	var a, b []float64
+	for i := range 100 {
+		a = append(a, float64(i))
+		b = append(b, float64(i+100))
+	}
+	if p, _ := MannWhitney(a, b); p > 1e-20 {
+		t.Errorf("separated 100+100: p=%v", p)
+	}
+	// Exact and normal approximation agree roughly at the boundary (25+25,
+	// random data): the approximation is within 0.02 of the exact p.
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 20 {
+		var x, y []float64
+		for range 25 {
+			x = append(x, rng.Float64())
+			y = append(y, rng.Float64()+0.2)
+		}
+		pe, u := MannWhitney(x, y)
+		z := (math.Abs(u-312.5) - 0.5) / math.Sqrt(25*25*51/12.0)
+		pn := math.Erfc(z / math.Sqrt2)
+		if math.Abs(pe-pn) > 0.02 {
+			t.Errorf("exact p %v vs normal %v (U=%v)", pe, pn, u)
+		}
+	}
+}
+
+// pair returns two workloads on one synthetic clock.
+func pair(hostA, hostB time.Duration, noise, drift float64) (*workload, *workload) {
+	c := &fakeClock{res: 1, read: 20}
+	rng := rand.New(rand.NewPCG(7, 8))
+	mk := func(h time.Duration) *workload {
+		w := newWorkload(h)
+		w.c, w.noise, w.drift, w.rng = c, noise, drift, rng
+		return w
+	}
+	return mk(hostA), mk(hostB)
+}
+
+func TestInterleaveDetectsTenPercent(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		hostB time.Duration
+		delta float64 // 0: want "~"
+	}{
+		{"10% slower", 11 * time.Microsecond, 0.10},
+		{"equal", 10 * time.Microsecond, 0},
+	} {
+		a, b := pair(10*time.Microsecond, c.hostB, 0.05, 0)
+		ra, rb, err := Interleave(context.Background(), a.target(), b.target(), Options{Clock: a.c, Budget: time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ra.Label, rb.Label = "a", "b"
+		cmp := Compare(ra, rb)
+		row := cmp.Rows[1]
+		// ±5% noise per sample: the measured delta must be within 3 points.
+		if c.delta == 0 && row.DeltaText != "~" || c.delta != 0 && (row.P > CompareAlpha || math.Abs(row.Delta-c.delta) > 0.03) {
+			t.Errorf("%s: delta %q (p=%v), want %v\n%s", c.name, row.DeltaText, row.P, c.delta, cmp.Text(3))
+		}
+		if !strings.Contains(cmp.Text(3), row.DeltaText) {
+			t.Errorf("%s: table lacks the delta:\n%s", c.name, cmp.Text(3))
+		}
+		if len(cmp.Warnings) != 0 {
+			t.Errorf("%s: same provenance warned: %v", c.name, cmp.Warnings)
+		}
+	}
+}
+
+// TestInterleaveCancelsDrift: two equal statements on a machine that slows
+// down steadily. Measured one after the other they look different;
+// interleaved they do not.
+func TestInterleaveCancelsDrift(t *testing.T) {
+	o := func(c Clock) Options { return Options{Clock: c, Budget: time.Second} }
+	a, b := pair(10*time.Microsecond, 10*time.Microsecond, 0.02, 0.2)
+	ra, err := Measure(context.Background(), a.target(), o(a.c))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rb, err := Measure(context.Background(), b.target(), o(a.c))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if seq := Compare(ra, rb).Rows[1]; seq.DeltaText == "~" {
+		t.Fatalf("sequential runs under drift should differ; got %+v", seq)
+	}
+	a, b = pair(10*time.Microsecond, 10*time.Microsecond, 0.02, 0.2)
+	ra, rb, err = Interleave(context.Background(), a.target(), b.target(), o(a.c))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if il := Compare(ra, rb).Rows[1]; il.DeltaText != "~" {
+		t.Errorf("interleaved equal statements under drift: delta %q p=%v, want ~", il.DeltaText, il.P)
+	}
+}
+
+func TestCompareWarnsOnProvenance(t *testing.T) {
+	a, b := pair(10*time.Microsecond, 10*time.Microsecond, 0.01, 0)
+	oa := Options{Clock: a.c, Budget: 200 * time.Millisecond, Provenance: Provenance{Device: "CPU", Inputs: []string{"float32[256]"}}}
+	ob := oa
+	ob.Provenance = Provenance{Device: "GO", Inputs: []string{"float32[256]"}}
+	ra, _ := Measure(context.Background(), a.target(), oa)
+	rb, _ := Measure(context.Background(), b.target(), ob)
+	cmp := Compare(ra, rb)
+	if len(cmp.Warnings) != 1 || cmp.Warnings[0].Kind != WarnProvenance || !strings.Contains(cmp.Warnings[0].Message, `device "CPU" vs "GO"`) {
+		t.Errorf("warnings %v", cmp.Warnings)
+	}
+}
