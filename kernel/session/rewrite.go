@@ -1,6 +1,7 @@
 package session
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"reflect"
@@ -37,10 +38,6 @@ func setPos(n ast.Node, pos token.Pos) {
 	})
 }
 
-// rewriteCell applies the session's rewrites to a parsed cell. ints holds
-// the global names known to have an integer type.
-func rewriteCell(pc *parsedCell, ints map[string]bool) {}
-
 // knownInts returns the session's global variables of integer type.
 func (s *Session) knownInts() map[string]bool {
 	ints := map[string]bool{}
@@ -54,8 +51,39 @@ func (s *Session) knownInts() map[string]bool {
 	return ints
 }
 
+// prelude declares the builtins of Go 1.21+ that yaegi (frozen at Go
+// 1.22's library, 1.21's language) lacks, as generic package-level
+// functions. Calls with only untyped constants are folded by the rewriter
+// instead (yaegi cannot infer T from them).
+const prelude = `
+type ᐩordered interface {
+	~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr | ~float32 | ~float64 | ~string
+}
+func min[T ᐩordered](x T, y ...T) T {
+	for _, v := range y {
+		if v < x {
+			x = v
+		}
+	}
+	return x
+}
+func max[T ᐩordered](x T, y ...T) T {
+	for _, v := range y {
+		if v > x {
+			x = v
+		}
+	}
+	return x
+}
+`
+
 // loadPrelude declares the helpers that bridge modern Go.
-func (s *Session) loadPrelude() error { return nil }
+func (s *Session) loadPrelude() error {
+	if _, err := s.ip.Eval(prelude); err != nil {
+		return fmt.Errorf("session: loading the prelude: %w", err)
+	}
+	return nil
+}
 
 // globals returns the session's global variables and constants. yaegi's
 // Globals panics after a failed compile left a symbol without storage;

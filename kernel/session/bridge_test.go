@@ -1,0 +1,77 @@
+package session
+
+import (
+	"strings"
+	"testing"
+)
+
+// cellCase is one cell of a table run against a shared session.
+type cellCase struct {
+	name  string
+	code  string
+	value string // expected text/plain of the value ("" = none)
+	out   string // expected stdout
+	err   string // substring of the error ("" = must succeed)
+}
+
+// runTable runs cells in order on one session (notebook semantics).
+func runTable(t *testing.T, s *Session, cells []cellCase) {
+	t.Helper()
+	for i, c := range cells {
+		res, rec := exec(t, s, i+1, c.code)
+		if c.err != "" {
+			if res.Err == nil || !strings.Contains(res.Err.Error()+"\n"+strings.Join(res.Err.Traceback, "\n"), c.err) {
+				t.Errorf("%s: error %v, want one containing %q", c.name, res.Err, c.err)
+			}
+			continue
+		}
+		if res.Err != nil {
+			t.Errorf("%s: unexpected error: %s", c.name, strings.Join(res.Err.Traceback, "\n"))
+			continue
+		}
+		got := ""
+		if res.Value != nil {
+			got, _ = res.Value.Bundle["text/plain"].(string)
+		}
+		if got != c.value {
+			t.Errorf("%s: value %q, want %q", c.name, got, c.value)
+		}
+		if out := rec.text("stdout"); out != c.out {
+			t.Errorf("%s: stdout %q, want %q", c.name, out, c.out)
+		}
+	}
+}
+
+// TestBridges checks the modern-Go bridges; docs/compatibility.md names
+// these subtests.
+func TestBridges(t *testing.T) {
+	s := newSession(t)
+	runTable(t, s, []cellCase{
+		{name: "min_untyped", code: "import \"fmt\"\nmin(3, 2, 7)", value: "2"},
+		{name: "min_mixed_kinds", code: `min(3, 2.5)`, value: "2.5"},
+		{name: "max_untyped_float", code: `max(1, 2.5)`, value: "2.5"},
+		{name: "min_typed", code: "a, b := 4, 9\nmin(a, b)", value: "4"},
+		{name: "max_typed_with_const", code: `max(a, 100)`, value: "100"},
+		{name: "max_strings", code: `max("a", "b")`, value: `"b"`},
+		{name: "clear_map", code: "m := map[string]int{\"a\": 1, \"b\": 2}\nclear(m)\nlen(m)", value: "0"},
+		{name: "clear_slice", code: "sl := []int{1, 2, 3}\nclear(sl)\nsl", value: "[0 0 0]"},
+		{name: "range_int_literal", code: "sum := 0\nfor i := range 5 { sum += i }\nsum", value: "10"},
+		{name: "range_int_var", code: "n := 4\ncount := 0\nfor range n { count++ }\ncount", value: "4"},
+		{name: "range_int_len", code: "for i := range len(sl) { fmt.Print(i) }", out: "012"},
+		{name: "range_int_in_func", code: "func tri(n int) int { t := 0; for i := range n + 1 { t += i }; return t }\ntri(4)", value: "10"},
+		{name: "range_int_labeled", code: "k := 0\nouter: for i := range 3 { for j := range 3 { if j > i { continue outer }; k++ } }\nk", value: "6"},
+		{name: "loopvar_for", code: "var fs []func() int\nfor i := 0; i < 3; i++ { fs = append(fs, func() int { return i }) }\nfs[0]() + 10*fs[1]() + 100*fs[2]()", value: "210"},
+		{name: "loopvar_range", code: "var gs []func() string\nfor _, w := range []string{\"x\", \"y\"} { gs = append(gs, func() string { return w }) }\ngs[0]() + gs[1]()", value: `"xy"`},
+		{name: "loopvar_body_assign", code: "var hs []int\nfor i := 0; i < 6; i++ { if i%2 == 0 { i++ }; f := func() int { return i }; hs = append(hs, f()) }\nhs", value: "[1 3 5]"},
+		{name: "commaok_map_toplevel", code: "v, ok := m2()\nfunc m2() (int, bool) { mm := map[string]int{\"k\": 7}; w, ok := mm[\"k\"]; return w, ok }\nmm := map[string]int{\"k\": 7}\nw, found := mm[\"k\"]\nw + v", value: "14"},
+		{name: "commaok_found", code: `found && ok`, value: "true"},
+		{name: "commaok_assert_toplevel", code: "var anyv any = 3\niv, isInt := anyv.(int)\nsv, isStr := anyv.(string)\nfmt.Sprint(iv, isInt, sv == \"\", isStr)", value: `"3 true true false"`},
+		{name: "commaok_in_if_toplevel", code: "if q, ok := mm[\"k\"]; ok { fmt.Print(q) }", out: "7"},
+		{name: "switch_toplevel", code: "switch x := 2; x { case 2: fmt.Print(\"two\") }", out: "two"},
+	})
+}
+
+func TestImportFmtFirst(t *testing.T) {
+	s := newSession(t)
+	runTable(t, s, []cellCase{{name: "import", code: `import "fmt"`}, {name: "use", code: `fmt.Sprint(1)`, value: `"1"`}})
+}
