@@ -150,4 +150,5 @@ func NewRequest(msgType string, content any) *kernel.Request {
 		Received: time.Now(),
 	}
 }
+
 var _ kernel.Responder = (*Recorder)(nil)
