@@ -1,0 +1,140 @@
+package notebook
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"image/png"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// imgSrc finds every <img> tag's src attribute in the page.
+var imgTag = regexp.MustCompile(`(?s)<img\b[^>]*>`)
+var srcAttr = regexp.MustCompile(`\bsrc="([^"]*)"`)
+
+// pagePNGs returns the decoded PNG payloads of the page's <img> tags.
+func pagePNGs(t *testing.T, page string) []string {
+	t.Helper()
+	var got []string
+	for _, tag := range imgTag.FindAllString(page, -1) {
+		m := srcAttr.FindStringSubmatch(tag)
+		if m == nil {
+			t.Errorf("img without src: %s", tag)
+			continue
+		}
+		b64, ok := strings.CutPrefix(m[1], "data:image/png;base64,")
+		if !ok {
+			continue
+		}
+		raw, err := base64.StdEncoding.DecodeString(b64)
+		if err != nil {
+			t.Errorf("img payload is not base64: %v", err)
+			continue
+		}
+		if _, err := png.Decode(bytes.NewReader(raw)); err != nil {
+			t.Errorf("img payload is not a PNG: %v", err)
+		}
+		got = append(got, string(raw))
+	}
+	sort.Strings(got)
+	return got
+}
+
+// notebookPNGs returns the decoded image/png outputs of nb.
+func notebookPNGs(t *testing.T, nb *Notebook) []string {
+	t.Helper()
+	var want []string
+	for _, c := range nb.Cells {
+		for _, o := range c.Outputs {
+			if s, ok := o.Data.Text("image/png"); ok {
+				raw, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(s), ""))
+				if err != nil {
+					t.Fatalf("notebook image is not base64: %v", err)
+				}
+				want = append(want, string(raw))
+			}
+		}
+	}
+	sort.Strings(want)
+	return want
+}
+
+func TestHTMLContainsEveryImage(t *testing.T) {
+	nb := codeNotebook("png - a\nout between\npng - abcd", "show - text", "png fig abcdefg\nupdate fig replaced")
+	// Cell 3's image is replaced by text; cell 4 has an image next to HTML.
+	nb.Cells = append(nb.Cells, &Cell{Type: Code, Source: "png - abcdefghij"})
+	if err := Execute(context.Background(), nb, newFake(), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	nb.Cells[3].Outputs[0].Data["text/html"] = "<p>html beside the image</p>"
+	want := notebookPNGs(t, nb)
+	if len(want) != 3 {
+		t.Fatalf("test notebook has %d PNG outputs, want 3", len(want))
+	}
+	var page bytes.Buffer
+	if err := WriteHTML(&page, nb, HTMLOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	got := pagePNGs(t, page.String())
+	if strings.Join(got, "\x00") != strings.Join(want, "\x00") {
+		t.Errorf("page has %d PNG images, notebook has %d (or their bytes differ)", len(got), len(want))
+	}
+}
+
+func TestHTMLRendering(t *testing.T) {
+	nb := &Notebook{Cells: []*Cell{
+		{Type: Markdown, Source: "# Timing *basics*\n\n| a | b |\n|---|---|\n| 1 | 2 |\n"},
+		{Type: Code, Source: "if a < b && c > d { fmt.Println(\"<script>\") }", ExecutionCount: intPtr(7),
+			Outputs: []*Output{
+				{Type: Stream, Name: "stdout", Text: "\x1b[1mbold\x1b[0m <tag>\n10%\r50%\r100%\n"},
+				{Type: ErrorOutput, EName: "Panic", EValue: "boom", Traceback: []string{"\x1b[31mPanic\x1b[0m: boom"}},
+				{Type: DisplayData, Data: MIMEBundle{"text/markdown": "**strong**", "text/plain": "strong"}},
+				{Type: DisplayData, Data: MIMEBundle{"image/svg+xml": "<svg xmlns=\"http://www.w3.org/2000/svg\"><circle r=\"3\"/></svg>"}},
+				{Type: ExecuteResult, Data: MIMEBundle{"text/plain": "a < b"}, ExecutionCount: intPtr(7)},
+			}},
+	}}
+	var page bytes.Buffer
+	if err := WriteHTML(&page, nb, HTMLOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	s := page.String()
+	for _, want := range []string{
+		"<title>Timing *basics*</title>",
+		"<h1>Timing <em>basics</em></h1>",
+		"<table>",
+		"In [7]:",
+		"if a &lt; b &amp;&amp; c &gt; d { fmt.Println(&#34;&lt;script&gt;&#34;) }",
+		"bold &lt;tag&gt;\n100%\n",
+		`<pre class="output error">Panic: boom</pre>`,
+		"<strong>strong</strong>",
+		"<circle r=\"3\"/>",
+		"<pre>a &lt; b</pre>",
+		"<style>",
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	if strings.Contains(s, "\x1b") {
+		t.Error("page contains terminal escapes")
+	}
+	if strings.Contains(s, "<script>") || strings.Contains(s, "<link") {
+		t.Error("page is not self-contained or does not escape code")
+	}
+}
+
+func TestHTMLAttachments(t *testing.T) {
+	img := base64.StdEncoding.EncodeToString(testPNG(2))
+	nb := &Notebook{Cells: []*Cell{{Type: Markdown, Source: "![fig](attachment:f.png)",
+		Attachments: []byte(`{"f.png": {"image/png": "` + img + `"}}`)}}}
+	var page bytes.Buffer
+	if err := WriteHTML(&page, nb, HTMLOptions{Title: "T"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := pagePNGs(t, page.String()); len(got) != 1 || got[0] != string(testPNG(2)) {
+		t.Errorf("attachment image not inlined: %d images", len(got))
+	}
+}
