@@ -1,0 +1,102 @@
+package native
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"unsafe"
+)
+
+// BenchmarkCall is the cost of one kernel launch through cgo on one element.
+func BenchmarkCall(b *testing.B) {
+	c := newCompiler(b, b.TempDir())
+	lib, err := c.Compile(affineSrc, "affine")
+	if err != nil {
+		b.Fatal(err)
+	}
+	k, _ := lib.Kernel("affine")
+	out, in, err := allocPair(1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer Free(out)
+	defer Free(in)
+	bufs := []unsafe.Pointer{out, in}
+	for b.Loop() {
+		k.Call(bufs, 0, 1)
+	}
+}
+
+// BenchmarkPlanStep is the per-kernel cost of a 10-step replay plan run in
+// one cgo crossing (ns/op is per step).
+func BenchmarkPlanStep(b *testing.B) {
+	c := newCompiler(b, b.TempDir())
+	lib, err := c.Compile(affineSrc, "affine")
+	if err != nil {
+		b.Fatal(err)
+	}
+	k, _ := lib.Kernel("affine")
+	out, in, err := allocPair(1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer Free(out)
+	defer Free(in)
+	var p Plan
+	defer p.Free()
+	for range 10 {
+		p.Add(k, []unsafe.Pointer{out, in}, 0, 1)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i += 10 {
+		p.Run()
+	}
+}
+
+// BenchmarkCompile compares a cold compile, a memory-cache hit and a disk-cache
+// hit (fresh Compiler, object copied to a new path so the loader really loads).
+func BenchmarkCompile(b *testing.B) {
+	b.Run("cold", func(b *testing.B) {
+		c := newCompiler(b, b.TempDir())
+		for i := 0; b.Loop(); i++ {
+			if _, err := c.Compile(fmt.Sprintf("%s// %d\n", affineSrc, i), "affine"); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("memory", func(b *testing.B) {
+		c := newCompiler(b, b.TempDir())
+		if _, err := c.Compile(affineSrc, "affine"); err != nil {
+			b.Fatal(err)
+		}
+		for b.Loop() {
+			if _, err := c.Compile(affineSrc, "affine"); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("disk", func(b *testing.B) {
+		seed := newCompiler(b, b.TempDir())
+		if _, err := seed.Compile(affineSrc, "affine"); err != nil {
+			b.Fatal(err)
+		}
+		obj, err := os.ReadFile(filepath.Join(seed.CacheDir(), seed.Key(affineSrc)+".so"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		root := b.TempDir()
+		for i := 0; i < b.N; i++ {
+			b.StopTimer()
+			dir := filepath.Join(root, fmt.Sprint(i))
+			c := newCompiler(b, dir)
+			os.MkdirAll(dir, 0o755)
+			os.WriteFile(filepath.Join(dir, c.Key(affineSrc)+".so"), obj, 0o644)
+			b.StartTimer()
+			lib, err := c.Compile(affineSrc, "affine")
+			if err != nil || lib.Origin != FromDisk {
+				b.Fatalf("origin %v, err %v", lib.Origin, err)
+			}
+		}
+	})
+}

@@ -1,0 +1,98 @@
+package tensor
+
+import (
+	"testing"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas32"
+
+	"tick/runtime/native"
+)
+
+// cpuBench compiles k on the CPU backend with zero-filled buffers and
+// returns a function launching it through the runtime's splitter.
+func cpuBench(b *testing.B, k *Kernel) func() {
+	if err := native.Available(); err != nil {
+		b.Skip(err)
+	}
+	be := cpuBackend{}
+	mems := make([]Memory, len(k.Bufs))
+	for i, s := range k.Bufs {
+		m, err := be.Alloc(s.DType, s.Size)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(m.Free)
+		mems[i] = m
+	}
+	p, err := be.Compile(k)
+	if err != nil {
+		b.Fatal(err)
+	}
+	n, per := k.OutSize(), k.ReduceSize()
+	return func() { runSplit(p, mems, n, per) }
+}
+
+const benchN = 16 << 20
+
+// BenchmarkCPUAffine16M is fused a*2+1 over 16M float32 (SetBytes: read+write).
+func BenchmarkCPUAffine16M(b *testing.B) {
+	a := cpuLd(1, Float32, []int{1}, 0, nil)
+	run := cpuBench(b, &Kernel{Name: "E_affine", Shape: []int{benchN},
+		Expr: cpuBin(OpAdd, Float32, cpuBin(OpMul, Float32, a, cpuCst(Float32, 2)), cpuCst(Float32, 1)),
+		Bufs: []BufferSpec{{Float32, benchN}, {Float32, benchN}}})
+	b.SetBytes(2 * 4 * benchN)
+	for b.Loop() {
+		run()
+	}
+}
+
+// BenchmarkGoCopy16M is Go's copy of the same bytes, the bandwidth reference.
+func BenchmarkGoCopy16M(b *testing.B) {
+	src, dst := make([]float32, benchN), make([]float32, benchN)
+	b.SetBytes(2 * 4 * benchN)
+	for b.Loop() {
+		copy(dst, src)
+	}
+}
+
+const mmN = 1024
+
+// BenchmarkCPUMatmul1024 is float32 C = A·B as one reduce kernel (FLOPs = 2n³).
+func BenchmarkCPUMatmul1024(b *testing.B) {
+	run := cpuBench(b, &Kernel{Name: "R_matmul", Shape: []int{mmN, mmN, mmN}, ReduceAxes: []int{2}, Reduce: ReduceSum,
+		Expr: cpuBin(OpMul, Float32, cpuLd(1, Float32, []int{mmN, 0, 1}, 0, nil), cpuLd(2, Float32, []int{0, 1, mmN}, 0, nil)),
+		Bufs: []BufferSpec{{Float32, mmN * mmN}, {Float32, mmN * mmN}, {Float32, mmN * mmN}}})
+	b.ReportMetric(0, "ns/op")
+	for b.Loop() {
+		run()
+	}
+	b.ReportMetric(2*mmN*mmN*mmN*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+}
+
+// BenchmarkGonumSgemm1024 is gonum's pure-Go float32 GEMM on the same sizes.
+func BenchmarkGonumSgemm1024(b *testing.B) {
+	mk := func() blas32.General {
+		return blas32.General{Rows: mmN, Cols: mmN, Stride: mmN, Data: make([]float32, mmN*mmN)}
+	}
+	x, y, z := mk(), mk(), mk()
+	for i := range x.Data {
+		x.Data[i], y.Data[i] = float32(i%7), float32(i%5)
+	}
+	for b.Loop() {
+		blas32.Gemm(blas.NoTrans, blas.NoTrans, 1, x, y, 0, z)
+	}
+	b.ReportMetric(2*mmN*mmN*mmN*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+}
+
+// BenchmarkCPULaunchTiny is one launch of a 256-element kernel through
+// Program.Run: the per-kernel cost a JIT replay pays on this backend.
+func BenchmarkCPULaunchTiny(b *testing.B) {
+	a := cpuLd(1, Float32, []int{1}, 0, nil)
+	run := cpuBench(b, &Kernel{Name: "E_256", Shape: []int{256},
+		Expr: cpuBin(OpAdd, Float32, cpuBin(OpMul, Float32, a, cpuCst(Float32, 2)), cpuCst(Float32, 1)),
+		Bufs: []BufferSpec{{Float32, 256}, {Float32, 256}}})
+	for b.Loop() {
+		run()
+	}
+}
