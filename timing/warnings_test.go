@@ -53,7 +53,7 @@ func TestWarnings(t *testing.T) {
 		{"coarse clock, one loop", WarnNearResolution, func(w *workload, o *Options) {
 			w.c.res = 10 * time.Microsecond
 			w.host = 100 * time.Microsecond
-			o.Loops = 1
+			o.Loops, o.Repeats = 1, 10
 		}},
 		{"statement cheaper than the loop", WarnNearFloor, func(w *workload, o *Options) {
 			w.host = 60 * time.Nanosecond // 50 ns loop + 10 ns body
