@@ -93,7 +93,8 @@ func (s *Session) panicError(p interp.Panic, count int) *Error {
 	case interruptSignal:
 		return interruptedError()
 	case depthSignal:
-		msg := fmt.Sprintf("call depth passed %d: runaway recursion? Check the base case of the recursive function; the session goes on", v.depth-1)
+		msg := fmt.Sprintf("call depth passed %d: runaway recursion? Check the base case of the recursive function "+
+			"(or raise session.Options.MaxDepth if the recursion is meant to be this deep); the session goes on", v.depth-1)
 		return &Error{Name: "RuntimeError", Value: msg, Traceback: []string{"RuntimeError: " + msg}}
 	}
 	var tb []string
@@ -130,7 +131,9 @@ func (s *Session) panicError(p interp.Panic, count int) *Error {
 		msg = err.Error()
 	}
 	if first != "" {
-		msg = first + ": " + msg
+		// yaegi knows the function a panic unwinds through, not the
+		// statement: the position is where the innermost function starts.
+		msg = msg + " (in the function at " + first + ")"
 	}
 	if go_ := goFrames(p.Stack); len(go_) > 0 {
 		tb = append(tb, "  Go frames (native code):")

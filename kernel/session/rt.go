@@ -14,9 +14,12 @@ const (
 	rtName = "ᐩrt"
 )
 
-// maxDepth bounds interpreted call depth: deeper recursion is reported as an
-// error instead of overflowing the Go stack (which kills the process).
-const maxDepth = 20000
+// defaultMaxDepth bounds interpreted call depth: deeper recursion is
+// reported as an error instead of overflowing the Go stack (which kills the
+// process). Unwinding a panic through yaegi costs time quadratic in the
+// depth (each interpreted frame recovers and re-panics): 5,000 frames
+// unwind in about 2 s here, 20,000 in about 30 s.
+const defaultMaxDepth = 5000
 
 // interruptSignal is the sentinel panic value of an interrupt checkpoint.
 type interruptSignal struct{}
@@ -30,10 +33,11 @@ type depthSignal struct{ depth int64 }
 // Interrupt and these reads are unsynchronised on purpose: a stale read only
 // delays the stop by one iteration.
 type runtime struct {
-	stop  bool
-	depth atomic.Int64
-	value func(v any)
-	goPan func(r any)
+	stop     bool
+	depth    atomic.Int64
+	maxDepth int64
+	value    func(v any)
+	goPan    func(r any)
 }
 
 func (rt *runtime) interrupted() {
@@ -46,7 +50,7 @@ func (rt *runtime) enter() {
 	if rt.stop {
 		panic(interruptSignal{})
 	}
-	if d := rt.depth.Add(1); d > maxDepth {
+	if d := rt.depth.Add(1); d > rt.maxDepth {
 		rt.depth.Add(-1)
 		panic(depthSignal{d})
 	}

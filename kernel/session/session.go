@@ -34,6 +34,9 @@ type Options struct {
 	// (from goroutines a finished cell left running). Nil keeps up to
 	// 64 KiB of it and shows it at the start of the next cell.
 	Background io.Writer
+	// MaxDepth bounds the call depth of interpreted functions; deeper
+	// recursion ends the cell with an error. Zero means 5000.
+	MaxDepth int
 }
 
 // Session is one notebook session. Execute runs one cell at a time; the
@@ -62,6 +65,10 @@ type Session struct {
 func New(opts Options) (*Session, error) {
 	s := &Session{opts: opts, rt: &runtime{}, funcCell: map[string]int{}, magics: map[string]*Magic{}}
 	s.stdin = &stdinReader{s: s}
+	s.rt.maxDepth = defaultMaxDepth
+	if opts.MaxDepth > 0 {
+		s.rt.maxDepth = int64(opts.MaxDepth)
+	}
 	args := opts.Args
 	if args == nil {
 		args = []string{"tick"}

@@ -41,7 +41,7 @@ log.SetFlags(0)
 log.Println("logged")`, stderr: "logged"},
 		{code: `var arr []int
 func get(i int) int { return arr[i] }
-get(3)`, err: "Panic: cell[14]:2:"},
+get(3)`, err: "(in the function at cell[14]:2:"},
 		{code: `x`, value: "40"},
 	}
 	for i, c := range cells {
