@@ -10,7 +10,9 @@ type nullBackend struct{}
 
 func (nullBackend) Available() error { return nil }
 
-func (nullBackend) Alloc(dt DType, n int) (Memory, error) { return hostMemory(make([]byte, n*dt.Size())), nil }
+func (nullBackend) Alloc(dt DType, n int) (Memory, error) {
+	return hostMemory(make([]byte, n*dt.Size())), nil
+}
 
 func (nullBackend) Compile(k *Kernel) (Program, error) { return nullProgram{src: k.Key()}, nil }
 

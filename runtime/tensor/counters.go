@@ -48,11 +48,11 @@ func (s Stats) String() string {
 // counters are process-wide because devices, caches and the JIT are; they are
 // atomics so device workers update them without locks.
 var counters struct {
-	launched, flops, bytes, memInUse, buffers     atomic.Int64
+	launched, flops, bytes, memInUse, buffers    atomic.Int64
 	compiled, cacheHits, jitCaptures, jitReplays atomic.Int64
-	graphNS, scheduleNS, codegenNS, compileNS     atomic.Int64
-	allocNS, transferNS, launchNS, deviceNS       atomic.Int64
-	syncWait                                      atomic.Int64
+	graphNS, scheduleNS, codegenNS, compileNS    atomic.Int64
+	allocNS, transferNS, launchNS, deviceNS      atomic.Int64
+	syncWait                                     atomic.Int64
 }
 
 // Counters returns a snapshot of the runtime's counters.

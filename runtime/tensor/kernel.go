@@ -145,7 +145,9 @@ type BufferSpec struct {
 }
 
 // Kernel is one scheduled kernel: the unit a backend compiles and a device
-// launches. Bufs[0] is the output, the rest are inputs in the order their
+// launches. Expr is a DAG: a *Node may be the source of several nodes (a
+// common subexpression); renderers should evaluate each distinct *Node once
+// per point. Bufs[0] is the output, the rest are inputs in the order their
 // Loads first appear. Kernels hold no buffers, only their specs, so the same
 // Kernel (same Key) is compiled once and launched with many buffer sets.
 type Kernel struct {
@@ -153,7 +155,7 @@ type Kernel struct {
 	Shape      []int        // the iteration space
 	ReduceAxes []int        // sorted axes of Shape folded by Reduce; empty when Reduce is ReduceNone
 	Reduce     ReduceOp     // the fold, or ReduceNone
-	Expr       *Node        // evaluated at every point of Shape
+	Expr       *Node        // evaluated at every point of Shape; a DAG (see below)
 	Bufs       []BufferSpec // Bufs[0] is the output
 
 	key string // cached Key()
@@ -220,7 +222,7 @@ func (k *Kernel) Key() string {
 			fmt.Fprintf(&sb, "%s[%d]", b.DType, b.Size)
 		}
 		sb.WriteString("\n  out = ")
-		writeExpr(&sb, k.Expr)
+		writeExpr(&sb, k.Expr, map[*Node]int{})
 		k.key = sb.String()
 	}
 	return k.key
@@ -229,7 +231,16 @@ func (k *Kernel) Key() string {
 // String is the readable pseudo-source (the same text as Key).
 func (k *Kernel) String() string { return k.Key() }
 
-func writeExpr(sb *strings.Builder, n *Node) {
+// writeExpr prints n; a non-leaf node seen before prints as #i, its index in
+// first-visit order, so shared subexpressions stay shared in the key.
+func writeExpr(sb *strings.Builder, n *Node, seen map[*Node]int) {
+	if n.Op != OpLoad && n.Op != OpConst {
+		if id, ok := seen[n]; ok {
+			fmt.Fprintf(sb, "#%d", id)
+			return
+		}
+		seen[n] = len(seen)
+	}
 	switch n.Op {
 	case OpLoad:
 		fmt.Fprintf(sb, "b%d[%d%s]", n.Buf, n.View.Offset, stridesText(n.View.Strides))
@@ -248,7 +259,7 @@ func writeExpr(sb *strings.Builder, n *Node) {
 			if i > 0 {
 				sb.WriteString(", ")
 			}
-			writeExpr(sb, s)
+			writeExpr(sb, s, seen)
 		}
 		sb.WriteByte(')')
 	}
@@ -264,10 +275,16 @@ func stridesText(st []int) string {
 	return sb.String()
 }
 
-// walk visits n and its sources depth-first, sources first.
-func walk(n *Node, f func(*Node)) {
+// walk visits each distinct node of the DAG at n once, sources first.
+func walk(n *Node, f func(*Node)) { walkSeen(n, f, map[*Node]bool{}) }
+
+func walkSeen(n *Node, f func(*Node), seen map[*Node]bool) {
+	if seen[n] {
+		return
+	}
+	seen[n] = true
 	for _, s := range n.Src {
-		walk(s, f)
+		walkSeen(s, f, seen)
 	}
 	f(n)
 }

@@ -1,0 +1,336 @@
+package tensor
+
+// The GO device: the pure-Go reference backend. Compile turns a Kernel into a
+// tree of block closures (go_eval.go) once; Run evaluates the tree block by
+// block over its range of output elements. The iteration space is permuted so
+// kept axes come first and reduced axes last (position g = out*R + r), and
+// adjacent axes that every load walks contiguously are merged, so a load that
+// reads its buffer in order becomes a plain subslice.
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"sync"
+	"unsafe"
+)
+
+// goBlock is the number of elements each closure fills per call: large enough
+// to amortize the call, small enough that a kernel's blocks stay in L1.
+const goBlock = 512
+
+func init() { RegisterBackend("GO", goBackend{}) }
+
+type goBackend struct{}
+
+func (goBackend) Available() error { return nil }
+
+func (goBackend) Alloc(dt DType, n int) (Memory, error) {
+	words := make([]uint64, (n*dt.Size()+7)/8) // 8-byte aligned for every dtype
+	m := &goMemory{}
+	if len(words) > 0 {
+		m.b = unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), n*dt.Size())
+	}
+	switch dt {
+	case Float32:
+		m.typed = unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(m.b))), n)
+	case Float64:
+		m.typed = unsafe.Slice((*float64)(unsafe.Pointer(unsafe.SliceData(m.b))), n)
+	case Int32:
+		m.typed = unsafe.Slice((*int32)(unsafe.Pointer(unsafe.SliceData(m.b))), n)
+	case Bool:
+		m.typed = unsafe.Slice((*bool)(unsafe.Pointer(unsafe.SliceData(m.b))), n)
+	}
+	return m, nil
+}
+
+// goMemory is Go-heap memory with its typed view.
+type goMemory struct {
+	b     []byte
+	typed any // []float32, []float64, []int32 or []bool over b
+}
+
+func (m *goMemory) Bytes() []byte { return m.b }
+func (m *goMemory) Free()         {}
+
+// typedView returns a typed slice over any backend's host memory.
+func typedView(m Memory, dt DType, n int) any {
+	if g, ok := m.(*goMemory); ok {
+		return g.typed
+	}
+	b := m.Bytes()
+	p := unsafe.Pointer(unsafe.SliceData(b))
+	switch dt {
+	case Float32:
+		return unsafe.Slice((*float32)(p), n)
+	case Float64:
+		return unsafe.Slice((*float64)(p), n)
+	case Int32:
+		return unsafe.Slice((*int32)(p), n)
+	}
+	return unsafe.Slice((*bool)(p), n)
+}
+
+// goLoad is one load of a compiled kernel, in the permuted iteration space.
+type goLoad struct {
+	buf     int
+	strides []int
+	offset  int
+	mask    [][2]int
+	dense   bool // reads buffer[offset+g]: a subslice, no gather
+	slot    int  // scratch slot for the gathered block
+}
+
+type goProgram struct {
+	k      *Kernel
+	shape  []int // permuted, merged iteration shape
+	loads  []goLoad
+	slots  []DType
+	nmemo  int
+	run    func(st *runState, start, end int)
+	states sync.Pool
+	src    string
+}
+
+// runState is one worker's scratch for one Run call (pooled).
+type runState struct {
+	p      *goProgram
+	bufs   []any
+	scr    []any
+	idx    [][]int
+	valid  [][]bool
+	coords []int
+	memoG  []int
+	memoN  []int
+	memoV  []any
+}
+
+func (goBackend) Compile(k *Kernel) (Program, error) {
+	p := &goProgram{k: k}
+	if g := matchGemm(k); g != nil {
+		p.run = g.run
+		p.src = "// GO backend: tiled float32 GEMM (packed B panel, 4×4 register tiles)\n" + k.Key()
+		return p, nil
+	}
+	c := &goCompiler{p: p, memo: map[*Node]any{}, refs: map[*Node]int{}, loadIdx: map[*Node]int{}}
+	c.layout()
+	walk(k.Expr, func(n *Node) {
+		for _, s := range n.Src {
+			c.refs[s]++
+		}
+	})
+	root := c.node(k.Expr)
+	if c.err != nil {
+		return nil, c.err
+	}
+	R := k.ReduceSize()
+	switch k.Bufs[0].DType {
+	case Float32:
+		p.run = makeRun(root.(evalFn[float32]), k.Reduce, R)
+	case Float64:
+		p.run = makeRun(root.(evalFn[float64]), k.Reduce, R)
+	case Int32:
+		p.run = makeRun(root.(evalFn[int32]), k.Reduce, R)
+	case Bool:
+		if k.Reduce != ReduceNone {
+			return nil, fmt.Errorf("tensor: GO backend: %s reduces bool values; cast to int32 first", k.Name)
+		}
+		p.run = runElem(root.(evalFn[bool]))
+	}
+	p.src = p.describe()
+	return p, nil
+}
+
+func (p *goProgram) Source() string { return p.src }
+
+func (p *goProgram) Run(bufs []Memory, start, end int) {
+	st, _ := p.states.Get().(*runState)
+	if st == nil {
+		st = p.newState()
+	}
+	for i, m := range bufs {
+		st.bufs[i] = typedView(m, p.k.Bufs[i].DType, p.k.Bufs[i].Size)
+	}
+	for i := range st.memoG {
+		st.memoG[i] = -1
+	}
+	p.run(st, start, end)
+	clear(st.bufs)
+	p.states.Put(st)
+}
+
+func (p *goProgram) newState() *runState {
+	st := &runState{p: p, bufs: make([]any, len(p.k.Bufs)), coords: make([]int, len(p.shape)),
+		idx: make([][]int, len(p.loads)), valid: make([][]bool, len(p.loads)),
+		memoG: make([]int, p.nmemo), memoN: make([]int, p.nmemo), memoV: make([]any, p.nmemo)}
+	for i, dt := range p.slots {
+		switch dt {
+		case Float32:
+			st.scr = append(st.scr, make([]float32, goBlock))
+		case Float64:
+			st.scr = append(st.scr, make([]float64, goBlock))
+		case Int32:
+			st.scr = append(st.scr, make([]int32, goBlock))
+		default:
+			st.scr = append(st.scr, make([]bool, goBlock))
+		}
+		_ = i
+	}
+	for i, l := range p.loads {
+		if !l.dense {
+			st.idx[i] = make([]int, goBlock)
+			if l.mask != nil {
+				st.valid[i] = make([]bool, goBlock)
+			}
+		}
+	}
+	return st
+}
+
+// prepare computes the addresses of every gathering load for [g0, g0+n).
+func (st *runState) prepare(g0, n int) {
+	p := st.p
+	for li := range p.loads {
+		l := &p.loads[li]
+		if l.dense {
+			continue
+		}
+		c := st.coords
+		rem := g0
+		for d := len(p.shape) - 1; d >= 0; d-- {
+			if p.shape[d] > 0 {
+				c[d] = rem % p.shape[d]
+				rem /= p.shape[d]
+			}
+		}
+		addr := l.offset
+		for d, x := range c {
+			addr += x * l.strides[d]
+		}
+		idx := st.idx[li][:n]
+		valid := st.valid[li]
+		last := len(p.shape) - 1
+		for i := range idx {
+			idx[i] = addr
+			if valid != nil {
+				ok := true
+				for d, x := range c {
+					if x < l.mask[d][0] || x >= l.mask[d][1] {
+						ok = false
+						break
+					}
+				}
+				valid[i] = ok
+			}
+			d := last
+			c[d]++
+			addr += l.strides[d]
+			for c[d] == p.shape[d] && d > 0 {
+				addr -= l.strides[d] * p.shape[d]
+				c[d] = 0
+				d--
+				c[d]++
+				addr += l.strides[d]
+			}
+		}
+	}
+}
+
+func runElem[T any](root evalFn[T]) func(st *runState, start, end int) {
+	return func(st *runState, start, end int) {
+		o := st.bufs[0].([]T)
+		for g := start; g < end; g += goBlock {
+			n := min(goBlock, end-g)
+			st.prepare(g, n)
+			d := o[g : g+n]
+			if v := root(st, g, n, d); &v[0] != &d[0] {
+				copy(d, v)
+			}
+		}
+	}
+}
+
+func makeRun[T num](root evalFn[T], rop ReduceOp, R int) func(st *runState, start, end int) {
+	if rop == ReduceNone {
+		return runElem(root)
+	}
+	init := 0.0
+	switch {
+	case rop == ReduceMax:
+		init = math.Inf(-1)
+	case rop == ReduceMin:
+		init = math.Inf(1)
+	}
+	return func(st *runState, start, end int) {
+		o := st.bufs[0].([]T)
+		if R == 0 {
+			for i := start; i < end; i++ {
+				o[i] = T(clampInit[T](init))
+			}
+			return
+		}
+		oi, r, acc := start, 0, init
+		gEnd := end * R
+		for g := start * R; g < gEnd; g += goBlock {
+			n := min(goBlock, gEnd-g)
+			st.prepare(g, n)
+			v := root(st, g, n, nil)
+			for len(v) > 0 {
+				take := min(len(v), R-r)
+				acc = foldSeg(rop, acc, v[:take])
+				r += take
+				v = v[take:]
+				if r == R {
+					o[oi] = T(clampInit[T](acc))
+					oi, r, acc = oi+1, 0, init
+				}
+			}
+		}
+	}
+}
+
+// clampInit maps ±Inf accumulators of empty or integer folds into range.
+func clampInit[T num](v float64) float64 {
+	var z T
+	if _, isInt := any(z).(int32); isInt {
+		return math.Max(math.MinInt32, math.Min(math.MaxInt32, v))
+	}
+	return v
+}
+
+func foldSeg[T num](rop ReduceOp, acc float64, seg []T) float64 {
+	switch rop {
+	case ReduceSum:
+		for _, x := range seg {
+			acc += float64(x)
+		}
+	case ReduceMax:
+		for _, x := range seg {
+			if f := float64(x); f > acc || f != f {
+				acc = f
+			}
+		}
+	case ReduceMin:
+		for _, x := range seg {
+			if f := float64(x); f < acc || f != f {
+				acc = f
+			}
+		}
+	}
+	return acc
+}
+
+func (p *goProgram) describe() string {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "// GO backend closure program for %s\n", p.k.Name)
+	fmt.Fprintf(&sb, "// iteration shape (kept axes, then reduced; merged) %v, blocks of %d\n", p.shape, goBlock)
+	for i, l := range p.loads {
+		kind := "gather"
+		if l.dense {
+			kind = "subslice"
+		}
+		fmt.Fprintf(&sb, "// load %d: b%d offset %d strides %v mask %v (%s)\n", i, l.buf, l.offset, l.strides, l.mask, kind)
+	}
+	sb.WriteString(p.k.Key())
+	return sb.String()
+}

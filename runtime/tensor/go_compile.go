@@ -1,0 +1,287 @@
+package tensor
+
+import "fmt"
+
+// goCompiler turns a kernel's expression DAG into block closures.
+type goCompiler struct {
+	p       *goProgram
+	memo    map[*Node]any
+	refs    map[*Node]int
+	loadIdx map[*Node]int
+	perm    []int // iteration order: kept axes, then reduced axes
+	err     error
+}
+
+// layout computes the permuted, merged iteration shape and every load's
+// strides in it.
+func (c *goCompiler) layout() {
+	k := c.p.k
+	red := map[int]bool{}
+	for _, a := range k.ReduceAxes {
+		red[a] = true
+	}
+	for d := range k.Shape {
+		if !red[d] {
+			c.perm = append(c.perm, d)
+		}
+	}
+	c.perm = append(c.perm, k.ReduceAxes...)
+	shape := make([]int, len(c.perm))
+	for i, d := range c.perm {
+		shape[i] = k.Shape[d]
+	}
+	masked := false
+	var loads []*Node
+	walk(k.Expr, func(n *Node) {
+		if n.Op == OpLoad {
+			loads = append(loads, n)
+			if n.View.Mask != nil {
+				masked = true
+			}
+		}
+	})
+	strides := make([][]int, len(loads))
+	for i, n := range loads {
+		strides[i] = make([]int, len(c.perm))
+		for j, d := range c.perm {
+			strides[i][j] = n.View.Strides[d]
+		}
+	}
+	if !masked { // drop size-1 axes and merge axes every load walks in order
+		var ms []int
+		ls := make([][]int, len(loads))
+		for j, n := range shape {
+			if n == 1 {
+				continue
+			}
+			last := len(ms) - 1
+			merge := last >= 0
+			for i := range loads {
+				if merge && strides[i][j]*n != ls[i][last] {
+					merge = false
+				}
+			}
+			if merge {
+				ms[last] *= n
+				for i := range loads {
+					ls[i][last] = strides[i][j]
+				}
+				continue
+			}
+			ms = append(ms, n)
+			for i := range loads {
+				ls[i] = append(ls[i], strides[i][j])
+			}
+		}
+		if len(ms) == 0 || prod(shape) == 0 {
+			ms = []int{prod(shape)}
+			for i := range loads {
+				ls[i] = []int{1}
+			}
+		}
+		shape, strides = ms, ls
+	}
+	c.p.shape = shape
+	cs := contiguousStrides(shape)
+	for i, n := range loads {
+		l := goLoad{buf: n.Buf, strides: strides[i], offset: n.View.Offset, slot: -1}
+		if n.View.Mask != nil {
+			l.mask = make([][2]int, len(c.perm))
+			for j, d := range c.perm {
+				l.mask[j] = n.View.Mask[d]
+			}
+		} else {
+			l.dense = true
+			for d, s := range l.strides {
+				if shape[d] != 1 && s != cs[d] {
+					l.dense = false
+				}
+			}
+		}
+		if !l.dense {
+			l.slot = c.slot(n.DType)
+		}
+		c.loadIdx[n] = len(c.p.loads)
+		c.p.loads = append(c.p.loads, l)
+	}
+}
+
+func (c *goCompiler) slot(dt DType) int {
+	c.p.slots = append(c.p.slots, dt)
+	return len(c.p.slots) - 1
+}
+
+// node compiles n (memoized); shared non-leaf nodes are evaluated once per block.
+func (c *goCompiler) node(n *Node) any {
+	if f, ok := c.memo[n]; ok {
+		return f
+	}
+	f := c.build(n)
+	if f == nil && c.err == nil {
+		c.err = fmt.Errorf("tensor: GO backend cannot compile %s on %s", n.Op, n.DType)
+	}
+	if c.refs[n] > 1 && n.Arity() > 0 && f != nil {
+		m := c.p.nmemo
+		c.p.nmemo++
+		switch n.DType {
+		case Float32:
+			f = memoEval(f.(evalFn[float32]), m)
+		case Float64:
+			f = memoEval(f.(evalFn[float64]), m)
+		case Int32:
+			f = memoEval(f.(evalFn[int32]), m)
+		case Bool:
+			f = memoEval(f.(evalFn[bool]), m)
+		}
+	}
+	c.memo[n] = f
+	return f
+}
+
+// Arity is the number of sources of n's op.
+func (n *Node) Arity() int { return n.Op.Arity() }
+
+func (c *goCompiler) build(n *Node) any {
+	switch n.Op {
+	case OpConst:
+		switch n.DType {
+		case Float32:
+			return constEval(float32(n.Value))
+		case Float64:
+			return constEval(n.Value)
+		case Int32:
+			return constEval(int32(n.Value))
+		default:
+			return constEval(n.Value != 0)
+		}
+	case OpLoad:
+		li := c.loadIdx[n]
+		switch n.DType {
+		case Float32:
+			return loadEval[float32](li, n.Buf)
+		case Float64:
+			return loadEval[float64](li, n.Buf)
+		case Int32:
+			return loadEval[int32](li, n.Buf)
+		default:
+			return loadEval[bool](li, n.Buf)
+		}
+	}
+	srcs := make([]any, len(n.Src))
+	for i, s := range n.Src {
+		srcs[i] = c.node(s)
+		if srcs[i] == nil {
+			return nil
+		}
+	}
+	slot := c.slot(n.DType)
+	switch {
+	case n.Op == OpCast:
+		return castEval(n.Src[0].DType, n.DType, srcs[0], slot)
+	case n.Op == OpNot:
+		return notEval(srcs[0].(evalFn[bool]), slot)
+	case n.Op == OpWhere:
+		cond := srcs[0].(evalFn[bool])
+		switch n.DType {
+		case Float32:
+			return whereEval(cond, srcs[1].(evalFn[float32]), srcs[2].(evalFn[float32]), slot)
+		case Float64:
+			return whereEval(cond, srcs[1].(evalFn[float64]), srcs[2].(evalFn[float64]), slot)
+		case Int32:
+			return whereEval(cond, srcs[1].(evalFn[int32]), srcs[2].(evalFn[int32]), slot)
+		default:
+			return whereEval(cond, srcs[1].(evalFn[bool]), srcs[2].(evalFn[bool]), slot)
+		}
+	case n.Op.Arity() == 1:
+		switch n.DType {
+		case Float32:
+			return nilIfNil(unaryFloat(n.Op, srcs[0].(evalFn[float32]), slot))
+		case Float64:
+			return nilIfNil(unaryFloat(n.Op, srcs[0].(evalFn[float64]), slot))
+		case Int32:
+			return nilIfNil(unaryNum(n.Op, srcs[0].(evalFn[int32]), slot))
+		}
+		return nil
+	case n.Op.IsComparison():
+		switch n.Src[0].DType {
+		case Float32:
+			return cmpEval(n.Op, srcs[0].(evalFn[float32]), srcs[1].(evalFn[float32]), slot)
+		case Float64:
+			return cmpEval(n.Op, srcs[0].(evalFn[float64]), srcs[1].(evalFn[float64]), slot)
+		case Int32:
+			return cmpEval(n.Op, srcs[0].(evalFn[int32]), srcs[1].(evalFn[int32]), slot)
+		default:
+			return boolBin(n.Op, srcs[0].(evalFn[bool]), srcs[1].(evalFn[bool]), slot)
+		}
+	}
+	switch n.DType {
+	case Float32:
+		return binary32(n, srcs, slot)
+	case Float64:
+		return nilIfNil(binNum(n.Op, srcs[0].(evalFn[float64]), srcs[1].(evalFn[float64]), slot, false))
+	case Int32:
+		return nilIfNil(binNum(n.Op, srcs[0].(evalFn[int32]), srcs[1].(evalFn[int32]), slot, true))
+	case Bool:
+		if n.Op == OpMax || n.Op == OpMin {
+			return boolBin(n.Op, srcs[0].(evalFn[bool]), srcs[1].(evalFn[bool]), slot)
+		}
+	}
+	return nil
+}
+
+// binary32 specializes float32 ops with a constant right operand.
+func binary32(n *Node, srcs []any, slot int) any {
+	a := srcs[0].(evalFn[float32])
+	if r := n.Src[1]; r.Op == OpConst {
+		if f := binConst(n.Op, a, float32(r.Value), slot); f != nil {
+			return f
+		}
+	}
+	if l := n.Src[0]; l.Op == OpConst && (n.Op == OpAdd || n.Op == OpMul) {
+		if f := binConst(n.Op, srcs[1].(evalFn[float32]), float32(l.Value), slot); f != nil {
+			return f
+		}
+	}
+	return nilIfNil(binNum(n.Op, a, srcs[1].(evalFn[float32]), slot, false))
+}
+
+// nilIfNil turns a typed nil closure into an untyped nil.
+func nilIfNil[T any](f evalFn[T]) any {
+	if f == nil {
+		return nil
+	}
+	return f
+}
+
+func castEval(from, to DType, a any, slot int) any {
+	switch from {
+	case Float32:
+		return castFrom(a.(evalFn[float32]), to, slot)
+	case Float64:
+		return castFrom(a.(evalFn[float64]), to, slot)
+	case Int32:
+		return castFrom(a.(evalFn[int32]), to, slot)
+	}
+	b := a.(evalFn[bool])
+	switch to {
+	case Float32:
+		return castFromBool[float32](b, slot)
+	case Float64:
+		return castFromBool[float64](b, slot)
+	case Int32:
+		return castFromBool[int32](b, slot)
+	}
+	return b
+}
+
+func castFrom[F num](a evalFn[F], to DType, slot int) any {
+	switch to {
+	case Float32:
+		return castNum[F, float32](a, slot)
+	case Float64:
+		return castNum[F, float64](a, slot)
+	case Int32:
+		return castNum[F, int32](a, slot)
+	}
+	return castToBool(a, slot)
+}

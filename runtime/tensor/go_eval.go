@@ -1,0 +1,419 @@
+package tensor
+
+// Block evaluators of the GO backend. Each expression node compiles to a
+// closure that fills a typed block of up to goBlock elements, so interface
+// dispatch happens once per block and the per-element work is a tight loop
+// over typed slices. Children are evaluated into their own scratch blocks;
+// the root writes into the destination it is given.
+
+import "math"
+
+type num interface{ ~float32 | ~float64 | ~int32 }
+
+type flt interface{ ~float32 | ~float64 }
+
+// evalFn fills (and returns) the values of a node for positions [g0, g0+n)
+// of the kernel's iteration order. dst, when non-nil, is where the caller
+// wants them; the result may be another slice (a buffer slice for a
+// contiguous load) which the caller then copies.
+type evalFn[T any] func(st *runState, g0, n int, dst []T) []T
+
+// out returns dst, or the node's scratch block.
+func out[T any](st *runState, slot, n int, dst []T) []T {
+	if dst != nil {
+		return dst[:n]
+	}
+	return st.scr[slot].([]T)[:n]
+}
+
+func constEval[T any](v T) evalFn[T] {
+	var blk []T
+	return func(st *runState, g0, n int, dst []T) []T {
+		if blk == nil { // filled once; read-only afterwards
+			b := make([]T, goBlock)
+			for i := range b {
+				b[i] = v
+			}
+			blk = b
+		}
+		return blk[:n]
+	}
+}
+
+func loadEval[T any](li int, buf int) evalFn[T] {
+	return func(st *runState, g0, n int, dst []T) []T {
+		src := st.bufs[buf].([]T)
+		l := &st.p.loads[li]
+		if l.dense {
+			return src[l.offset+g0 : l.offset+g0+n]
+		}
+		o := out(st, l.slot, n, dst)
+		idx := st.idx[li][:n]
+		if l.mask == nil {
+			for i, a := range idx {
+				o[i] = src[a]
+			}
+			return o
+		}
+		valid := st.valid[li][:n]
+		var zero T
+		for i, a := range idx {
+			if valid[i] {
+				o[i] = src[a]
+			} else {
+				o[i] = zero
+			}
+		}
+		return o
+	}
+}
+
+// binConst handles x op c, the most common case of a*2+1.
+func binConst[T num](op Op, a evalFn[T], c T, slot int) evalFn[T] {
+	switch op {
+	case OpAdd:
+		return func(st *runState, g0, n int, dst []T) []T {
+			x := a(st, g0, n, nil)
+			o := out(st, slot, n, dst)
+			x = x[:len(o)]
+			for i := range o {
+				o[i] = x[i] + c
+			}
+			return o
+		}
+	case OpMul:
+		return func(st *runState, g0, n int, dst []T) []T {
+			x := a(st, g0, n, nil)
+			o := out(st, slot, n, dst)
+			x = x[:len(o)]
+			for i := range o {
+				o[i] = x[i] * c
+			}
+			return o
+		}
+	case OpSub:
+		return binConst(OpAdd, a, -c, slot)
+	}
+	return nil
+}
+
+func binNum[T num](op Op, a, b evalFn[T], slot int, isInt bool) evalFn[T] {
+	var f func(o, x, y []T)
+	switch op {
+	case OpAdd:
+		f = func(o, x, y []T) {
+			for i := range o {
+				o[i] = x[i] + y[i]
+			}
+		}
+	case OpSub:
+		f = func(o, x, y []T) {
+			for i := range o {
+				o[i] = x[i] - y[i]
+			}
+		}
+	case OpMul:
+		f = func(o, x, y []T) {
+			for i := range o {
+				o[i] = x[i] * y[i]
+			}
+		}
+	case OpDiv:
+		f = func(o, x, y []T) {
+			for i := range o {
+				if isInt && y[i] == 0 {
+					o[i] = 0
+					continue
+				}
+				o[i] = x[i] / y[i]
+			}
+		}
+	case OpMax:
+		f = func(o, x, y []T) {
+			for i := range o {
+				if x[i] > y[i] || x[i] != x[i] {
+					o[i] = x[i]
+				} else {
+					o[i] = y[i]
+				}
+			}
+		}
+	case OpMin:
+		f = func(o, x, y []T) {
+			for i := range o {
+				if x[i] < y[i] || x[i] != x[i] {
+					o[i] = x[i]
+				} else {
+					o[i] = y[i]
+				}
+			}
+		}
+	case OpPow:
+		f = func(o, x, y []T) {
+			for i := range o {
+				o[i] = T(math.Pow(float64(x[i]), float64(y[i])))
+			}
+		}
+	default:
+		return nil
+	}
+	return func(st *runState, g0, n int, dst []T) []T {
+		x := a(st, g0, n, nil)
+		y := b(st, g0, n, nil)
+		o := out(st, slot, n, dst)
+		f(o, x[:len(o)], y[:len(o)])
+		return o
+	}
+}
+
+func cmpEval[T num](op Op, a, b evalFn[T], slot int) evalFn[bool] {
+	var f func(o []bool, x, y []T)
+	switch op {
+	case OpLt:
+		f = func(o []bool, x, y []T) {
+			for i := range o {
+				o[i] = x[i] < y[i]
+			}
+		}
+	case OpLe:
+		f = func(o []bool, x, y []T) {
+			for i := range o {
+				o[i] = x[i] <= y[i]
+			}
+		}
+	case OpGt:
+		f = func(o []bool, x, y []T) {
+			for i := range o {
+				o[i] = x[i] > y[i]
+			}
+		}
+	case OpGe:
+		f = func(o []bool, x, y []T) {
+			for i := range o {
+				o[i] = x[i] >= y[i]
+			}
+		}
+	case OpEq:
+		f = func(o []bool, x, y []T) {
+			for i := range o {
+				o[i] = x[i] == y[i]
+			}
+		}
+	default:
+		f = func(o []bool, x, y []T) {
+			for i := range o {
+				o[i] = x[i] != y[i]
+			}
+		}
+	}
+	return func(st *runState, g0, n int, dst []bool) []bool {
+		x := a(st, g0, n, nil)
+		y := b(st, g0, n, nil)
+		o := out(st, slot, n, dst)
+		f(o, x[:len(o)], y[:len(o)])
+		return o
+	}
+}
+
+func boolBin(op Op, a, b evalFn[bool], slot int) evalFn[bool] {
+	return func(st *runState, g0, n int, dst []bool) []bool {
+		x := a(st, g0, n, nil)
+		y := b(st, g0, n, nil)
+		o := out(st, slot, n, dst)
+		for i := range o {
+			switch op {
+			case OpEq:
+				o[i] = x[i] == y[i]
+			case OpNe, OpLt, OpGt:
+				o[i] = x[i] != y[i] && (op == OpNe || (op == OpLt) == y[i])
+			case OpMax:
+				o[i] = x[i] || y[i]
+			case OpMin:
+				o[i] = x[i] && y[i]
+			case OpLe:
+				o[i] = !x[i] || y[i]
+			case OpGe:
+				o[i] = x[i] || !y[i]
+			}
+		}
+		return o
+	}
+}
+
+func unaryNum[T num](op Op, a evalFn[T], slot int) evalFn[T] {
+	var f func(o, x []T)
+	switch op {
+	case OpNeg:
+		f = func(o, x []T) {
+			for i := range o {
+				o[i] = -x[i]
+			}
+		}
+	case OpRelu:
+		f = func(o, x []T) {
+			for i := range o {
+				if x[i] > 0 {
+					o[i] = x[i]
+				} else {
+					o[i] = 0
+				}
+			}
+		}
+	case OpAbs:
+		f = func(o, x []T) {
+			for i := range o {
+				if x[i] < 0 {
+					o[i] = -x[i]
+				} else {
+					o[i] = x[i]
+				}
+			}
+		}
+	default:
+		return nil
+	}
+	return func(st *runState, g0, n int, dst []T) []T {
+		x := a(st, g0, n, nil)
+		o := out(st, slot, n, dst)
+		f(o, x[:len(o)])
+		return o
+	}
+}
+
+func unaryFloat[T flt](op Op, a evalFn[T], slot int) evalFn[T] {
+	var f func(o, x []T)
+	switch op {
+	case OpExp:
+		f = func(o, x []T) {
+			for i := range o {
+				o[i] = T(math.Exp(float64(x[i])))
+			}
+		}
+	case OpLog:
+		f = func(o, x []T) {
+			for i := range o {
+				o[i] = T(math.Log(float64(x[i])))
+			}
+		}
+	case OpSqrt:
+		f = func(o, x []T) {
+			for i := range o {
+				o[i] = T(math.Sqrt(float64(x[i])))
+			}
+		}
+	case OpSin:
+		f = func(o, x []T) {
+			for i := range o {
+				o[i] = T(math.Sin(float64(x[i])))
+			}
+		}
+	case OpCos:
+		f = func(o, x []T) {
+			for i := range o {
+				o[i] = T(math.Cos(float64(x[i])))
+			}
+		}
+	case OpTanh:
+		f = func(o, x []T) {
+			for i := range o {
+				o[i] = T(math.Tanh(float64(x[i])))
+			}
+		}
+	case OpSigmoid:
+		f = func(o, x []T) {
+			for i := range o {
+				o[i] = T(1 / (1 + math.Exp(-float64(x[i]))))
+			}
+		}
+	default:
+		return unaryNum(op, a, slot)
+	}
+	return func(st *runState, g0, n int, dst []T) []T {
+		x := a(st, g0, n, nil)
+		o := out(st, slot, n, dst)
+		f(o, x[:len(o)])
+		return o
+	}
+}
+
+func whereEval[T any](c evalFn[bool], a, b evalFn[T], slot int) evalFn[T] {
+	return func(st *runState, g0, n int, dst []T) []T {
+		m := c(st, g0, n, nil)
+		x := a(st, g0, n, nil)
+		y := b(st, g0, n, nil)
+		o := out(st, slot, n, dst)
+		m, x, y = m[:len(o)], x[:len(o)], y[:len(o)]
+		for i := range o {
+			if m[i] {
+				o[i] = x[i]
+			} else {
+				o[i] = y[i]
+			}
+		}
+		return o
+	}
+}
+
+func castNum[F, T num](a evalFn[F], slot int) evalFn[T] {
+	return func(st *runState, g0, n int, dst []T) []T {
+		x := a(st, g0, n, nil)
+		o := out(st, slot, n, dst)
+		x = x[:len(o)]
+		for i := range o {
+			o[i] = T(x[i])
+		}
+		return o
+	}
+}
+
+func castToBool[F num](a evalFn[F], slot int) evalFn[bool] {
+	return func(st *runState, g0, n int, dst []bool) []bool {
+		x := a(st, g0, n, nil)
+		o := out(st, slot, n, dst)
+		x = x[:len(o)]
+		for i := range o {
+			o[i] = x[i] != 0
+		}
+		return o
+	}
+}
+
+func castFromBool[T num](a evalFn[bool], slot int) evalFn[T] {
+	return func(st *runState, g0, n int, dst []T) []T {
+		x := a(st, g0, n, nil)
+		o := out(st, slot, n, dst)
+		x = x[:len(o)]
+		for i := range o {
+			if x[i] {
+				o[i] = 1
+			} else {
+				o[i] = 0
+			}
+		}
+		return o
+	}
+}
+
+func notEval(a evalFn[bool], slot int) evalFn[bool] {
+	return func(st *runState, g0, n int, dst []bool) []bool {
+		x := a(st, g0, n, nil)
+		o := out(st, slot, n, dst)
+		x = x[:len(o)]
+		for i := range o {
+			o[i] = !x[i]
+		}
+		return o
+	}
+}
+
+// memoEval evaluates a shared node once per block.
+func memoEval[T any](f evalFn[T], m int) evalFn[T] {
+	return func(st *runState, g0, n int, dst []T) []T {
+		if st.memoG[m] == g0 && st.memoN[m] == n {
+			return st.memoV[m].([]T)
+		}
+		v := f(st, g0, n, nil)
+		st.memoG[m], st.memoN[m], st.memoV[m] = g0, n, v
+		return v
+	}
+}

@@ -1,0 +1,228 @@
+package tensor
+
+// The scheduler turns a lazy graph into kernels. Each unrealized base node
+// that must exist as a buffer (the realized target, a reduce, anything read
+// through a non-trivial view) becomes one kernel; elementwise nodes between
+// them are inlined into the kernel that consumes them, so a chain of
+// elementwise ops, and the reduce that consumes it, run as one kernel.
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+type schedItem struct {
+	k    *Kernel
+	bufs []*Buffer
+	dev  *Dev
+}
+
+type scheduler struct {
+	items []schedItem
+}
+
+// realize schedules l (a base) and, first, everything it needs. Afterwards l
+// is a kBuffer whose buffer the scheduled kernels fill.
+func (s *scheduler) realize(l *lazy) {
+	if l.kind == kBuffer {
+		return
+	}
+	kb := &kbuild{s: s, dev: l.dev, idx: map[*Buffer]int{}, memo: map[*lazy]*Node{}}
+	k := &Kernel{}
+	if l.kind == kReduce {
+		src := l.srcs[0]
+		k.Shape = append([]int(nil), src.shape...)
+		k.ReduceAxes = append([]int(nil), l.axes...)
+		k.Reduce = l.rop
+		k.Expr = kb.inline(src)
+	} else {
+		k.Shape = append([]int(nil), l.shape...)
+		k.Expr = kb.inline(l)
+	}
+	out := mustBuffer(l.dev, l.dtype, prod(l.shape))
+	k.Bufs = append([]BufferSpec{{DType: l.dtype, Size: out.n}}, kb.specs...)
+	k.Name = kernelName(k)
+	s.items = append(s.items, schedItem{k: k, bufs: append([]*Buffer{out}, kb.bufs...), dev: l.dev})
+	*l = lazy{kind: kBuffer, shape: l.shape, dtype: l.dtype, dev: l.dev, buf: out}
+}
+
+func kernelName(k *Kernel) string {
+	var sb strings.Builder
+	if k.Reduce != ReduceNone {
+		sb.WriteString("R")
+	} else {
+		sb.WriteString("E")
+	}
+	red := map[int]bool{}
+	for _, a := range k.ReduceAxes {
+		red[a] = true
+	}
+	for d, n := range k.Shape {
+		if red[d] {
+			fmt.Fprintf(&sb, "_r%d", n)
+		} else {
+			fmt.Fprintf(&sb, "_%d", n)
+		}
+	}
+	return sb.String()
+}
+
+// kbuild builds one kernel's expression.
+type kbuild struct {
+	s     *scheduler
+	dev   *Dev
+	idx   map[*Buffer]int
+	bufs  []*Buffer
+	specs []BufferSpec
+	memo  map[*lazy]*Node
+}
+
+// inline returns the expression computing n at every point of the kernel's
+// shape (n.shape equals it).
+func (kb *kbuild) inline(n *lazy) *Node {
+	if r := kb.memo[n]; r != nil {
+		return r
+	}
+	var r *Node
+	switch n.kind {
+	case kBuffer:
+		r = kb.load(n.buf, n.dtype, contiguousView(n.shape))
+	case kConst:
+		r = &Node{Op: OpConst, DType: n.dtype, Value: n.value}
+	case kElem:
+		src := make([]*Node, len(n.srcs))
+		for i, s := range n.srcs {
+			src[i] = kb.inline(s)
+		}
+		if n.op == OpCast && src[0].DType == n.dtype {
+			r = src[0] // an identity cast (a contiguous copy) is the value itself
+		} else {
+			r = &Node{Op: n.op, DType: n.dtype, Src: src}
+		}
+	case kReduce:
+		kb.s.realize(n)
+		r = kb.load(n.buf, n.dtype, contiguousView(n.shape))
+	case kView:
+		b := n.srcs[0]
+		if b.kind == kConst && n.view.Mask == nil {
+			r = &Node{Op: OpConst, DType: n.dtype, Value: b.value}
+			break
+		}
+		kb.s.realize(b)
+		r = kb.load(b.buf, n.dtype, n.view)
+	}
+	kb.memo[n] = r
+	return r
+}
+
+func (kb *kbuild) load(b *Buffer, dt DType, v View) *Node {
+	if b.dev != kb.dev {
+		panic(&OpError{Op: "Realize", Msg: fmt.Sprintf("a kernel on %s reads a buffer on %s; move tensors with To(%q) first", kb.dev.name, b.dev.name, kb.dev.name)})
+	}
+	i, ok := kb.idx[b]
+	if !ok {
+		i = len(kb.bufs) + 1
+		kb.idx[b] = i
+		kb.bufs = append(kb.bufs, b)
+		kb.specs = append(kb.specs, BufferSpec{DType: b.dtype, Size: b.n})
+	}
+	return &Node{Op: OpLoad, DType: dt, Buf: i, View: v.clone()}
+}
+
+// Realize schedules everything t depends on, enqueues the kernels on the
+// device and returns t at once, before the device has finished. Reading data
+// or Synchronize waits.
+func (t *Tensor) Realize() *Tensor {
+	realizeAll([]*lazy{t.l.base()})
+	return t
+}
+
+// RealizeAll realizes several tensors in one schedule.
+func RealizeAll(ts ...*Tensor) {
+	ls := make([]*lazy, len(ts))
+	for i, t := range ts {
+		ls[i] = t.l.base()
+	}
+	realizeAll(ls)
+}
+
+func realizeAll(ls []*lazy) {
+	t0 := time.Now()
+	s := &scheduler{}
+	for _, l := range ls {
+		s.realize(l)
+	}
+	addPhase(&counters.scheduleNS, t0)
+	if len(s.items) == 0 {
+		return
+	}
+	lv := debugLevel()
+	if lv >= 1 {
+		names := make([]string, len(s.items))
+		for i, it := range s.items {
+			names[i] = it.k.Name
+		}
+		debugf("schedule: %d kernel(s) on %s: %s\n", len(s.items), s.items[0].dev.name, strings.Join(names, " "))
+	}
+	t1 := time.Now()
+	for _, it := range s.items {
+		_ = it.k.Key()
+		if lv >= 3 {
+			debugf("  %s\n", strings.ReplaceAll(it.k.Key(), "\n", "\n  "))
+		}
+	}
+	addPhase(&counters.codegenNS, t1)
+	var w *work
+	var wdev *Dev
+	flush := func() {
+		if w != nil {
+			enqueueWork(wdev, w)
+			w = nil
+		}
+	}
+	for _, it := range s.items {
+		p, err := it.dev.program(it.k)
+		if err != nil {
+			panic(err)
+		}
+		if it.k.OutSize() == 0 {
+			continue
+		}
+		if w != nil && wdev != it.dev {
+			flush()
+		}
+		if w == nil {
+			w, wdev = &work{}, it.dev
+		}
+		w.add(launch{k: it.k, prog: p, bufs: it.bufs})
+	}
+	flush()
+	if lv >= 2 {
+		debugSyncNotice()
+		_ = SynchronizeAll()
+	}
+}
+
+func (w *work) add(l launch) {
+	mems := make([]Memory, len(l.bufs))
+	for i, b := range l.bufs {
+		mems[i] = b.mem
+	}
+	w.launches = append(w.launches, l)
+	w.mems = append(w.mems, mems)
+}
+
+// enqueueWork counts the launches, records them for a JIT capture in
+// progress, and hands them to the device.
+func enqueueWork(d *Dev, w *work) {
+	t0 := time.Now()
+	for _, l := range w.launches {
+		counters.launched.Add(1)
+		counters.flops.Add(l.k.FLOPs())
+		counters.bytes.Add(l.k.Bytes())
+	}
+	recordCapture(d, w)
+	d.enqueue(w)
+	addPhase(&counters.launchNS, t0)
+}
