@@ -1,0 +1,169 @@
+#!/usr/bin/env bash
+# test-notebooks.sh — executes every notebook twice and checks both results.
+#
+# For each notebooks/*.ipynb (the tutorials) and tests/notebooks/*.ipynb:
+#   1. `tick run NB -o OUT --html PAGE`: the executed notebook must validate
+#      with Debian's nbformat, the page must show every image/png of the
+#      notebook, and the input must be left unchanged;
+#   2. `jupyter nbconvert --execute` through the installed "tick" kernelspec:
+#      the result must validate too, and have the same outputs (by type) as 1.
+# Notebooks named error-*.ipynb are expected to fail: without --allow-errors
+# both runs must fail; with it they must succeed and record the error.
+#
+# test.sh runs this with TICK_BIN, TICK_TMP and the JUPYTER_* directories
+# set and the kernelspec installed. Alone: build bin/tick, `bin/tick install`,
+# then run it (TICK_SKIP_NBCONVERT=1 skips step 2).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+TICK_BIN=${TICK_BIN:-$root/bin/tick}
+py=/usr/bin/python3 # Debian's python3 has nbformat; another on PATH may not
+out=${TICK_TMP:-$(mktemp -d)}/notebooks
+mkdir -p "$out"
+
+if [ ! -x "$TICK_BIN" ]; then
+  echo "test-notebooks: $TICK_BIN is not an executable; build it (go build -o bin/tick ./cmd/tick) or set TICK_BIN" >&2
+  exit 1
+fi
+
+shopt -s nullglob
+nbs=(notebooks/*.ipynb tests/notebooks/*.ipynb)
+if [ ${#nbs[@]} -eq 0 ]; then
+  echo "test-notebooks: no notebooks to run"
+  exit 0
+fi
+
+nbconvert=1
+if [ "${TICK_SKIP_NBCONVERT:-}" = 1 ]; then
+  nbconvert=0
+  echo "test-notebooks: TICK_SKIP_NBCONVERT=1: not running notebooks through jupyter nbconvert"
+elif ! jupyter kernelspec list 2>/dev/null | grep -qE '^\s*tick\s'; then
+  echo "test-notebooks: the \"tick\" kernelspec is not installed; run \`$TICK_BIN install --name tick\` (or set TICK_SKIP_NBCONVERT=1)" >&2
+  exit 1
+fi
+
+# check MODE FILE...: checks of executed notebooks, with Debian's nbformat.
+#   valid NB            nbformat.validate passes
+#   has-error/no-error  NB has (no) error output
+#   images NB PAGE      every image/png of NB is an <img> data: URI in PAGE
+#   same-outputs A B    both have the same output types cell by cell
+#                       (consecutive streams of one name count once)
+check() {
+  "$py" - "$@" <<'PY'
+import base64, collections, html.parser, sys
+import nbformat
+
+mode, files = sys.argv[1], sys.argv[2:]
+
+def load(path):
+    nb = nbformat.read(path, as_version=4)
+    nbformat.validate(nb)
+    return nb
+
+def outputs(nb):
+    return [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])]
+
+def shape(nb):
+    cells = []
+    for c in nb.cells:
+        if c.cell_type != "code":
+            continue
+        seq = []
+        for o in c.outputs:
+            key = o.output_type + (":" + o.name if o.output_type == "stream" else "")
+            if not (seq and seq[-1] == key and o.output_type == "stream"):
+                seq.append(key)
+        cells.append(seq)
+    return cells
+
+class Images(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.pngs = collections.Counter()
+    def handle_starttag(self, tag, attrs):
+        src = dict(attrs).get("src") or ""
+        if tag == "img" and src.startswith("data:image/png;base64,"):
+            self.pngs[base64.b64decode(src.split(",", 1)[1])] += 1
+
+nb = load(files[0])
+if mode == "valid":
+    pass
+elif mode in ("has-error", "no-error"):
+    errs = [o for o in outputs(nb) if o.output_type == "error"]
+    if (mode == "has-error") != bool(errs):
+        sys.exit(f"{files[0]}: {len(errs)} error outputs")
+elif mode == "images":
+    want = collections.Counter(base64.b64decode("".join(o.data["image/png"].split()))
+                               for o in outputs(nb) if "image/png" in o.get("data", {}))
+    p = Images()
+    with open(files[1], encoding="utf-8") as f:
+        p.feed(f.read())
+    if p.pngs != want:
+        sys.exit(f"{files[1]}: {sum(p.pngs.values())} PNG images, notebook has {sum(want.values())} (or they differ)")
+elif mode == "same-outputs":
+    a, b = shape(nb), shape(load(files[1]))
+    if a != b:
+        for i, (x, y) in enumerate(zip(a, b)):
+            if x != y:
+                print(f"code cell {i+1}: {x} != {y}", file=sys.stderr)
+        sys.exit("outputs differ")
+else:
+    sys.exit("unknown check " + mode)
+PY
+}
+
+fail=0
+failed() { echo "FAIL: $*" >&2; fail=1; }
+
+for nb in "${nbs[@]}"; do
+  name=$(basename "$nb" .ipynb)
+  dir="$out/$(dirname "$nb")"
+  mkdir -p "$dir"
+  tick_nb="$dir/$name.tick.ipynb" page="$dir/$name.html" conv_nb="$dir/$name.nbconvert.ipynb"
+  before=$(sha256sum "$nb")
+  echo "== $nb"
+  allow=()
+  if [[ $name == error-* ]]; then
+    allow=(--allow-errors)
+    set +e
+    "$TICK_BIN" run "$nb" -o "$dir/$name.stop.ipynb" --timeout 10m 2>"$dir/$name.stop.log"
+    rc=$?
+    set -e
+    [ $rc -eq 1 ] || failed "$nb: tick run without --allow-errors exited $rc, want 1 (see $dir/$name.stop.log)"
+    grep -q "failed:" "$dir/$name.stop.log" || failed "$nb: tick run did not name the failing cell"
+  fi
+
+  if "$TICK_BIN" run "$nb" -o "$tick_nb" --html "$page" --timeout 10m "${allow[@]}"; then
+    check valid "$tick_nb" || failed "$nb: tick run output does not validate"
+    check images "$tick_nb" "$page" || failed "$nb: HTML page lacks images of the notebook"
+    if [ ${#allow[@]} -gt 0 ]; then
+      check has-error "$tick_nb" || failed "$nb: expected an error output"
+    else
+      check no-error "$tick_nb" || failed "$nb: has an error output"
+    fi
+  else
+    failed "$nb: tick run exited $?"
+  fi
+  [ "$(sha256sum "$nb")" = "$before" ] || failed "$nb: tick run changed the input notebook"
+
+  [ $nbconvert = 1 ] || continue
+  if [ ${#allow[@]} -gt 0 ] && jupyter nbconvert --to notebook --execute --ExecutePreprocessor.kernel_name=tick \
+      --ExecutePreprocessor.timeout=600 "$nb" --output-dir "$dir" --output "$name.stop" >"$dir/$name.nbconvert-stop.log" 2>&1; then
+    failed "$nb: nbconvert --execute without --allow-errors succeeded, want a failure"
+  fi
+  if jupyter nbconvert --to notebook --execute --ExecutePreprocessor.kernel_name=tick \
+      --ExecutePreprocessor.timeout=600 "${allow[@]}" "$nb" --output-dir "$dir" --output "$name.nbconvert" \
+      >"$dir/$name.nbconvert.log" 2>&1; then
+    check valid "$conv_nb" || failed "$nb: nbconvert output does not validate"
+    check same-outputs "$tick_nb" "$conv_nb" || failed "$nb: tick run and nbconvert outputs differ"
+  else
+    failed "$nb: jupyter nbconvert --execute failed:"
+    tail -20 "$dir/$name.nbconvert.log" >&2
+  fi
+done
+
+if [ $fail -ne 0 ]; then
+  echo "test-notebooks: FAILED (outputs in $out)" >&2
+  exit 1
+fi
+echo "test-notebooks: ${#nbs[@]} notebooks passed (outputs in $out)"
