@@ -1,0 +1,122 @@
+package notebook
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"tick/kernel/session"
+)
+
+// These tests run the notebooks of tests/notebooks through the real session,
+// end to end except for the command line.
+
+func readTestNotebook(t *testing.T, name string) *Notebook {
+	t.Helper()
+	f, err := os.Open("../tests/notebooks/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	nb, err := Read(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return nb
+}
+
+func newSession(t *testing.T) *session.Session {
+	t.Helper()
+	s, err := session.New(session.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestSessionBasicsNotebook(t *testing.T) {
+	nb := readTestNotebook(t, "basics.ipynb")
+	if err := Execute(context.Background(), nb, newSession(t), Options{Timeout: time.Minute}); err != nil {
+		t.Fatal(err)
+	}
+	var got [][]string
+	for _, c := range nb.Cells {
+		if c.Type == Code {
+			got = append(got, outline(c))
+		}
+	}
+	want := [][]string{
+		{"stdout:hello from tick 21\n"},
+		{"execute_result:42"},
+		{"stdout:25\n"},
+		{"stderr:a line on stderr\n", "stdout:0 1 2 \n"},
+		nil,
+		{`execute_result:"5 cells ran"`},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("outputs:\n got %q\nwant %q", got, want)
+	}
+	var out bytes.Buffer
+	if err := Write(&out, nb); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Read(&out); err != nil {
+		t.Errorf("executed notebook does not read back: %v", err)
+	}
+}
+
+func TestSessionImagesNotebook(t *testing.T) {
+	nb := readTestNotebook(t, "images.ipynb")
+	if err := Execute(context.Background(), nb, newSession(t), Options{Timeout: time.Minute}); err != nil {
+		t.Fatal(err)
+	}
+	want := notebookPNGs(t, nb)
+	if len(want) != 2 {
+		t.Fatalf("notebook has %d PNG outputs, want 2", len(want))
+	}
+	var page bytes.Buffer
+	if err := WriteHTML(&page, nb, HTMLOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := pagePNGs(t, page.String()); !reflect.DeepEqual(got, want) {
+		t.Errorf("page has %d PNG images, notebook %d (or they differ)", len(got), len(want))
+	}
+	if !strings.Contains(page.String(), "<h1>Images</h1>") {
+		t.Error("page lacks the rendered Markdown heading")
+	}
+}
+
+func TestSessionErrorNotebook(t *testing.T) {
+	nb := readTestNotebook(t, "error-panic.ipynb")
+	err := Execute(context.Background(), nb, newSession(t), Options{Timeout: time.Minute})
+	var ce *CellError
+	if !errors.As(err, &ce) || ce.Cell != 3 || ce.Err.Name != "Panic" || !strings.Contains(ce.Err.Value, "nil map") {
+		t.Fatalf("err = %v, want a Panic about the nil map in cell 3", err)
+	}
+	nb = readTestNotebook(t, "error-panic.ipynb")
+	if err := Execute(context.Background(), nb, newSession(t), Options{Timeout: time.Minute, AllowErrors: true}); err != nil {
+		t.Fatalf("AllowErrors: %v", err)
+	}
+	if got := outline(nb.Cells[3]); !reflect.DeepEqual(got, []string{"stdout:after the panic, counter = 2\n"}) {
+		t.Errorf("cell after the panic = %q, want it run with the state kept", got)
+	}
+}
+
+func TestSessionTimeoutInterrupts(t *testing.T) {
+	nb := codeNotebook("n := 0\nfor {\n\tn++\n}", `"still alive"`)
+	err := Execute(context.Background(), nb, newSession(t), Options{Timeout: 200 * time.Millisecond, AllowErrors: true})
+	if err != nil {
+		t.Fatalf("err = %v, want the loop interrupted and the next cell run", err)
+	}
+	if got := outline(nb.Cells[0]); len(got) != 1 || !strings.HasPrefix(got[0], "error:Timeout:") {
+		t.Errorf("looping cell = %q, want a Timeout error", got)
+	}
+	if got := outline(nb.Cells[1]); !reflect.DeepEqual(got, []string{`execute_result:"still alive"`}) {
+		t.Errorf("next cell = %q", got)
+	}
+}
