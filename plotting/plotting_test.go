@@ -1,0 +1,157 @@
+package plotting
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"image/png"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"gonum.org/v1/plot"
+
+	"tick/timing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+// clock is a synthetic clock that moves only when the workload spends time.
+type clock struct{ t time.Duration }
+
+func (c *clock) Now() time.Duration { c.t += 20; return c.t }
+
+// result measures a synthetic statement: a 2 ms first call, 10 µs ± 5%
+// after, on a synthetic clock, so the charts are the same on every run.
+func result(t *testing.T, label string, cost time.Duration, seed uint64) *timing.Result {
+	t.Helper()
+	c := &clock{}
+	rng := rand.New(rand.NewPCG(seed, 1))
+	calls := 0
+	tg := timing.Target{Call: func(n int) error {
+		for range n {
+			calls++
+			if calls == 1 {
+				c.t += 2 * time.Millisecond
+			}
+			c.t += time.Duration(float64(cost) * (0.95 + 0.1*rng.Float64()))
+		}
+		return nil
+	}}
+	r, err := timing.Measure(context.Background(), tg, timing.Options{Clock: c, Budget: 200 * time.Millisecond, Loops: 10, Repeats: 60, GC: timing.GCKeep})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Label = label
+	return r
+}
+
+func golden(t *testing.T, name string, p *plot.Plot, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []Format{PNG, SVG} {
+		b, err := Render(p, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkGolden(t, name+"."+string(f), f, b)
+	}
+}
+
+func checkGolden(t *testing.T, file string, f Format, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", file)
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./plotting -update to create it)", err)
+	}
+	if f == SVG {
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s differs from the golden file (go test ./plotting -update, then look at the diff)", file)
+		}
+		return
+	}
+	// PNG bytes depend on the rasterizer; compare that it decodes and has
+	// the golden dimensions.
+	gi, err := png.Decode(bytes.NewReader(got))
+	if err != nil {
+		t.Fatalf("%s: rendered PNG does not decode: %v", file, err)
+	}
+	wi, err := png.Decode(bytes.NewReader(want))
+	if err != nil {
+		t.Fatalf("%s: golden PNG does not decode: %v", file, err)
+	}
+	if gi.Bounds() != wi.Bounds() {
+		t.Errorf("%s: size %v, golden %v", file, gi.Bounds(), wi.Bounds())
+	}
+}
+
+func TestCharts(t *testing.T) {
+	r := result(t, "x*2+1", 10*time.Microsecond, 1)
+	p, err := Histogram(r)
+	golden(t, "histogram", p, err)
+	if !strings.Contains(p.Title.Text, "60 samples × 10 loops, synced per sample") || p.X.Label.Text != "time per loop (µs)" {
+		t.Errorf("histogram title %q, x label %q", p.Title.Text, p.X.Label.Text)
+	}
+	p, err = Trace(r)
+	golden(t, "trace", p, err)
+	p, err = ECDF(r)
+	golden(t, "ecdf", p, err)
+	p, err = Box(r, result(t, "x*3+1", 11*time.Microsecond, 2))
+	golden(t, "box", p, err)
+	p, err = PhaseBar(&timing.Once{Wall: 3 * time.Millisecond, Phases: []timing.PhaseTime{
+		{Name: timing.PhaseGraph, Time: 200 * time.Microsecond}, {Name: timing.PhaseCompile, Time: 2 * time.Millisecond},
+		{Name: timing.PhaseDevice, Time: 500 * time.Microsecond}}})
+	golden(t, "phasebar", p, err)
+}
+
+func TestFigure(t *testing.T) {
+	r := result(t, "", 10*time.Microsecond, 1)
+	for _, f := range []Format{PNG, SVG} {
+		b, err := Figure(r, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkGolden(t, "figure."+string(f), f, b)
+		if f == PNG {
+			img, err := png.Decode(bytes.NewReader(b))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if w, h := img.Bounds().Dx(), img.Bounds().Dy(); w != 2*h*10/7 {
+				t.Errorf("figure is %d×%d: want two %v×%v charts side by side", w, h, Width, Height)
+			}
+		}
+	}
+	if _, err := Figure(r, "gif"); err == nil || !strings.Contains(err.Error(), "png or svg") {
+		t.Errorf("unknown format: err %v", err)
+	}
+}
+
+func TestChartErrors(t *testing.T) {
+	empty := &timing.Result{}
+	for name, f := range map[string]func() (*plot.Plot, error){
+		"histogram": func() (*plot.Plot, error) { return Histogram(empty) },
+		"trace":     func() (*plot.Plot, error) { return Trace(empty) },
+		"ecdf":      func() (*plot.Plot, error) { return ECDF(empty) },
+		"box":       func() (*plot.Plot, error) { return Box() },
+		"phasebar":  func() (*plot.Plot, error) { return PhaseBar(&timing.Once{}) },
+	} {
+		if _, err := f(); err == nil || !strings.HasPrefix(err.Error(), "plotting: ") {
+			t.Errorf("%s of nothing: err %v", name, err)
+		}
+	}
+}
