@@ -37,6 +37,7 @@ type runtime struct {
 	depth    atomic.Int64
 	maxDepth int64
 	value    func(v any)
+	rich     func(mime, text string)
 	goPan    func(r any)
 }
 
@@ -68,6 +69,7 @@ func (rt *runtime) exports() map[string]map[string]reflect.Value {
 			"Enter":       reflect.ValueOf(rt.enter),
 			"Leave":       reflect.ValueOf(rt.leave),
 			"Value":       reflect.ValueOf(func(v any) { rt.value(v) }),
+			"Rich":        reflect.ValueOf(func(mime, text string) { rt.rich(mime, text) }),
 			"GoPanic":     reflect.ValueOf(func(r any) { rt.goPan(r) }),
 			"Clear":       reflect.ValueOf(clearValue),
 		},

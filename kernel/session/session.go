@@ -81,6 +81,7 @@ func New(opts Options) (*Session, error) {
 		Unrestricted: true,
 	})
 	s.rt.value = func(v any) { s.setValues(v) }
+	s.rt.rich = func(mime, text string) { s.setValues([2]string{mime, text}) }
 	s.rt.goPan = s.goroutinePanic
 	tables := append([]map[string]map[string]reflect.Value{stdlib.Symbols, s.stdioSymbols(), symbols.Symbols, s.rt.exports()}, opts.Symbols...)
 	for _, t := range tables {
@@ -270,13 +271,17 @@ func (s *Session) noteFuncs(f *ast.File, count int) {
 // When the expression has no value (a call of a function without results)
 // it runs as a plain statement.
 func (s *Session) runValue(x ast.Expr, count int) Result {
-	call := &ast.ExprStmt{X: &ast.CallExpr{
-		Fun:    &ast.SelectorExpr{X: ast.NewIdent(rtName), Sel: ast.NewIdent("Value")},
-		Args:   []ast.Expr{x},
-		Lparen: x.Pos(), Rparen: x.End(),
-	}}
-	setPos(call, x.Pos())
-	prog, err := s.compile(block([]ast.Stmt{call}))
+	_, err := s.compile(block([]ast.Stmt{valueProbe(x)}))
+	var prog *interp.Program
+	if err == nil {
+		var rich []int
+		for i, m := range richMethods {
+			if _, err := s.compile(block([]ast.Stmt{richProbe(x, m.method)})); err == nil {
+				rich = append(rich, i)
+			}
+		}
+		prog, err = s.compile(block([]ast.Stmt{valueStmt(x, rich)}))
+	}
 	if err != nil {
 		if e := s.runNode(block([]ast.Stmt{&ast.ExprStmt{X: x}}), count); e != nil {
 			return Result{Err: e}
@@ -292,7 +297,12 @@ func (s *Session) runValue(x ast.Expr, count int) Result {
 	if len(vals) == 0 {
 		return Result{}
 	}
-	return Result{Value: renderValue(vals[len(vals)-1])}
+	d := renderValue(vals[0].(any))
+	for _, rich := range vals[1:] {
+		r := rich.([2]string)
+		d.Bundle[r[0]] = r[1]
+	}
+	return Result{Value: d}
 }
 
 // block wraps statements in a block positioned at the first one: yaegi
