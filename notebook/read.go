@@ -15,6 +15,9 @@ type FormatError struct {
 	Where string
 	Msg   string
 	Err   error
+	// notNotebook marks errors about the file as a whole (not JSON, not
+	// nbformat 4): errors.Is(err, ErrNotNotebook) reports them.
+	notNotebook bool
 }
 
 func (e *FormatError) Error() string {
@@ -31,8 +34,12 @@ func (e *FormatError) Error() string {
 
 func (e *FormatError) Unwrap() error { return e.Err }
 
-// ErrNotNotebook is wrapped by the FormatError of a file that is not JSON
-// or not an nbformat 4 notebook at all.
+// Is reports whether target is ErrNotNotebook and e is about the file as a
+// whole.
+func (e *FormatError) Is(target error) bool { return target == ErrNotNotebook && e.notNotebook }
+
+// ErrNotNotebook matches (errors.Is) the FormatError of a file that is not
+// JSON or not an nbformat 4 notebook at all.
 var ErrNotNotebook = errors.New("not an nbformat 4 notebook")
 
 // Read parses an nbformat 4 notebook (any minor version). Multiline strings
@@ -48,14 +55,14 @@ func Read(r io.Reader) (*Notebook, error) {
 		if err == nil {
 			err = errors.New("top level is not a JSON object")
 		}
-		return nil, &FormatError{Msg: "the file is not a JSON notebook (is it an .ipynb file?)", Err: errors.Join(ErrNotNotebook, err)}
+		return nil, &FormatError{Msg: "the file is not a JSON notebook (is it an .ipynb file?)", Err: err, notNotebook: true}
 	}
 	nb := &Notebook{}
 	if err := takeInt(top, "nbformat", &nb.Format, true); err != nil {
-		return nil, &FormatError{Msg: "missing or bad \"nbformat\"", Err: errors.Join(ErrNotNotebook, err)}
+		return nil, &FormatError{Msg: "missing or bad \"nbformat\"", Err: err, notNotebook: true}
 	}
 	if nb.Format != 4 {
-		return nil, &FormatError{Msg: fmt.Sprintf("nbformat %d is not supported; tick reads nbformat 4 (convert with `jupyter nbconvert --to notebook`)", nb.Format), Err: ErrNotNotebook}
+		return nil, &FormatError{Msg: fmt.Sprintf("nbformat %d is not supported; tick reads nbformat 4 (convert with `jupyter nbconvert --to notebook`)", nb.Format), notNotebook: true}
 	}
 	if err := takeInt(top, "nbformat_minor", &nb.FormatMinor, false); err != nil {
 		return nil, &FormatError{Where: "nbformat_minor", Msg: "not an integer", Err: err}
@@ -65,7 +72,7 @@ func Read(r io.Reader) (*Notebook, error) {
 	}
 	rawCells, ok := top["cells"]
 	if !ok {
-		return nil, &FormatError{Msg: "no \"cells\" list; an nbformat 4 notebook has one", Err: ErrNotNotebook}
+		return nil, &FormatError{Msg: "no \"cells\" list; an nbformat 4 notebook has one", notNotebook: true}
 	}
 	delete(top, "cells")
 	var cells []json.RawMessage

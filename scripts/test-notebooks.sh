@@ -115,6 +115,37 @@ PY
 fail=0
 failed() { echo "FAIL: $*" >&2; fail=1; }
 
+# The command line itself: bad input exits 2 with a message that says what
+# is wrong; the default output goes beside the input; -o may name the input.
+cli="$out/cli"
+mkdir -p "$cli"
+expect_status() { # WANT DESCRIPTION COMMAND...
+  local want=$1 what=$2 rc=0
+  shift 2
+  "$@" >"$cli/last.log" 2>&1 || rc=$?
+  [ $rc -eq "$want" ] || { failed "$what: exit $rc, want $want"; cat "$cli/last.log" >&2; }
+}
+echo 'not json' >"$cli/garbage.ipynb"
+echo '{"nbformat": 3, "worksheets": []}' >"$cli/old.ipynb"
+echo '{"nbformat": 4, "metadata": {}}' >"$cli/nocells.ipynb"
+for bad in garbage old nocells; do
+  expect_status 2 "tick run on a malformed notebook ($bad)" "$TICK_BIN" run "$cli/$bad.ipynb"
+  grep -q "not a notebook tick can run" "$cli/last.log" || failed "$bad: message does not say the file is not a notebook"
+  [ ! -e "$cli/$bad.out.ipynb" ] || failed "$bad: an output was written for a malformed notebook"
+done
+expect_status 2 "tick run on a missing file" "$TICK_BIN" run "$cli/missing.ipynb"
+expect_status 2 "tick run with two notebooks" "$TICK_BIN" run tests/notebooks/basics.ipynb tests/notebooks/images.ipynb
+expect_status 2 "tick run with an unknown flag" "$TICK_BIN" run --frobnicate tests/notebooks/basics.ipynb
+expect_status 0 "tick run -h" "$TICK_BIN" run -h
+grep -q "NOTEBOOK.out.ipynb" "$cli/last.log" || failed "tick run -h does not document the default output"
+cp tests/notebooks/basics.ipynb "$cli/copy.ipynb"
+expect_status 0 "tick run with the default output" "$TICK_BIN" run "$cli/copy.ipynb"
+cmp -s tests/notebooks/basics.ipynb "$cli/copy.ipynb" || failed "tick run changed its input"
+check valid "$cli/copy.out.ipynb" || failed "default output $cli/copy.out.ipynb is missing or invalid"
+expect_status 0 "tick run -o naming the input" "$TICK_BIN" run "$cli/copy.ipynb" --timeout 1m -o "$cli/copy.ipynb"
+check valid "$cli/copy.ipynb" || failed "-o naming the input did not write a valid notebook"
+cmp -s tests/notebooks/basics.ipynb "$cli/copy.ipynb" && failed "-o naming the input: the input was not replaced"
+
 for nb in "${nbs[@]}"; do
   name=$(basename "$nb" .ipynb)
   dir="$out/$(dirname "$nb")"
