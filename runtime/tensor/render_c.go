@@ -36,6 +36,7 @@ func cSymbol(k *Kernel) string {
 }
 
 const cPrelude = `#include <stdint.h>
+#include <stdlib.h>
 #include <math.h>
 static inline float tick_maxf(float a, float b) { return (a > b || a != a) ? a : b; }
 static inline float tick_minf(float a, float b) { return (a < b || a != a) ? a : b; }
@@ -43,6 +44,10 @@ static inline double tick_max(double a, double b) { return (a > b || a != a) ? a
 static inline double tick_min(double a, double b) { return (a < b || a != a) ? a : b; }
 static inline int32_t tick_maxi(int32_t a, int32_t b) { return a > b ? a : b; }
 static inline int32_t tick_mini(int32_t a, int32_t b) { return a < b ? a : b; }
+typedef float tick_vf __attribute__((vector_size(64)));
+typedef double tick_vd __attribute__((vector_size(64)));
+static inline tick_vf tick_vf_ld(const float *p) { tick_vf v; __builtin_memcpy(&v, p, sizeof v); return v; }
+static inline tick_vd tick_vd_ld(const double *p) { tick_vd v; __builtin_memcpy(&v, p, sizeof v); return v; }
 static inline int32_t tick_divi(int32_t a, int32_t b) {
 	if (b == 0) return 0;
 	if (b == -1) return (int32_t)(0u - (uint32_t)a);
@@ -55,6 +60,7 @@ type loadInfo struct {
 	n       *Node
 	strides []int
 	mask    [][2]int // nil: no mask
+	panel   string   // name of the packed panel (reduce kernels), "" if not packed
 }
 
 // renderC returns the C translation unit for k defining symbol.
@@ -63,21 +69,41 @@ func renderC(k *Kernel, symbol string) string {
 	var sb strings.Builder
 	sb.WriteString("// " + strings.ReplaceAll(k.Key(), "\n", "\n// ") + "\n")
 	sb.WriteString(cPrelude)
+	if k.Reduce != ReduceNone {
+		r.reduce(&sb, symbol)
+		return sb.String()
+	}
 	fmt.Fprintf(&sb, "void %s(void **bufs, int64_t start, int64_t end) {\n", symbol)
-	for i, b := range k.Bufs {
+	r.bufDecls(&sb)
+	r.elementwise(&sb)
+	sb.WriteString("}\n")
+	return sb.String()
+}
+
+// bufDecls declares the typed buffer pointers b0 (output), b1, ... from bufs.
+func (r *cRender) bufDecls(sb *strings.Builder) {
+	for i, b := range r.k.Bufs {
 		cons := "const "
 		if i == 0 {
 			cons = ""
 		}
-		fmt.Fprintf(&sb, "\t%s%s *restrict b%d = (%s%s *)bufs[%d];\n", cons, cTypes[b.DType], i, cons, cTypes[b.DType], i)
+		fmt.Fprintf(sb, "\t%s%s *restrict b%d = (%s%s *)bufs[%d];\n", cons, cTypes[b.DType], i, cons, cTypes[b.DType], i)
 	}
-	if k.Reduce == ReduceNone {
-		r.elementwise(&sb)
-	} else {
-		r.reduce(&sb)
+}
+
+// bufParams returns the parameter list and argument list passing the typed
+// buffer pointers to a helper function.
+func (r *cRender) bufParams() (params, args string) {
+	var ps, as []string
+	for i, b := range r.k.Bufs {
+		cons := "const "
+		if i == 0 {
+			cons = ""
+		}
+		ps = append(ps, fmt.Sprintf("%s%s *restrict b%d", cons, cTypes[b.DType], i))
+		as = append(as, fmt.Sprintf("b%d", i))
 	}
-	sb.WriteString("}\n")
-	return sb.String()
+	return strings.Join(ps, ", "), strings.Join(as, ", ")
 }
 
 type cRender struct {
@@ -85,6 +111,7 @@ type cRender struct {
 	shape []int
 	loads map[*Node]*loadInfo
 	list  []*loadInfo // loads in first-appearance order
+	vec   string      // vector type of the expression being emitted, "" for scalar
 	temps map[*Node]string
 	body  strings.Builder
 }
@@ -161,6 +188,10 @@ func outerIndex(sb *strings.Builder, row string, axes []int, shape []int) {
 
 // bases emits per-load base offsets and validity over the fixed axes, then
 // records the expression used in the inner loop.
+//
+// In vector mode (r.vec set) every load's stride along inner is 0 or 1 and
+// unmasked: stride 1 loads a vector at the element address, stride 0
+// broadcasts the scalar.
 func (r *cRender) bases(sb *strings.Builder, fixed []int, inner int, innerVar string) {
 	for i, li := range r.list {
 		n := li.n
@@ -189,6 +220,20 @@ func (r *cRender) bases(sb *strings.Builder, fixed []int, inner int, innerVar st
 				c := fmt.Sprintf("%s >= %d && %s < %d", innerVar, li.mask[inner][0], innerVar, li.mask[inner][1])
 				cond = strings.TrimPrefix(cond+" && "+c, " && ")
 			}
+		}
+		if r.vec != "" {
+			val := fmt.Sprintf("((%s){} + b%d[base%d])", r.vec, n.Buf, i)
+			if li.strides[inner] == 1 {
+				val = fmt.Sprintf("%s_ld(&b%d[%s])", r.vec, n.Buf, addr)
+			}
+			if li.panel != "" {
+				val = fmt.Sprintf("(%s ? %s_ld(&%s[rr * %d + (j - j0)]) : %s)", li.panel, r.vec, li.panel, cTile, val)
+			}
+			if cond != "" {
+				val = fmt.Sprintf("((%s) ? %s : (%s){})", cond, val, r.vec)
+			}
+			r.temps[n] = val
+			continue
 		}
 		val := fmt.Sprintf("b%d[%s]", n.Buf, addr)
 		if cond != "" {
@@ -238,11 +283,14 @@ func (r *cRender) store(v string) string {
 	return fmt.Sprintf("(%s)(%s)", cTypes[out], v)
 }
 
-// reduce renders a fold over ReduceAxes. Output elements are taken in row
-// segments of up to cTile along the last kept axis of size > 1 (axis L);
-// for each segment a tile of accumulators is folded over the reduced axes,
-// innermost loop along L.
-func (r *cRender) reduce(sb *strings.Builder) {
+// reduce renders a fold over ReduceAxes as three C functions. tick_seg
+// folds one row segment of up to cTile outputs along the last kept axis of
+// size > 1 (axis L) into a tile of accumulators, innermost loop along L.
+// tick_part walks a range of outputs segment by segment. The kernel runs
+// partial rows at the ends of its range through tick_part and the full rows
+// in blocks of cRowBlock rows, tile column by tile column, so the operands a
+// tile column reads (a panel of B in a matmul) stay in cache across rows.
+func (r *cRender) reduce(sb *strings.Builder, symbol string) {
 	r.collectLoads()
 	k := r.k
 	r.shape = k.Shape
@@ -271,15 +319,105 @@ func (r *cRender) reduce(sb *strings.Builder) {
 	if L >= 0 {
 		sl = k.Shape[L]
 	}
+	vec := r.vectorType(L)
+	packed := r.markPanels(vec, L, rowAxes)
+	params, args := r.bufParams()
+	segParams, segArgs, nullArgs := params, args, args
+	for _, li := range packed {
+		segParams += fmt.Sprintf(", const %s *restrict %s", cTypes[li.n.DType], li.panel)
+		segArgs += ", " + li.panel
+		nullArgs += ", 0"
+	}
+	fmt.Fprintf(sb, "static inline void tick_seg(%s, int64_t row, int64_t j0, int64_t j1) {\n", segParams)
+	fmt.Fprintf(sb, "\t\tconst int64_t i = row * %d + j0;\n", sl)
+	outerIndex(sb, "row", rowAxes, k.Shape)
+	if vec != "" {
+		fmt.Fprintf(sb, "\t\tif (j1 - j0 == %d) {\n", cTile)
+		r.reduceVector(sb, vec, fixed, L)
+		sb.WriteString("\t\t\treturn;\n\t\t}\n")
+	}
+	r.reduceScalar(sb, fixed, L)
+	sb.WriteString("}\n")
+
+	fmt.Fprintf(sb, "static void tick_part(%s, int64_t start, int64_t end) {\n", params)
+	fmt.Fprintf(sb, "\tfor (int64_t i = start; i < end;) {\n")
+	fmt.Fprintf(sb, "\t\tconst int64_t row = i / %d, j0 = i - row * %d;\n", sl, sl)
+	fmt.Fprintf(sb, "\t\tint64_t j1 = (%d - j0 > end - i) ? j0 + (end - i) : %d;\n", sl, sl)
+	fmt.Fprintf(sb, "\t\tif (j1 - j0 > %d) j1 = j0 + %d;\n", cTile, cTile)
+	fmt.Fprintf(sb, "\t\ttick_seg(%s, row, j0, j1);\n\t\ti += j1 - j0;\n\t}\n}\n", nullArgs)
+
+	fmt.Fprintf(sb, "void %s(void **bufs, int64_t start, int64_t end) {\n", symbol)
+	r.bufDecls(sb)
+	fmt.Fprintf(sb, "\tconst int64_t r0 = (start + %d) / %d, r1 = end / %d;\n", sl-1, sl, sl)
+	fmt.Fprintf(sb, "\tif (r0 >= r1) {\n\t\ttick_part(%s, start, end);\n\t\treturn;\n\t}\n", args)
+	fmt.Fprintf(sb, "\ttick_part(%s, start, r0 * %d);\n", args, sl)
+	for _, li := range packed {
+		fmt.Fprintf(sb, "\t%s *%s_buf = r1 - r0 > 1 ? malloc(sizeof(%s) * %d) : 0;\n", cTypes[li.n.DType], li.panel, cTypes[li.n.DType], k.ReduceSize()*cTile)
+	}
+	fmt.Fprintf(sb, "\tfor (int64_t rb = r0; rb < r1; rb += %d) {\n", cRowBlock)
+	fmt.Fprintf(sb, "\t\tfor (int64_t j0 = 0; j0 < %d; j0 += %d) {\n", sl, cTile)
+	fmt.Fprintf(sb, "\t\t\tconst int64_t j1 = j0 + %d < %d ? j0 + %d : %d;\n", cTile, sl, cTile, sl)
+	for _, li := range packed {
+		r.packPanel(sb, li)
+	}
+	fmt.Fprintf(sb, "\t\t\tfor (int64_t row = rb; row < rb + %d && row < r1; row++) tick_seg(%s, row, j0, j1);\n", cRowBlock, segArgs)
+	fmt.Fprintf(sb, "\t\t}\n\t}\n")
+	for _, li := range packed {
+		fmt.Fprintf(sb, "\tfree(%s_buf);\n", li.panel)
+	}
+	fmt.Fprintf(sb, "\ttick_part(%s, r1 * %d, end);\n}\n", args, sl)
+}
+
+// markPanels chooses the loads a vector reduce packs: read contiguously
+// along L, the same for every row (stride 0 on the row axes), unmasked. For
+// each tile column the kernel copies such a load's K×cTile panel into a
+// contiguous buffer, so rows at a power-of-two stride (matmul's B) do not
+// evict each other from cache.
+func (r *cRender) markPanels(vec string, L int, rowAxes []int) []*loadInfo {
+	if vec == "" || r.k.ReduceSize()*cTile > 1<<22 {
+		return nil
+	}
+	var out []*loadInfo
+	for i, li := range r.list {
+		ok := li.strides[L] == 1 && li.mask == nil
+		for _, d := range rowAxes {
+			ok = ok && li.strides[d] == 0
+		}
+		if ok {
+			li.panel = fmt.Sprintf("p%d", i)
+			out = append(out, li)
+		}
+	}
+	return out
+}
+
+// packPanel emits the copy of li's panel for tile column j0 (a full tile
+// only; a partial tile column passes no panel).
+func (r *cRender) packPanel(sb *strings.Builder, li *loadInfo) {
+	k := r.k
+	sz := li.n.DType.Size()
+	fmt.Fprintf(sb, "\t\t\tconst %s *%s = (%s_buf && j1 - j0 == %d) ? %s_buf : 0;\n", cTypes[li.n.DType], li.panel, li.panel, cTile, li.panel)
+	fmt.Fprintf(sb, "\t\t\tif (%s) {\n\t\t\t\tint64_t rr = 0;\n", li.panel)
+	base := strconv.Itoa(li.n.View.Offset)
+	for _, d := range k.ReduceAxes {
+		fmt.Fprintf(sb, "\t\t\t\tfor (int64_t i%d = 0; i%d < %d; i%d++)\n", d, d, k.Shape[d], d)
+		if li.strides[d] != 0 {
+			base += fmt.Sprintf(" + i%d*%d", d, li.strides[d])
+		}
+	}
+	fmt.Fprintf(sb, "\t\t\t\t\t__builtin_memcpy(%s_buf + %d * rr++, &b%d[%s + j0], %d);\n\t\t\t}\n", li.panel, cTile, li.n.Buf, base, cTile*sz)
+}
+
+// cRowBlock is the number of full output rows a reduce kernel walks together.
+const cRowBlock = 32
+
+// reduceScalar renders the general tile: any fold, any ops, masks on L.
+func (r *cRender) reduceScalar(sb *strings.Builder, fixed []int, L int) {
+	k := r.k
 	acc := cTypes[k.Expr.DType]
 	if k.Expr.DType == Bool {
 		acc = "int32_t"
 	}
-	fmt.Fprintf(sb, "\tint64_t i = start;\n\twhile (i < end) {\n")
-	fmt.Fprintf(sb, "\t\tconst int64_t row = i / %d, j0 = i - row * %d;\n", sl, sl)
-	fmt.Fprintf(sb, "\t\tint64_t j1 = (%d - j0 > end - i) ? j0 + (end - i) : %d;\n", sl, sl)
-	fmt.Fprintf(sb, "\t\tif (j1 - j0 > %d) j1 = j0 + %d;\n", cTile, cTile)
-	outerIndex(sb, "row", rowAxes, k.Shape)
 	fmt.Fprintf(sb, "\t\t%s acc[%d];\n\t\tfor (int64_t t = 0; t < j1 - j0; t++) acc[t] = %s;\n", acc, cTile, r.identity())
 	for _, d := range k.ReduceAxes {
 		fmt.Fprintf(sb, "\t\tfor (int64_t i%d = 0; i%d < %d; i%d++) {\n", d, d, k.Shape[d], d)
@@ -293,7 +431,63 @@ func (r *cRender) reduce(sb *strings.Builder) {
 		sb.WriteString("\t\t}\n")
 	}
 	fmt.Fprintf(sb, "\t\tfor (int64_t t = 0; t < j1 - j0; t++) b0[i + t] = %s;\n", r.store("acc[t]"))
-	sb.WriteString("\t\ti += j1 - j0;\n\t}\n")
+}
+
+// vectorType returns the vector type a full tile of this reduce can use
+// ("tick_vf" or "tick_vd"), or "" when the scalar loop must be used: a sum
+// of +,-,*,/ and negation over float loads that walk axis L contiguously or
+// broadcast along it, unmasked.
+func (r *cRender) vectorType(L int) string {
+	k := r.k
+	dt := k.Expr.DType
+	if L < 0 || k.Reduce != ReduceSum || !dt.IsFloat() || k.Bufs[0].DType != dt {
+		return ""
+	}
+	ok := true
+	walk(k.Expr, func(n *Node) {
+		switch n.Op {
+		case OpLoad:
+			li := r.loads[n]
+			ok = ok && (li.strides[L] == 0 || li.strides[L] == 1) && li.fullMask(L, k.Shape[L])
+		case OpConst, OpAdd, OpSub, OpMul, OpDiv, OpNeg:
+		default:
+			ok = false
+		}
+		ok = ok && n.DType == dt
+	})
+	if !ok {
+		return ""
+	}
+	if dt == Float32 {
+		return "tick_vf"
+	}
+	return "tick_vd"
+}
+
+// reduceVector renders a full tile as vector accumulators kept in registers:
+// lane t of accumulator u sums output j0+u*lanes+t in the same order as the
+// scalar loop, so results are identical.
+func (r *cRender) reduceVector(sb *strings.Builder, vec string, fixed []int, L int) {
+	lanes := 64 / r.k.Expr.DType.Size()
+	nv := cTile / lanes
+	fmt.Fprintf(sb, "\t\t%s va[%d];\n\t\tfor (int u = 0; u < %d; u++) va[u] = (%s){};\n", vec, nv, nv, vec)
+	sb.WriteString("\t\tint64_t rr = 0;\n")
+	for _, d := range r.k.ReduceAxes {
+		fmt.Fprintf(sb, "\t\tfor (int64_t i%d = 0; i%d < %d; i%d++) {\n", d, d, r.k.Shape[d], d)
+	}
+	r.vec = vec
+	r.bases(sb, fixed, L, "j")
+	fmt.Fprintf(sb, "\t\tfor (int u = 0; u < %d; u++) {\n\t\t\tconst int64_t j = j0 + u * %d;\n", nv, lanes)
+	v := r.expr(r.k.Expr)
+	sb.WriteString(r.body.String())
+	fmt.Fprintf(sb, "\t\t\tva[u] = va[u] + %s;\n\t\t}\n\t\trr++;\n", v)
+	for range r.k.ReduceAxes {
+		sb.WriteString("\t\t}\n")
+	}
+	fmt.Fprintf(sb, "\t\tfor (int u = 0; u < %d; u++) __builtin_memcpy(&b0[i + u * %d], &va[u], sizeof va[u]);\n", nv, lanes)
+	r.vec = ""
+	r.temps = map[*Node]string{}
+	r.body.Reset()
 }
 
 func (r *cRender) identity() string {
@@ -333,13 +527,20 @@ func (r *cRender) expr(n *Node) string {
 	switch n.Op {
 	case OpConst:
 		v = cConst(n.DType, n.Value)
+		if r.vec != "" {
+			v = fmt.Sprintf("((%s){} + %s)", r.vec, v)
+		}
 	default:
 		src := make([]string, len(n.Src))
 		for i, s := range n.Src {
 			src[i] = r.expr(s)
 		}
 		name := fmt.Sprintf("v%d", len(r.temps))
-		fmt.Fprintf(&r.body, "\t\t\tconst %s %s = %s;\n", cTypes[n.DType], name, r.op(n, src))
+		typ := cTypes[n.DType]
+		if r.vec != "" {
+			typ = r.vec
+		}
+		fmt.Fprintf(&r.body, "\t\t\tconst %s %s = %s;\n", typ, name, r.op(n, src))
 		v = name
 	}
 	r.temps[n] = v
