@@ -280,3 +280,13 @@ func (t *Tensor) Item() float64 {
 	}
 	return t.Float64s()[0]
 }
+
+// To returns a copy of t on the named device (t itself when already there).
+// It synchronizes t's device and copies the data (a transfer).
+func (t *Tensor) To(device string) *Tensor {
+	d := MustDevice(device)
+	if d == t.l.dev {
+		return t
+	}
+	return fromBytes(d, t.readRaw(), t.Shape(), t.l.dtype)
+}
