@@ -58,6 +58,8 @@ type Session struct {
 	funcCell map[string]int // function name → the cell that declared it
 	values   []any          // the value of the running cell's last expression
 	magics   map[string]*Magic
+	count    int // execution count of the running (or last) cell
+	nvars    int // counter for names made by SetVar and CompileLoop
 }
 
 // New starts a session: a fresh interpreter with the standard library,
@@ -89,7 +91,10 @@ func New(opts Options) (*Session, error) {
 			return nil, fmt.Errorf("session: loading symbols: %w", err)
 		}
 	}
-	if _, err := s.ip.Eval(fmt.Sprintf("import %s %q", rtName, rtPath)); err != nil {
+	if err := s.ip.Use(interp.Exports{varsPath + "/vars": {}}); err != nil {
+		return nil, fmt.Errorf("session: loading symbols: %w", err)
+	}
+	if _, err := s.ip.Eval(fmt.Sprintf("import (%s %q; %s %q)", rtName, rtPath, varsName, varsPath)); err != nil {
 		return nil, fmt.Errorf("session: loading the session runtime: %w", err)
 	}
 	if err := s.loadPrelude(); err != nil {
@@ -146,8 +151,8 @@ func (s *Session) Execute(ctx context.Context, cell Cell, sink Sink) (res Result
 	if ctx.Err() != nil {
 		return Result{Err: interruptedError()}
 	}
-	if name, ok := magicCell(cell.Code); ok {
-		return s.runMagics(ctx, name, &cell, sink)
+	if hasMagic(cell.Code) {
+		return s.runMagics(ctx, &cell, sink)
 	}
 	return s.run(cell.Code, cell.Count)
 }
@@ -159,6 +164,7 @@ func (s *Session) begin(sink Sink, cell *Cell) *streamer {
 	pending := s.pending.String()
 	s.pending.Reset()
 	s.cur, s.cell, s.frames, s.values = st, cell, nil, nil
+	s.count = cell.Count
 	s.mu.Unlock()
 	if pending != "" {
 		st.write("stderr", pending)
