@@ -226,3 +226,22 @@ func TestExecutePNGIsBase64(t *testing.T) {
 		t.Errorf("image/png does not decode to the published bytes (err %v)", err)
 	}
 }
+
+func TestExecuteConcurrentOutput(t *testing.T) {
+	nb := codeNotebook("par xxxx") // 4 goroutines
+	if err := Execute(context.Background(), nb, newFake(), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	lines, displays := 0, 0
+	for _, o := range nb.Cells[0].Outputs {
+		switch o.Type {
+		case Stream:
+			lines += strings.Count(o.Text, "x\n")
+		case DisplayData:
+			displays++
+		}
+	}
+	if lines != 200 || displays != 200 {
+		t.Errorf("got %d lines and %d displays, want 200 and 200", lines, displays)
+	}
+}

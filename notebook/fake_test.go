@@ -28,6 +28,7 @@ import (
 //	block             wait until interrupted
 //	hang              ignore interrupts (for the stuck-cell case)
 //	page TEXT         pager text
+//	par N             N goroutines each print 50 lines "x", concurrently
 type fakeRunner struct {
 	mu        sync.Mutex
 	ran       []session.Cell
@@ -67,6 +68,20 @@ func (f *fakeRunner) Execute(ctx context.Context, cell session.Cell, sink sessio
 			res.Value = &display.Data{Bundle: display.Bundle{"text/plain": rest}}
 		case "page":
 			res.Page = rest
+		case "par":
+			var wg sync.WaitGroup
+			for g := 0; g < len(arg1); g++ {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for i := 0; i < 50; i++ {
+						sink.Stream("stdout", "x\n")
+						sink.Publish(display.Data{Bundle: display.Bundle{"text/plain": "p"}, ID: "shared"})
+						sink.Update(display.Data{Bundle: display.Bundle{"text/plain": "u"}, ID: "shared"})
+					}
+				}()
+			}
+			wg.Wait()
 		case "fail":
 			res.Err = &session.Error{Name: arg1, Value: arg2, Traceback: []string{"\x1b[31m" + arg1 + "\x1b[0m: " + arg2}}
 			return res

@@ -79,7 +79,7 @@ func writeCellHTML(w *bufio.Writer, c *Cell) error {
 		if c.ExecutionCount != nil {
 			label = fmt.Sprint(*c.ExecutionCount)
 		}
-		fmt.Fprintf(w, "<section class=\"cell code\">\n<div class=\"input\"><span class=\"prompt\">In [%s]:</span>"+
+		fmt.Fprintf(w, "<section class=\"cell code\">\n<div class=\"input\"><span class=\"prompt\">In[%s]:</span>"+
 			"<pre class=\"source\"><code class=\"language-go\">%s</code></pre></div>\n", label, html.EscapeString(c.Source))
 		if len(c.Outputs) > 0 {
 			w.WriteString("<div class=\"outputs\">\n")
@@ -105,7 +105,16 @@ func writeOutputHTML(w *bufio.Writer, o *Output) error {
 			text = o.EName + ": " + o.EValue
 		}
 		fmt.Fprintf(w, "<pre class=\"output error\">%s</pre>\n", html.EscapeString(StripANSI(text)))
-	case DisplayData, ExecuteResult:
+	case ExecuteResult:
+		label := " "
+		if o.ExecutionCount != nil {
+			label = fmt.Sprint(*o.ExecutionCount)
+		}
+		fmt.Fprintf(w, "<div class=\"result\"><span class=\"prompt out\">Out[%s]:</span>", label)
+		err := writeBundleHTML(w, o)
+		w.WriteString("</div>\n")
+		return err
+	case DisplayData:
 		return writeBundleHTML(w, o)
 	}
 	return nil
@@ -233,6 +242,9 @@ pre { margin: 0; font: 13px/1.45 ui-monospace, "SFMono-Regular", Menlo, Consolas
   padding-top: 8px; text-align: right; margin-right: 6px; }
 .source { flex: 1; background: #f3f5f7; border: 1px solid #d8dee4; border-radius: 4px; padding: 8px; overflow-x: auto; }
 .outputs { margin-left: 76px; padding: 6px 0; }
+.result { display: flex; align-items: flex-start; margin-left: -76px; }
+.result .display { flex: 1; }
+.prompt.out { color: #b03050; padding-top: 0; }
 .output { margin: 4px 0; }
 .stream.stderr { background: #fff5f5; }
 .error { background: #ffebe9; border-left: 4px solid #cf222e; padding: 6px 8px; color: #82071e; }
