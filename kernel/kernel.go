@@ -125,8 +125,12 @@ func (k *Kernel) Start() error {
 			k.ports[b.name] = tcp.Port
 		}
 	}
-	iopub := k.socks.iopub
+	iopub, tr := k.socks.iopub, iopubTransports.tcp
+	if ci.Transport == "ipc" {
+		tr = iopubTransports.ipc
+	}
 	k.pub = newPublisher(func(frames [][]byte) error {
+		tr.waitForRoom(k.ctx) // back-pressure from readers; stalled ones are dropped
 		return iopub.SendMulti(zmq4.NewMsgFrom(frames...))
 	}, k.key, k.session, k.log)
 

@@ -1,0 +1,188 @@
+package kernel_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-zeromq/zmq4"
+
+	"tick/display"
+	"tick/kernel"
+	"tick/kernel/session"
+	"tick/kernel/wire"
+)
+
+// client is a minimal Jupyter client over zmq4, as jupyter_client does it.
+type client struct {
+	t                    *testing.T
+	key                  []byte
+	shell, control, hb   zmq4.Socket
+	iopub                zmq4.Socket
+	iopubMsgs, shellMsgs chan *wire.Message
+	controlMsgs          chan *wire.Message
+}
+
+func dial(t *testing.T, k *kernel.Kernel, key []byte) *client {
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	ep := func(name string) string { return fmt.Sprintf("tcp://127.0.0.1:%d", k.Port(name)) }
+	c := &client{t: t, key: key,
+		shell:     zmq4.NewDealer(ctx, zmq4.WithID(zmq4.SocketIdentity("client-shell"))),
+		control:   zmq4.NewDealer(ctx, zmq4.WithID(zmq4.SocketIdentity("client-control"))),
+		hb:        zmq4.NewReq(ctx),
+		iopub:     zmq4.NewSub(ctx),
+		iopubMsgs: make(chan *wire.Message, 1000), shellMsgs: make(chan *wire.Message, 100),
+		controlMsgs: make(chan *wire.Message, 100)}
+	for name, s := range map[string]zmq4.Socket{"shell": c.shell, "control": c.control, "hb": c.hb, "iopub": c.iopub} {
+		if err := s.Dial(ep(name)); err != nil {
+			t.Fatalf("dial %s: %v", name, err)
+		}
+	}
+	if err := c.iopub.SetOption(zmq4.OptionSubscribe, ""); err != nil {
+		t.Fatal(err)
+	}
+	go c.pump(c.iopub, c.iopubMsgs)
+	go c.pump(c.shell, c.shellMsgs)
+	go c.pump(c.control, c.controlMsgs)
+	t.Cleanup(func() {
+		for _, s := range []zmq4.Socket{c.shell, c.control, c.hb, c.iopub} {
+			s.Close()
+		}
+	})
+	return c
+}
+
+func (c *client) pump(s zmq4.Socket, out chan<- *wire.Message) {
+	for {
+		m, err := s.Recv()
+		if err != nil {
+			return
+		}
+		msg, err := wire.Decode(m.Frames, c.key)
+		if err != nil {
+			continue
+		}
+		out <- msg
+	}
+}
+
+func (c *client) send(s zmq4.Socket, msgType string, content any, key []byte) wire.Header {
+	raw, _ := json.Marshal(content)
+	h := wire.NewHeader(msgType, "client")
+	frames, err := wire.Encode(&wire.Message{Header: h, Content: raw}, key)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	if err := s.SendMulti(zmq4.NewMsgFrom(frames...)); err != nil {
+		c.t.Fatal(err)
+	}
+	return h
+}
+
+// await returns the first message on ch answering parent with msgType.
+func (c *client) await(ch <-chan *wire.Message, parent wire.Header, msgType string, timeout time.Duration) (*wire.Message, bool) {
+	deadline := time.After(timeout)
+	for {
+		select {
+		case m := <-ch:
+			if m.ParentHeader.MsgID == parent.MsgID && m.Header.MsgType == msgType {
+				return m, true
+			}
+		case <-deadline:
+			return nil, false
+		}
+	}
+}
+
+// ready sends kernel_info until iopub shows traffic (the slow joiner).
+func (c *client) ready() {
+	for range 100 {
+		h := c.send(c.shell, "kernel_info_request", map[string]any{}, c.key)
+		if _, ok := c.await(c.shellMsgs, h, "kernel_info_reply", 5*time.Second); !ok {
+			c.t.Fatal("no kernel_info_reply")
+		}
+		if _, ok := c.await(c.iopubMsgs, h, "status", 100*time.Millisecond); ok {
+			return
+		}
+	}
+	c.t.Fatal("iopub never delivered a status message")
+}
+
+func TestSmokeOverZMQ(t *testing.T) {
+	key := []byte("smoke-key")
+	runner := &fakeEcho{}
+	k := kernel.New(kernel.Config{
+		Conn:   kernel.ConnectionInfo{Transport: "tcp", IP: "127.0.0.1", Key: string(key), SignatureScheme: "hmac-sha256"},
+		Runner: runner, Log: io.Discard, Info: kernel.Info{Version: "smoke"},
+	})
+	if err := k.Start(); err != nil {
+		t.Fatal(err)
+	}
+	c := dial(t, k, key)
+	c.ready()
+
+	// A badly signed request is dropped; the kernel keeps answering.
+	bad := c.send(c.shell, "execute_request", map[string]any{"code": "evil"}, []byte("wrong key"))
+	good := c.send(c.shell, "execute_request", map[string]any{"code": "hello"}, key)
+	reply, ok := c.await(c.shellMsgs, good, "execute_reply", 5*time.Second)
+	if !ok || !strings.Contains(string(reply.Content), `"status":"ok"`) {
+		t.Fatalf("execute_reply = %v", reply)
+	}
+	if reply.Header.Version != "5.3" || reply.ParentHeader.MsgID != good.MsgID {
+		t.Errorf("reply header %+v parent %+v", reply.Header, reply.ParentHeader)
+	}
+	out, ok := c.await(c.iopubMsgs, good, "stream", 5*time.Second)
+	if !ok || !strings.Contains(string(out.Content), "echo: hello") {
+		t.Errorf("stream = %v", out)
+	}
+	for _, code := range runner.seen() {
+		if code == "evil" {
+			t.Error("the badly signed request ran")
+		}
+	}
+	_ = bad
+
+	// Heartbeat echoes.
+	if err := c.hb.Send(zmq4.NewMsgString("ping")); err != nil {
+		t.Fatal(err)
+	}
+	if m, err := c.hb.Recv(); err != nil || string(m.Frames[0]) != "ping" {
+		t.Errorf("heartbeat: %v %v", m, err)
+	}
+
+	// Shutdown on control: reply, then the kernel stops.
+	h := c.send(c.control, "shutdown_request", map[string]any{"restart": false}, key)
+	if _, ok := c.await(c.controlMsgs, h, "shutdown_reply", 5*time.Second); !ok {
+		t.Fatal("no shutdown_reply")
+	}
+	stopped := make(chan struct{})
+	go func() { k.Wait(); close(stopped) }()
+	select {
+	case <-stopped:
+	case <-time.After(10 * time.Second):
+		t.Fatal("kernel did not stop after shutdown_request")
+	}
+}
+
+// fakeEcho echoes each cell's code on stdout.
+type fakeEcho struct {
+	codes []string
+}
+
+func (f *fakeEcho) Execute(ctx context.Context, c session.Cell, sink session.Sink) session.Result {
+	f.codes = append(f.codes, c.Code) // only the executor goroutine calls Execute
+	sink.Stream("stdout", "echo: "+c.Code)
+	return session.Result{Value: &display.Data{Bundle: display.Bundle{"text/plain": "1"}}}
+}
+func (f *fakeEcho) seen() []string                              { return f.codes }
+func (f *fakeEcho) Complete(string, int) session.Completion     { return session.Completion{} }
+func (f *fakeEcho) Inspect(string, int, int) session.Inspection { return session.Inspection{} }
+func (f *fakeEcho) IsComplete(string) session.Completeness {
+	return session.Completeness{Status: "complete"}
+}
+func (f *fakeEcho) Interrupt() {}
