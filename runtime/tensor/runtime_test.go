@@ -1,0 +1,180 @@
+package tensor
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// gateBackend is a test device whose kernels wait for a gate: it shows that
+// Realize returns before the device finishes and Synchronize waits.
+type gateBackend struct {
+	gate chan struct{}
+	ran  *atomic.Int64
+}
+
+func (g gateBackend) Available() error { return nil }
+func (g gateBackend) Alloc(dt DType, n int) (Memory, error) {
+	return hostMemory(make([]byte, n*dt.Size())), nil
+}
+func (g gateBackend) Compile(k *Kernel) (Program, error) { return gateProgram{g}, nil }
+
+type gateProgram struct{ g gateBackend }
+
+func (p gateProgram) Run([]Memory, int, int) { <-p.g.gate; p.g.ran.Add(1) }
+func (p gateProgram) Source() string        { return "gate" }
+
+var gate = gateBackend{gate: make(chan struct{}), ran: new(atomic.Int64)}
+
+func init() { RegisterBackend("TESTGATE", gate) }
+
+func TestRealizeIsAsynchronous(t *testing.T) {
+	onDevice(t, "TESTGATE")
+	dev := MustDevice("TESTGATE")
+	x := Ones(4).Add(1)
+	x.Realize() // must return although the kernel blocks on the gate
+	if gate.ran.Load() != 0 {
+		t.Fatal("kernel ran before the gate opened")
+	}
+	done := make(chan error)
+	go func() { done <- dev.Synchronize() }()
+	select {
+	case <-done:
+		t.Fatal("Synchronize returned while a kernel was still queued")
+	case <-time.After(20 * time.Millisecond):
+	}
+	gate.gate <- struct{}{}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if gate.ran.Load() != 1 {
+		t.Fatalf("ran %d kernels, want 1", gate.ran.Load())
+	}
+}
+
+func TestWaitHookInterruptsSynchronize(t *testing.T) {
+	onDevice(t, "TESTGATE")
+	stop := errors.New("interrupted by user")
+	SetWaitHook(func() error { return stop })
+	defer SetWaitHook(nil)
+	Ones(2).Neg().Realize()
+	err := MustDevice("TESTGATE").Synchronize()
+	if !errors.Is(err, stop) {
+		t.Fatalf("Synchronize = %v, want the hook's error", err)
+	}
+	SetWaitHook(nil)
+	gate.gate <- struct{}{}
+	if err := MustDevice("TESTGATE").Synchronize(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestDebugLevels(t *testing.T) {
+	onDevice(t, "GO")
+	var buf bytes.Buffer
+	SetDebugWriter(&buf)
+	defer SetDebugWriter(nil)
+	defer SetDebug(0)
+	a := Arange(64).Realize()
+	levels := []struct {
+		level int
+		want  []string
+		not   []string
+	}{
+		{0, nil, []string{"schedule"}},
+		{1, []string{"schedule: 1 kernel(s) on GO: E_64"}, []string{"GFLOP/s"}},
+		{2, []string{"GFLOP/s(est)", "GB/s(est)", "waiting for every kernel"}, []string{"out = "}},
+		{3, []string{"out = add(mul(b1"}, []string{"compiled"}},
+		{4, []string{"compiled E_64 on GO", "GO backend closure program"}, nil},
+	}
+	for i, l := range levels {
+		buf.Reset()
+		SetDebug(l.level)
+		a.Mul(float64(i+2)).Add(float64(i)).Realize()
+		_ = SynchronizeAll()
+		out := buf.String()
+		for _, w := range l.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("DEBUG=%d output lacks %q:\n%s", l.level, w, out)
+			}
+		}
+		for _, w := range l.not {
+			if strings.Contains(out, w) {
+				t.Errorf("DEBUG=%d output has %q:\n%s", l.level, w, out)
+			}
+		}
+	}
+}
+
+func TestCountersCountPhasesAndCache(t *testing.T) {
+	onDevice(t, "GO")
+	a := Rand(9, 1000).Realize()
+	_ = SynchronizeAll()
+	ResetCounters()
+	a.Mul(7.25).Add(3.5).Realize()
+	a.Mul(7.25).Add(3.5).Realize()
+	_ = a.Mul(7.25).Add(3.5).Float32s()
+	c := Counters()
+	if c.KernelsLaunched != 3 {
+		t.Errorf("launched %d, want 3", c.KernelsLaunched)
+	}
+	if c.KernelsCompiled+c.CacheHits != 3 || c.CacheHits < 2 {
+		t.Errorf("compiled %d, hits %d: the same kernel three times should hit the cache at least twice", c.KernelsCompiled, c.CacheHits)
+	}
+	if c.EstFLOPs != 3*2*1000 || c.EstBytes != 3*2*4000 {
+		t.Errorf("estimates: %d FLOPs, %d bytes; want 6000 and 24000", c.EstFLOPs, c.EstBytes)
+	}
+	for name, d := range map[string]time.Duration{"graph": c.GraphBuild, "schedule": c.Schedule, "launch": c.Launch, "device": c.DeviceExec, "alloc": c.Alloc, "transfer": c.Transfer} {
+		if d <= 0 {
+			t.Errorf("phase %s has no time", name)
+		}
+	}
+	if c.MemoryInUse <= 0 || !strings.Contains(c.String(), "estimated FLOPs") {
+		t.Errorf("memory %d, text %q", c.MemoryInUse, c.String())
+	}
+}
+
+func TestStringPrintsLikeNumpy(t *testing.T) {
+	onDevice(t, "GO")
+	cases := []struct {
+		t    *Tensor
+		want string
+	}{
+		{Arange(6).Reshape(2, 3), "tensor([[0., 1., 2.],\n        [3., 4., 5.]], shape=[2 3], dtype=float32, device=GO)"},
+		{FromInt32s([]int32{1, -2}), "tensor([ 1, -2], shape=[2], dtype=int32, device=GO)"},
+		{Arange(3).Gt(0), "tensor([false,  true,  true], shape=[3], dtype=bool, device=GO)"},
+		{Scalar(2.5), "tensor(2.5, shape=[], dtype=float32, device=GO)"},
+	}
+	for _, c := range cases {
+		if got := c.t.String(); got != c.want {
+			t.Errorf("got\n%s\nwant\n%s", got, c.want)
+		}
+	}
+	long := Arange(5000).String()
+	if !strings.Contains(long, "0.,    1.,    2., ..., 4997., 4998., 4999.]") {
+		t.Errorf("long tensor not elided like numpy: %s", long)
+	}
+}
+
+func TestUnknownDeviceTeaches(t *testing.T) {
+	_, err := Device("TPU")
+	var de *DeviceError
+	if !errors.As(err, &de) || !strings.Contains(err.Error(), "GO") || !strings.Contains(err.Error(), "DEVICE") {
+		t.Fatalf("error %v should list registered devices and mention DEVICE", err)
+	}
+}
+
+func TestNullDeviceRunsNothing(t *testing.T) {
+	onDevice(t, "NULL")
+	ResetCounters()
+	x := Ones(16).Add(1)
+	if got := x.Float32s(); got[0] != 0 {
+		t.Errorf("NULL device computed %v; it should leave zeros", got[0])
+	}
+	if Counters().KernelsLaunched != 1 {
+		t.Errorf("NULL device still schedules and launches: got %d launches", Counters().KernelsLaunched)
+	}
+}
