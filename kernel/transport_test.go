@@ -80,4 +80,3 @@ func TestSlowSubscriberDoesNotStallOthers(t *testing.T) {
 	}
 	waitFor(t, "the stalled subscriber to be dropped", func() bool { return tr.Peers() == 1 })
 }
-
