@@ -1,12 +1,360 @@
 package session
 
-// Complete is not implemented yet.
-func (s *Session) Complete(code string, cursor int) Completion {
-	return Completion{Start: cursor, End: cursor}
+import (
+	"bytes"
+	"fmt"
+	"go/ast"
+	"go/printer"
+	"go/scanner"
+	"go/token"
+	"path"
+	"reflect"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+var goKeywords = []string{"break", "case", "chan", "const", "continue", "default", "defer", "else",
+	"fallthrough", "for", "func", "go", "goto", "if", "import", "interface", "map", "package", "range",
+	"return", "select", "struct", "switch", "type", "var"}
+
+var goBuiltins = []string{"append", "cap", "clear", "close", "complex", "copy", "delete", "imag", "len",
+	"make", "max", "min", "new", "panic", "print", "println", "real", "recover",
+	"any", "bool", "byte", "comparable", "complex64", "complex128", "error", "float32", "float64",
+	"int", "int8", "int16", "int32", "int64", "rune", "string", "uint", "uint8", "uint16", "uint32",
+	"uint64", "uintptr", "true", "false", "iota", "nil"}
+
+// noteDecls records what a successfully run cell declared, for completion
+// and inspection: imports, and the text of func, type and const
+// declarations.
+func (s *Session) noteDecls(f *ast.File, fset *token.FileSet) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			name := d.Name.Name
+			if d.Recv != nil && len(d.Recv.List) == 1 {
+				name = recvName(d.Recv.List[0].Type) + "." + name
+			}
+			s.declText[name] = nodeText(fset, &ast.FuncDecl{Recv: d.Recv, Name: d.Name, Type: d.Type})
+		case *ast.GenDecl:
+			for _, sp := range d.Specs {
+				switch sp := sp.(type) {
+				case *ast.ImportSpec:
+					p := strings.Trim(sp.Path.Value, "\"`")
+					name := path.Base(p)
+					if sp.Name != nil {
+						name = sp.Name.Name
+					}
+					if name != "_" && name != "." {
+						s.imports[name] = p
+					}
+				case *ast.TypeSpec:
+					s.declText[sp.Name.Name] = "type " + nodeText(fset, sp)
+				case *ast.ValueSpec:
+					if d.Tok == token.CONST {
+						for _, n := range sp.Names {
+							s.declText[n.Name] = "const " + nodeText(fset, sp)
+						}
+					}
+				}
+			}
+		}
+	}
 }
 
-// Inspect is not implemented yet.
-func (s *Session) Inspect(code string, cursor int, detail int) Inspection { return Inspection{} }
+func recvName(e ast.Expr) string {
+	switch x := e.(type) {
+	case *ast.StarExpr:
+		return recvName(x.X)
+	case *ast.Ident:
+		return x.Name
+	case *ast.IndexExpr:
+		return recvName(x.X)
+	}
+	return "?"
+}
 
-// IsComplete is not implemented yet.
-func (s *Session) IsComplete(code string) Completeness { return Completeness{Status: "complete"} }
+func nodeText(fset *token.FileSet, n any) string {
+	var b bytes.Buffer
+	if err := printer.Fprint(&b, fset, n); err != nil {
+		return ""
+	}
+	t := b.String()
+	if len(t) > 2000 {
+		t = t[:2000] + "…"
+	}
+	return t
+}
+
+func isIdentRune(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+// identBefore returns the start of the identifier that ends at end.
+func identBefore(code string, end int) int {
+	start := end
+	for start > 0 {
+		r, size := utf8.DecodeLastRuneInString(code[:start])
+		if !isIdentRune(r) {
+			break
+		}
+		start -= size
+	}
+	return start
+}
+
+// Complete returns the names that can replace the identifier before
+// cursor (a byte offset): members after "pkg." or "variable.", else names
+// in scope, builtins and keywords.
+func (s *Session) Complete(code string, cursor int) Completion {
+	cursor = max(0, min(cursor, len(code)))
+	start := identBefore(code, cursor)
+	prefix := code[start:cursor]
+	var names []string
+	if start > 0 && code[start-1] == '.' {
+		names = s.members(code[identBefore(code, start-1) : start-1])
+	} else {
+		names = s.scopeNames()
+	}
+	seen := map[string]bool{}
+	matches := []string{}
+	for _, n := range names {
+		if strings.HasPrefix(n, prefix) && !seen[n] && !strings.Contains(n, "ᐩ") {
+			seen[n] = true
+			matches = append(matches, n)
+		}
+	}
+	sort.Strings(matches)
+	return Completion{Matches: matches, Start: start, End: cursor}
+}
+
+// scopeNames lists the names visible at the top level of a cell.
+func (s *Session) scopeNames() []string {
+	names := append(append([]string{}, goKeywords...), goBuiltins...)
+	for n := range s.globals() {
+		names = append(names, n)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for n := range s.imports {
+		names = append(names, n)
+	}
+	for n := range s.declText {
+		if !strings.Contains(n, ".") {
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
+// members lists the members of an imported package or the fields and
+// methods of a session variable.
+func (s *Session) members(x string) []string {
+	var names []string
+	if syms := s.packageSymbols(x); syms != nil {
+		for n := range syms {
+			names = append(names, n)
+		}
+		return names
+	}
+	v, ok := s.globals()[x]
+	if !ok || !v.IsValid() {
+		return nil
+	}
+	t := v.Type()
+	for i := 0; i < t.NumMethod(); i++ {
+		names = append(names, t.Method(i).Name)
+	}
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() == reflect.Struct {
+		for i := 0; i < t.NumField(); i++ {
+			names = append(names, t.Field(i).Name)
+		}
+	}
+	return names
+}
+
+// packageSymbols returns the exported symbols of the package imported in
+// the session under name, or nil.
+func (s *Session) packageSymbols(name string) map[string]reflect.Value {
+	s.mu.Lock()
+	p, ok := s.imports[name]
+	s.mu.Unlock()
+	if !ok {
+		return nil
+	}
+	for _, syms := range s.ip.Symbols(p) {
+		return syms
+	}
+	return nil
+}
+
+// Inspect describes the name at cursor: the type and value of a variable,
+// the declaration of a function, type or constant of the session, or the
+// signature of a package member.
+func (s *Session) Inspect(code string, cursor int, detail int) Inspection {
+	cursor = max(0, min(cursor, len(code)))
+	end := cursor
+	for end < len(code) {
+		r, size := utf8.DecodeRuneInString(code[end:])
+		if !isIdentRune(r) {
+			break
+		}
+		end += size
+	}
+	start := identBefore(code, end)
+	name := code[start:end]
+	if name == "" {
+		return Inspection{}
+	}
+	if start > 0 && code[start-1] == '.' {
+		pkg := code[identBefore(code, start-1) : start-1]
+		if text := s.inspectMember(pkg, name); text != "" {
+			return Inspection{Found: true, Text: text}
+		}
+		return Inspection{}
+	}
+	if text := s.inspectName(name, detail); text != "" {
+		return Inspection{Found: true, Text: text}
+	}
+	return Inspection{}
+}
+
+func (s *Session) inspectMember(pkg, name string) string {
+	syms := s.packageSymbols(pkg)
+	if syms == nil {
+		return ""
+	}
+	v, ok := syms[name]
+	if !ok {
+		return ""
+	}
+	s.mu.Lock()
+	p := s.imports[pkg]
+	s.mu.Unlock()
+	return fmt.Sprintf("%s.%s: %s\n(package %q)", pkg, name, describeSymbol(v), p)
+}
+
+// describeSymbol describes a yaegi symbol: types are given as a nil
+// pointer, functions and variables as values.
+func describeSymbol(v reflect.Value) string {
+	switch {
+	case !v.IsValid():
+		return "?"
+	case v.Kind() == reflect.Pointer && v.IsNil():
+		t := v.Type().Elem()
+		return fmt.Sprintf("type %s (%s)", t, t.Kind())
+	case v.Kind() == reflect.Func:
+		return v.Type().String()
+	}
+	if c, ok := v.Interface().(interface{ ExactString() string }); ok {
+		return "const = " + c.ExactString()
+	}
+	return fmt.Sprintf("var %s = %s", v.Type(), short(fmt.Sprintf("%v", v)))
+}
+
+func short(s string) string {
+	if len(s) > 500 {
+		return s[:500] + "…"
+	}
+	return s
+}
+
+func (s *Session) inspectName(name string, detail int) string {
+	s.mu.Lock()
+	decl, isDecl := s.declText[name]
+	p, isImport := s.imports[name]
+	var methods []string
+	for k, v := range s.declText {
+		if strings.HasPrefix(k, name+".") {
+			methods = append(methods, v)
+		}
+	}
+	s.mu.Unlock()
+	sort.Strings(methods)
+	if isDecl {
+		if detail > 0 && len(methods) > 0 {
+			decl += "\n\n" + strings.Join(methods, "\n")
+		}
+		return decl
+	}
+	if isImport {
+		return fmt.Sprintf("package %s (import %q)", name, p)
+	}
+	if v, ok := s.globals()[name]; ok && v.IsValid() {
+		return fmt.Sprintf("%s %s = %s", name, v.Type(), short(fmt.Sprintf("%#v", v)))
+	}
+	for _, b := range goBuiltins {
+		if b == name {
+			return name + ": Go builtin (https://pkg.go.dev/builtin#" + name + ")"
+		}
+	}
+	return ""
+}
+
+// IsComplete says whether code is ready to run: unbalanced brackets or an
+// open raw string are incomplete (with an indent of four spaces per open
+// brace); an error no further line can fix is invalid.
+func (s *Session) IsComplete(code string) Completeness {
+	if strings.TrimSpace(code) == "" || hasMagic(code) && !strings.Contains(code, "{") {
+		return Completeness{Status: "complete"}
+	}
+	var errs scanner.ErrorList
+	fset := token.NewFileSet()
+	file := fset.AddFile("", -1, len(code))
+	var sc scanner.Scanner
+	sc.Init(file, []byte(code), func(pos token.Position, msg string) { errs.Add(pos, msg) }, 0)
+	var stack []token.Token
+	last := token.ILLEGAL
+	for {
+		_, tok, lit := sc.Scan()
+		if tok == token.EOF {
+			break
+		}
+		switch tok {
+		case token.LPAREN, token.LBRACK, token.LBRACE:
+			stack = append(stack, tok)
+		case token.RPAREN, token.RBRACK, token.RBRACE:
+			want := map[token.Token]token.Token{token.RPAREN: token.LPAREN, token.RBRACK: token.LBRACK, token.RBRACE: token.LBRACE}[tok]
+			if len(stack) == 0 || stack[len(stack)-1] != want {
+				return Completeness{Status: "invalid"}
+			}
+			stack = stack[:len(stack)-1]
+		}
+		if !(tok == token.SEMICOLON && lit == "\n") {
+			last = tok
+		}
+	}
+	for _, e := range errs {
+		if strings.Contains(e.Msg, "raw string literal not terminated") || strings.Contains(e.Msg, "comment not terminated") {
+			return Completeness{Status: "incomplete", Indent: indentFor(stack)}
+		}
+	}
+	if len(errs) > 0 {
+		return Completeness{Status: "invalid"}
+	}
+	if len(stack) > 0 {
+		return Completeness{Status: "incomplete", Indent: indentFor(stack)}
+	}
+	if last.IsOperator() && last != token.RPAREN && last != token.RBRACK && last != token.RBRACE &&
+		last != token.INC && last != token.DEC && last != token.SEMICOLON {
+		return Completeness{Status: "incomplete"}
+	}
+	if _, err := parseCell(token.NewFileSet(), code); err != nil {
+		return Completeness{Status: "invalid"}
+	}
+	return Completeness{Status: "complete"}
+}
+
+func indentFor(stack []token.Token) string {
+	n := 0
+	for _, t := range stack {
+		if t == token.LBRACE {
+			n++
+		}
+	}
+	return strings.Repeat("    ", max(n, 1))
+}

@@ -58,14 +58,17 @@ type Session struct {
 	funcCell map[string]int // function name → the cell that declared it
 	values   []any          // the value of the running cell's last expression
 	magics   map[string]*Magic
-	count    int // execution count of the running (or last) cell
-	nvars    int // counter for names made by SetVar and CompileLoop
+	imports  map[string]string // package name → import path, of successful cells
+	declText map[string]string // func/type/const name → its declaration text
+	count    int               // execution count of the running (or last) cell
+	nvars    int               // counter for names made by SetVar and CompileLoop
 }
 
 // New starts a session: a fresh interpreter with the standard library,
 // tick's own packages and opts.Symbols.
 func New(opts Options) (*Session, error) {
-	s := &Session{opts: opts, rt: &runtime{}, funcCell: map[string]int{}, magics: map[string]*Magic{}}
+	s := &Session{opts: opts, rt: &runtime{}, funcCell: map[string]int{}, magics: map[string]*Magic{},
+		imports: map[string]string{}, declText: map[string]string{}}
 	s.stdin = &stdinReader{s: s}
 	s.rt.maxDepth = defaultMaxDepth
 	if opts.MaxDepth > 0 {
@@ -251,6 +254,7 @@ func (s *Session) run(code string, count int) Result {
 			return Result{Err: e}
 		}
 		s.noteFuncs(pc.decls, count)
+		s.noteDecls(pc.decls, s.ip.FileSet())
 	}
 	if len(pc.stmts) > 0 {
 		if e := s.runNode(block(pc.stmts), count); e != nil {
