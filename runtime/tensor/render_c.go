@@ -48,6 +48,37 @@ typedef float tick_vf __attribute__((vector_size(64)));
 typedef double tick_vd __attribute__((vector_size(64)));
 static inline tick_vf tick_vf_ld(const float *p) { tick_vf v; __builtin_memcpy(&v, p, sizeof v); return v; }
 static inline tick_vd tick_vd_ld(const double *p) { tick_vd v; __builtin_memcpy(&v, p, sizeof v); return v; }
+#if defined(__AVX512F__) || defined(__AVX__) || defined(__SSE2__)
+#include <immintrin.h>
+#endif
+// tick_stream copies n bytes to dst with non-temporal stores (plain memcpy
+// where the target has none); tick_stream_fence orders them.
+static inline void tick_stream(void *dst, const void *src, size_t n) {
+	char *d = dst;
+	const char *s = src;
+#if defined(__AVX512F__) || defined(__AVX__) || defined(__SSE2__)
+	size_t head = (64 - ((uintptr_t)d & 63)) & 63;
+	if (head > n) head = n;
+	__builtin_memcpy(d, s, head);
+	d += head; s += head; n -= head;
+	for (; n >= 64; n -= 64, d += 64, s += 64) {
+#if defined(__AVX512F__)
+		_mm512_stream_si512((void *)d, _mm512_loadu_si512((const void *)s));
+#elif defined(__AVX__)
+		_mm256_stream_si256((__m256i *)d, _mm256_loadu_si256((const __m256i *)s));
+		_mm256_stream_si256((__m256i *)(d + 32), _mm256_loadu_si256((const __m256i *)(s + 32)));
+#else
+		for (int q = 0; q < 64; q += 16) _mm_stream_si128((__m128i *)(d + q), _mm_loadu_si128((const __m128i *)(s + q)));
+#endif
+	}
+#endif
+	__builtin_memcpy(d, s, n);
+}
+static inline void tick_stream_fence(void) {
+#if defined(__AVX512F__) || defined(__AVX__) || defined(__SSE2__)
+	_mm_sfence();
+#endif
+}
 static inline int32_t tick_divi(int32_t a, int32_t b) {
 	if (b == 0) return 0;
 	if (b == -1) return (int32_t)(0u - (uint32_t)a);
@@ -268,11 +299,30 @@ func (r *cRender) elementwise(sb *strings.Builder) {
 	outerIndex(sb, "row", outer, r.shape)
 	r.bases(sb, outer, last, "j")
 	fmt.Fprintf(sb, "\t\t%s *restrict o = b0 + row * %d;\n", cTypes[r.k.Bufs[0].DType], inner)
-	fmt.Fprintf(sb, "\t\tfor (int64_t j = j0; j < j1; j++) {\n")
 	v := r.expr(r.k.Expr)
-	sb.WriteString(r.body.String())
-	fmt.Fprintf(sb, "\t\t\to[j] = %s;\n\t\t}\n\t\ti += j1 - j0;\n\t}\n", r.store(v))
+	body := r.body.String()
+	out := cTypes[r.k.Bufs[0].DType]
+	// Long rows stream their output past the cache in blocks (the result of
+	// a large kernel is not read back before it would be evicted anyway).
+	fmt.Fprintf(sb, "\t\tif (j1 - j0 >= %d) {\n", cStreamMin)
+	fmt.Fprintf(sb, "\t\tfor (int64_t jb = j0; jb < j1; jb += %d) {\n", cStreamBlock)
+	fmt.Fprintf(sb, "\t\tconst int64_t je = jb + %d < j1 ? jb + %d : j1;\n", cStreamBlock, cStreamBlock)
+	fmt.Fprintf(sb, "\t\t%s tmp[%d] __attribute__((aligned(64)));\n", out, cStreamBlock)
+	fmt.Fprintf(sb, "\t\tfor (int64_t j = jb; j < je; j++) {\n%s", body)
+	fmt.Fprintf(sb, "\t\t\ttmp[j - jb] = %s;\n\t\t}\n", r.store(v))
+	sb.WriteString("\t\ttick_stream(&o[jb], tmp, (size_t)(je - jb) * sizeof(tmp[0]));\n\t\t}\n")
+	sb.WriteString("\t\ttick_stream_fence();\n\t\t} else {\n")
+	fmt.Fprintf(sb, "\t\tfor (int64_t j = j0; j < j1; j++) {\n%s", body)
+	fmt.Fprintf(sb, "\t\t\to[j] = %s;\n\t\t}\n\t\t}\n\t\ti += j1 - j0;\n\t}\n", r.store(v))
 }
+
+// Elementwise rows of at least cStreamMin elements are computed in blocks of
+// cStreamBlock into an L1-resident buffer and written with non-temporal
+// stores where the target has them.
+const (
+	cStreamMin   = 1 << 20
+	cStreamBlock = 1024
+)
 
 // store converts the expression value to the output buffer's type.
 func (r *cRender) store(v string) string {

@@ -2,6 +2,7 @@ package tensor
 
 import (
 	"testing"
+	"time"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas32"
@@ -95,4 +96,55 @@ func BenchmarkCPULaunchTiny(b *testing.B) {
 	for b.Loop() {
 		run()
 	}
+}
+
+// BenchmarkCPUAffineVsCopy interleaves the fused a*2+1 kernel and Go's copy
+// of the same bytes in one loop, so both see the same machine load, and
+// reports both bandwidths and their ratio (target ≥ 0.8).
+func BenchmarkCPUAffineVsCopy(b *testing.B) {
+	a := cpuLd(1, Float32, []int{1}, 0, nil)
+	run := cpuBench(b, &Kernel{Name: "E_affine", Shape: []int{benchN},
+		Expr: cpuBin(OpAdd, Float32, cpuBin(OpMul, Float32, a, cpuCst(Float32, 2)), cpuCst(Float32, 1)),
+		Bufs: []BufferSpec{{Float32, benchN}, {Float32, benchN}}})
+	src, dst := make([]float32, benchN), make([]float32, benchN)
+	copy(dst, src)
+	var tk, tc time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		run()
+		t1 := time.Now()
+		copy(dst, src)
+		tk, tc = tk+t1.Sub(t0), tc+time.Since(t1)
+	}
+	bytes := float64(2*4*benchN) * float64(b.N)
+	b.ReportMetric(bytes/tk.Seconds()/1e9, "kernel_GB/s")
+	b.ReportMetric(bytes/tc.Seconds()/1e9, "copy_GB/s")
+	b.ReportMetric(tc.Seconds()/tk.Seconds(), "x_copy")
+}
+
+// BenchmarkCPUMatmulVsGonum interleaves the CPU matmul kernel and gonum's
+// Sgemm on 1024×1024 float32 and reports the speedup (target ≥ 3).
+func BenchmarkCPUMatmulVsGonum(b *testing.B) {
+	run := cpuBench(b, &Kernel{Name: "R_matmul", Shape: []int{mmN, mmN, mmN}, ReduceAxes: []int{2}, Reduce: ReduceSum,
+		Expr: cpuBin(OpMul, Float32, cpuLd(1, Float32, []int{mmN, 0, 1}, 0, nil), cpuLd(2, Float32, []int{0, 1, mmN}, 0, nil)),
+		Bufs: []BufferSpec{{Float32, mmN * mmN}, {Float32, mmN * mmN}, {Float32, mmN * mmN}}})
+	mk := func() blas32.General {
+		return blas32.General{Rows: mmN, Cols: mmN, Stride: mmN, Data: make([]float32, mmN*mmN)}
+	}
+	x, y, z := mk(), mk(), mk()
+	for i := range x.Data { // nonzero: gonum skips zero elements of A
+		x.Data[i], y.Data[i] = float32(i%7)+1, float32(i%5)+1
+	}
+	var tk, tg time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		run()
+		t1 := time.Now()
+		blas32.Gemm(blas.NoTrans, blas.NoTrans, 1, x, y, 0, z)
+		tk, tg = tk+t1.Sub(t0), tg+time.Since(t1)
+	}
+	flops := 2 * float64(mmN*mmN*mmN) * float64(b.N)
+	b.ReportMetric(flops/tk.Seconds()/1e9, "kernel_GFLOP/s")
+	b.ReportMetric(flops/tg.Seconds()/1e9, "gonum_GFLOP/s")
+	b.ReportMetric(tg.Seconds()/tk.Seconds(), "x_gonum")
 }

@@ -37,6 +37,8 @@ func TestCPURenderMatchesReference(t *testing.T) {
 	}{
 		{"affine", &Kernel{Name: "E_1000", Shape: []int{1000}, Expr: cpuBin(OpAdd, f32, cpuBin(OpMul, f32, a, cpuCst(f32, 2)), cpuCst(f32, 1)),
 			Bufs: []BufferSpec{{f32, 1000}, {f32, 1000}}}, 0},
+		{"streamed", &Kernel{Name: "E_big", Shape: []int{3 << 20}, Expr: cpuBin(OpMul, f32, cpuLd(1, f32, []int{1}, 5, nil), cpuCst(f32, 3)),
+			Bufs: []BufferSpec{{f32, 3 << 20}, {f32, 3<<20 + 5}}}, 0},
 		{"broadcast row", &Kernel{Name: "E_3_4", Shape: []int{3, 4},
 			Expr: cpuBin(OpSub, f32, cpuLd(1, f32, []int{4, 1}, 0, nil), cpuLd(2, f32, []int{0, 1}, 0, nil)),
 			Bufs: []BufferSpec{{f32, 12}, {f32, 12}, {f32, 4}}}, 0},
