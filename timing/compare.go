@@ -2,11 +2,15 @@ package timing
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/aclements/go-moremath/stats"
+	"golang.org/x/perf/benchmath"
 )
 
 // Interleave measures a and b together: each goes through its own cold,
@@ -72,18 +76,25 @@ type ComparisonRow struct {
 // conditions (device, inputs, environment, versions, machine).
 const WarnProvenance WarningKind = "provenance-differs"
 
+// WarnTooFewToCompare: a result has so few samples that the U test could
+// not report a difference at CompareAlpha however far apart they were.
+const WarnTooFewToCompare WarningKind = "too-few-to-compare"
+
 // CompareAlpha is the significance level Compare uses.
 const CompareAlpha = 0.05
 
 // Compare compares results against the first: median ± CI, delta, p-value
-// of a Mann–Whitney U test ("~" when p > CompareAlpha), and the ratio with
-// its uncertainty. It warns when the results' provenance differs.
+// of a Mann–Whitney U test (benchmath.AssumeNothing.Compare; "~" when
+// p > CompareAlpha), and the ratio with its uncertainty. It warns when the
+// results' provenance differs, and when benchmath finds too few samples to
+// detect any difference.
 func Compare(results ...*Result) *Comparison {
 	c := &Comparison{Alpha: CompareAlpha}
 	if len(results) == 0 {
 		return c
 	}
-	base := floorless(results[0])
+	th := &benchmath.Thresholds{CompareAlpha: CompareAlpha}
+	base := benchmath.NewSample(floorless(results[0]), th)
 	bs := results[0].Stats
 	for i, r := range results {
 		row := ComparisonRow{Label: r.Label, Stats: r.Stats, Ratio: 1, P: 1, DeltaText: "base"}
@@ -91,15 +102,24 @@ func Compare(results ...*Result) *Comparison {
 			row.Label = fmt.Sprintf("#%d", i+1)
 		}
 		if i > 0 {
-			row.P, _ = MannWhitney(base, floorless(r))
+			u := benchmath.AssumeNothing.Compare(base, benchmath.NewSample(floorless(r), th))
+			row.P = u.P
 			if bs.Median != 0 {
 				row.Ratio = r.Stats.Median / bs.Median
 				row.Delta = row.Ratio - 1
 				row.RatioErr = row.Ratio * math.Hypot(rel(bs), rel(r.Stats))
 			}
 			row.DeltaText = "~"
-			if row.P <= c.Alpha {
+			if u.P <= u.Alpha {
 				row.DeltaText = fmt.Sprintf("%+.1f%%", 100*row.Delta)
+			}
+			for _, w := range u.Warnings {
+				if errors.Is(w, stats.ErrSamplesEqual) {
+					continue // every time identical: "~" is the truth
+				}
+				c.Warnings = append(c.Warnings, Warning{Kind: WarnTooFewToCompare,
+					Message: fmt.Sprintf("%s vs %s (n=%d+%d): %v", c.label(results, 0), row.Label, u.N1, u.N2, w),
+					Fix:     "measure longer (-T) or with more samples (-r) before reading \"~\" as \"no difference\""})
 			}
 			if d := provenanceDiff(results[0].Provenance, r.Provenance); len(d) > 0 {
 				c.Warnings = append(c.Warnings, Warning{Kind: WarnProvenance,

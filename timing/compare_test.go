@@ -131,3 +131,47 @@ func TestCompareWarnsOnProvenance(t *testing.T) {
 		t.Errorf("warnings %v", cmp.Warnings)
 	}
 }
+
+// TestCompareTooFewSamples: with three samples each, even fully separated
+// results cannot reach p ≤ 0.05 (the smallest two-sided p of a 3+3 U test is
+// 2/C(6,3) = 0.1), so Compare shows "~" and says why, and each result
+// explains its missing interval with benchmath's sample count.
+func TestCompareTooFewSamples(t *testing.T) {
+	a, b := pair(10*time.Microsecond, 20*time.Microsecond, 0.01, 0)
+	ra, err := Measure(context.Background(), a.target(), Options{Clock: a.c, Repeats: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rb, err := Measure(context.Background(), b.target(), Options{Clock: b.c, Repeats: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmp := Compare(ra, rb)
+	row := cmp.Rows[1]
+	if row.DeltaText != "~" || !near(row.P, 0.1) {
+		t.Errorf("3+3 separated: delta %q p=%v, want ~ and p=0.1", row.DeltaText, row.P)
+	}
+	if len(cmp.Warnings) != 1 || cmp.Warnings[0].Kind != WarnTooFewToCompare || !strings.Contains(cmp.Warnings[0].Message, "need >= 4 samples") {
+		t.Errorf("warnings %v, want one %s naming 4 samples", cmp.Warnings, WarnTooFewToCompare)
+	}
+	var msg string
+	for _, w := range ra.Warnings {
+		if w.Kind == WarnTooFewSamples {
+			msg = w.Message
+		}
+	}
+	if !strings.Contains(msg, "need >= 6 samples") {
+		t.Errorf("too-few-samples warning %q lacks the needed count", msg)
+	}
+}
+
+// TestMannWhitneyDegenerate: identical times give p = 1 (Compare shows "~"
+// and, skipping benchmath's all-equal error, no warning); empty gives p = 1.
+func TestMannWhitneyDegenerate(t *testing.T) {
+	if p, u := MannWhitney([]float64{5, 5, 5, 5}, []float64{5, 5, 5, 5, 5}); p != 1 || u != 10 {
+		t.Errorf("all equal: p=%v U=%v, want 1, 10", p, u)
+	}
+	if p, u := MannWhitney(nil, []float64{1}); p != 1 || u != 0 {
+		t.Errorf("empty: p=%v U=%v, want 1, 0", p, u)
+	}
+}

@@ -4,7 +4,8 @@ import (
 	"math"
 	"sort"
 
-	"gonum.org/v1/gonum/stat/distuv"
+	"github.com/aclements/go-moremath/stats"
+	"golang.org/x/perf/benchmath"
 )
 
 // Stats summarizes per-loop times in nanoseconds. Quantiles use linear
@@ -12,14 +13,17 @@ import (
 // default), so Median is the usual median.
 type Stats struct {
 	N int `json:"n"`
-	// Median and its distribution-free confidence interval [CILo, CIHi]
-	// from order statistics; CIValid is false when there are too few
-	// samples for an interval at the requested level (6 at 95%).
+	// Median and its distribution-free confidence interval [CILo, CIHi],
+	// both from benchmath.AssumeNothing (order statistics of the sample).
+	// CIValid is false when there are too few samples for an interval at
+	// the requested level (6 at 95%); CIWarning then says how many are
+	// needed, in benchmath's words.
 	Median     float64 `json:"median_ns"`
 	CILo       float64 `json:"ci_lo_ns"`
 	CIHi       float64 `json:"ci_hi_ns"`
 	CIValid    bool    `json:"ci_valid"`
 	Confidence float64 `json:"confidence"` // actual coverage, ≥ the requested level
+	CIWarning  string  `json:"ci_warning,omitempty"`
 	Mean       float64 `json:"mean_ns"`
 	SD         float64 `json:"sd_ns"` // sample standard deviation (n-1)
 	Min        float64 `json:"min_ns"`
@@ -59,7 +63,7 @@ func Summarize(xs []float64, confidence float64) Stats {
 	sort.Float64s(s)
 	n := len(s)
 	st := Stats{N: n, Min: s[0], Max: s[n-1]}
-	st.Median = Quantile(s, 0.5)
+	st.medianCI(s, confidence)
 	st.Q1, st.Q3 = Quantile(s, 0.25), Quantile(s, 0.75)
 	st.IQR = st.Q3 - st.Q1
 	st.P5, st.P95, st.P99 = Quantile(s, 0.05), Quantile(s, 0.95), Quantile(s, 0.99)
@@ -89,10 +93,28 @@ func Summarize(xs []float64, confidence float64) Stats {
 			st.HighOutliers++
 		}
 	}
-	if l, h, cov, ok := MedianCI(n, confidence); ok {
-		st.CILo, st.CIHi, st.Confidence, st.CIValid = s[l], s[h], cov, true
-	}
 	return st
+}
+
+// medianCI sets the median and its interval from benchmath's
+// distribution-free summary of sorted. A bound benchmath reports as ±∞ (too
+// few samples) leaves CIValid false and CILo, CIHi zero, so the result
+// still marshals to JSON.
+func (st *Stats) medianCI(sorted []float64, confidence float64) {
+	// NewSample sorts in place; sorted already is, and is ours.
+	sum := benchmath.AssumeNothing.Summary(benchmath.NewSample(sorted, &benchmath.DefaultThresholds), confidence)
+	st.Median, st.Confidence = sum.Center, sum.Confidence
+	if !math.IsInf(sum.Lo, 0) && !math.IsInf(sum.Hi, 0) {
+		st.CILo, st.CIHi, st.CIValid = sum.Lo, sum.Hi, true
+	} else {
+		st.Confidence = 0
+	}
+	for _, w := range sum.Warnings {
+		if st.CIWarning != "" {
+			st.CIWarning += "; "
+		}
+		st.CIWarning += w.Error()
+	}
 }
 
 // Quantile returns the p-quantile of sorted xs by linear interpolation
@@ -115,26 +137,18 @@ func Quantile(sorted []float64, p float64) float64 {
 
 // MedianCI returns 0-based indexes lo, hi into a sorted sample of size n
 // such that [x(lo), x(hi)] covers the population median with probability
-// cov ≥ confidence, choosing the narrowest symmetric pair. The coverage of
-// order statistics (k, n+1-k) (1-based) is P(k ≤ B < n+1-k) for
-// B ~ Binomial(n, 1/2); no distributional assumption about the times is
+// cov ≥ confidence. It is the interval benchmath.AssumeNothing reports
+// (go-moremath's stats.QuantileCI: exact binomial coverage up to n = 30,
+// the normal approximation above; it may be one order statistic
+// asymmetric, biased low). No distributional assumption about the times is
 // made. ok is false when even (min, max) does not reach the level.
 func MedianCI(n int, confidence float64) (lo, hi int, cov float64, ok bool) {
-	if n < 2 {
+	if n < 1 {
 		return 0, 0, 0, false
 	}
-	b := distuv.Binomial{N: float64(n), P: 0.5}
-	best := -1
-	for k := 1; k <= n/2; k++ {
-		// P(k ≤ B ≤ n-k) = CDF(n-k) - CDF(k-1)
-		c := b.CDF(float64(n-k)) - b.CDF(float64(k-1))
-		if c < confidence {
-			break
-		}
-		best, cov = k, c
-	}
-	if best < 0 {
+	ci := stats.QuantileCI(n, 0.5, confidence)
+	if ci.LoOrder < 1 || ci.HiOrder > n {
 		return 0, 0, 0, false
 	}
-	return best - 1, n - best, cov, true
+	return ci.LoOrder - 1, ci.HiOrder - 1, ci.Confidence, true
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"sort"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/floats"
@@ -98,9 +99,12 @@ func TestQuantileKnown(t *testing.T) {
 	}
 }
 
-// TestMedianCI checks the order-statistic interval against the binomial
-// coverage computed by hand: n=10 → (x(2), x(9)), coverage 1-2·11/1024;
-// n=6 → (min, max), 1-2/64; n=5 has no 95% interval (1-2/32 < 0.95).
+// TestMedianCI checks benchmath's order-statistic interval against the
+// binomial coverage computed by hand, B ~ Binomial(n, ½) counting samples
+// below the median: n=10 → (x(2), x(9)), coverage 1-2·11/1024; n=8 →
+// (x(1), x(7)), 1-(1+8+1)/256 (one order statistic asymmetric: the
+// symmetric (x(2), x(7)) only reaches 1-2·9/256 < 0.95); n=6 → (min, max),
+// 1-2/64; n=5 has no 95% interval (1-2/32 < 0.95).
 func TestMedianCI(t *testing.T) {
 	for _, c := range []struct {
 		n, lo, hi int
@@ -108,24 +112,43 @@ func TestMedianCI(t *testing.T) {
 		ok        bool
 	}{
 		{10, 1, 8, 1 - 2*11.0/1024, true},
+		{8, 0, 6, 1 - 10.0/256, true},
 		{6, 0, 5, 1 - 2/64.0, true},
 		{5, 0, 0, 0, false},
 		{1, 0, 0, 0, false},
+		{0, 0, 0, 0, false},
 	} {
 		lo, hi, cov, ok := MedianCI(c.n, 0.95)
 		if ok != c.ok || lo != c.lo || hi != c.hi || !near(cov, c.cov) {
 			t.Errorf("MedianCI(%d) = %d, %d, %v, %v; want %d, %d, %v, %v", c.n, lo, hi, cov, ok, c.lo, c.hi, c.cov, c.ok)
 		}
 	}
-	// Large n: the interval's coverage is at least the level and the next
-	// narrower pair would fall below it.
+	// Large n: the interval's coverage is at least the level, and a higher
+	// level widens it.
 	for _, n := range []int{30, 100, 1000} {
-		_, hi, cov, ok := MedianCI(n, 0.95)
+		lo, hi, cov, ok := MedianCI(n, 0.95)
 		if !ok || cov < 0.95 {
 			t.Fatalf("n=%d: coverage %v", n, cov)
 		}
-		if _, hi2, _, _ := MedianCI(n, cov+1e-12); hi2 <= hi {
-			t.Errorf("n=%d: a wider level did not widen the interval", n)
+		if lo2, hi2, _, _ := MedianCI(n, cov+1e-3); hi2-lo2 <= hi-lo {
+			t.Errorf("n=%d: a higher level did not widen the interval (%d..%d vs %d..%d)", n, lo2, hi2, lo, hi)
 		}
+	}
+}
+
+// TestSummarizeCI checks that Summarize reports MedianCI's order
+// statistics as the interval, and explains a missing one.
+func TestSummarizeCI(t *testing.T) {
+	xs := []float64{50, 10, 40, 20, 30, 80, 60, 70, 100, 90} // 10..100 shuffled
+	st := Summarize(xs, 0.95)
+	if !st.CIValid || st.CILo != 20 || st.CIHi != 90 || st.Median != 55 || !near(st.Confidence, 1-2*11.0/1024) || st.CIWarning != "" {
+		t.Errorf("n=10: %+v, want median 55 in [20, 90]", st)
+	}
+	if xs[0] != 50 {
+		t.Error("Summarize reordered its input")
+	}
+	st = Summarize(xs[:5], 0.95)
+	if st.CIValid || st.CILo != 0 || st.CIHi != 0 || !strings.Contains(st.CIWarning, "need >= 6 samples") {
+		t.Errorf("n=5: %+v, want no interval and benchmath's reason", st)
 	}
 }

@@ -92,8 +92,12 @@ func Diagnose(r *Result) []Warning {
 			"high variation: robust spread (1.4826·MAD) is %.0f%% of the median", 100*1.4826*st.MAD/st.Median)
 	}
 	if st.N > 0 && !st.CIValid {
-		add(WarnTooFewSamples, "use -r 6 or more (or drop -r and let -T decide)",
-			"only %d samples: too few for a %.0f%% confidence interval of the median", st.N, 100*DefaultConfidence)
+		need := st.CIWarning
+		if need == "" {
+			need = "need more samples for the interval"
+		}
+		add(WarnTooFewSamples, "raise -r (or drop -r and let -T decide)",
+			"only %d samples: too few for a confidence interval of the median (%s)", st.N, need)
 	}
 	if r.Sync == SyncNone && r.Async {
 		add(WarnEnqueueOnly, "use --sync=sample (the default) to include the device's work",
