@@ -1,0 +1,104 @@
+package magic
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"time"
+
+	"tick/runtime/tensor"
+	"tick/timing"
+)
+
+// Host is what the magics need from a notebook session. *session.Session
+// implements it; tests may use a fake.
+type Host interface {
+	// CompileLoop compiles, once, an interpreted func(n int) that runs
+	// setup and then stmt n times.
+	CompileLoop(setup, stmt string) (func(n int) error, error)
+	// Eval evaluates a Go expression in the session's scope.
+	Eval(expr string) (reflect.Value, error)
+	// SetVar binds a Go value to a session variable.
+	SetVar(name string, v any) error
+}
+
+// compileTarget compiles stmt (after setup) once into a timing target with
+// the tensor runtime's synchronize and counters, and check (a boolean Go
+// expression, may be empty) as its correctness check.
+func compileTarget(h Host, setup, stmt, check string) (timing.Target, error) {
+	call, err := h.CompileLoop(setup, stmt)
+	if err != nil {
+		return timing.Target{}, fmt.Errorf("compiling the statement: %w", err)
+	}
+	t := timing.Target{Call: call, Sync: tensor.SynchronizeAll, Probe: probe}
+	if check != "" {
+		t.Check = func() (bool, error) { return evalBool(h, check) }
+	}
+	return t, nil
+}
+
+// floorTarget is the empty statement compiled the same way as the timed
+// one (with the same setup, so setup cost is part of the floor).
+func floorTarget(h Host, setup string) (*timing.Target, error) {
+	call, err := h.CompileLoop(setup, "")
+	if err != nil {
+		return nil, fmt.Errorf("compiling the empty statement for the floor: %w", err)
+	}
+	return &timing.Target{Call: call, Sync: tensor.SynchronizeAll, Probe: probe}, nil
+}
+
+// evalBool evaluates a --check expression; anything but a bool is an error
+// that says so.
+func evalBool(h Host, expr string) (bool, error) {
+	v, err := h.Eval(expr)
+	if err != nil {
+		return false, fmt.Errorf("--check %s: %w", expr, err)
+	}
+	if !v.IsValid() || v.Kind() != reflect.Bool {
+		t := "no value"
+		if v.IsValid() {
+			t = v.Type().String()
+		}
+		return false, fmt.Errorf("--check %s: is a %s, not a bool: write a comparison such as 'y.Item() == 3'", expr, t)
+	}
+	return v.Bool(), nil
+}
+
+// probe maps the tensor runtime's counters onto timing.Probe. Devices run
+// their queues on worker goroutines, so work is asynchronous: Realize
+// returns before kernels finish.
+func probe() timing.Probe {
+	s := tensor.Counters()
+	return timing.Probe{
+		Kernels:     s.KernelsLaunched,
+		Compiles:    s.KernelsCompiled,
+		CacheHits:   s.CacheHits,
+		JITCaptures: s.JITCaptures,
+		JITReplays:  s.JITReplays,
+		FLOPs:       float64(s.EstFLOPs),
+		Bytes:       float64(s.EstBytes),
+		Phases: map[string]time.Duration{
+			timing.PhaseGraph:    s.GraphBuild,
+			timing.PhaseSchedule: s.Schedule,
+			timing.PhaseCodegen:  s.Codegen,
+			timing.PhaseCompile:  s.Compile,
+			timing.PhaseAlloc:    s.Alloc,
+			timing.PhaseTransfer: s.Transfer,
+			timing.PhaseLaunch:   s.Launch,
+			timing.PhaseDevice:   s.DeviceExec,
+			timing.PhaseWait:     s.SyncWait,
+		},
+		Async: true,
+		Debug: tensor.DebugLevel(),
+	}
+}
+
+// provenance is what the magic knows about where the statement runs: the
+// default device and its backend. The engine adds environment, versions,
+// CPU and date. The dtypes and shapes of JIT inputs are not exposed by the
+// runtime process-wide (only per JITFunc.State), so Inputs stays empty.
+func provenance() timing.Provenance {
+	dev := tensor.DefaultDevice()
+	backend, _, _ := strings.Cut(dev, ":")
+	return timing.Provenance{Backend: backend, Device: dev}
+}

@@ -1,0 +1,125 @@
+package magic
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"gonum.org/v1/plot"
+
+	"tick/display"
+	"tick/plotting"
+	"tick/timing"
+)
+
+// timeit runs %timeit (cell false: args is the line) or %%timeit (args is
+// the first line, body the cell). It publishes the result to pub and
+// returns the cell value (with -o) or nil.
+func timeit(ctx context.Context, h Host, pub display.Publisher, args, body string, cell bool) (*display.Data, error) {
+	a, err := parseTimeit(args, body, cell)
+	if err != nil {
+		return nil, err
+	}
+	target, err := compileTarget(h, a.Setup, a.Stmt, a.Check)
+	if err != nil {
+		return nil, fmt.Errorf("%%timeit: %w", err)
+	}
+	if a.Opts.Floor, err = floorTarget(h, a.Setup); err != nil {
+		return nil, fmt.Errorf("%%timeit: %w", err)
+	}
+	a.Opts.Provenance = provenance()
+	prog := newProgress(pub, "timeit")
+	if !a.Quiet {
+		a.Opts.Progress = prog.update
+	}
+	var rep report
+	var r *timing.Result
+	if a.Vs != "" {
+		r, rep, err = timeitVs(ctx, h, a, target)
+	} else {
+		r, rep, err = timeitOne(ctx, a, target)
+	}
+	if err != nil {
+		prog.show(nil)
+		return nil, fmt.Errorf("%%timeit: %w", err)
+	}
+	if a.Var != "" {
+		if err := h.SetVar(a.Var, r); err != nil {
+			return nil, fmt.Errorf("%%timeit -v %s: %w", a.Var, err)
+		}
+	}
+	if a.Quiet {
+		prog.show(nil)
+	} else {
+		d, err := rep.bundle(a.JSON)
+		if err != nil {
+			return nil, fmt.Errorf("%%timeit: %w", err)
+		}
+		prog.show(&d)
+	}
+	if !a.Object {
+		return nil, nil
+	}
+	return resultValue(r, a.Digits)
+}
+
+// timeitOne measures one statement.
+func timeitOne(ctx context.Context, a *timeitArgs, t timing.Target) (*timing.Result, report, error) {
+	r, err := timing.Measure(ctx, t, a.Opts)
+	if err != nil {
+		return nil, report{}, err
+	}
+	r.Label = label(a.Stmt)
+	plots, err := resultPlots(r, a.Plots)
+	if err != nil {
+		return nil, report{}, err
+	}
+	return r, report{Text: r.Text(a.Digits), Plots: plots, SVG: a.SVG, JSON: r}, nil
+}
+
+// timeitVs interleaves the statement with --vs OTHER and compares them.
+// The returned result is the statement's own.
+func timeitVs(ctx context.Context, h Host, a *timeitArgs, t timing.Target) (*timing.Result, report, error) {
+	other, err := compileTarget(h, a.Setup, a.Vs, "")
+	if err != nil {
+		return nil, report{}, fmt.Errorf("--vs: %w", err)
+	}
+	ra, rb, err := timing.Interleave(ctx, t, other, a.Opts)
+	if err != nil {
+		return nil, report{}, err
+	}
+	ra.Label, rb.Label = label(a.Stmt), label(a.Vs)
+	c := timing.Compare(ra, rb)
+	var plots []*plot.Plot
+	if len(a.Plots) > 0 {
+		box, err := plotting.Box(ra, rb)
+		if err != nil {
+			return nil, report{}, fmt.Errorf("magic: drawing the box plot: %w", err)
+		}
+		plots = []*plot.Plot{box}
+	}
+	text := c.Text(a.Digits) + "\n\n" + ra.Text(a.Digits) + "\n\n" + rb.Text(a.Digits)
+	js := map[string]any{"comparison": c, "results": []*timing.Result{ra, rb}}
+	return ra, report{Text: text, Plots: plots, SVG: a.SVG, JSON: js}, nil
+}
+
+// resultValue is the cell value of -o: the headline as text, the result
+// as JSON.
+func resultValue(r *timing.Result, digits int) (*display.Data, error) {
+	rep := report{Text: r.Headline(digits), JSON: r}
+	d, err := rep.bundle(false)
+	if err != nil {
+		return nil, err
+	}
+	d.Metadata = nil
+	return &d, nil
+}
+
+// label shortens a statement to name its result in tables and charts.
+func label(stmt string) string {
+	s := strings.Join(strings.Fields(stmt), " ")
+	if r := []rune(s); len(r) > 40 {
+		s = string(r[:39]) + "…"
+	}
+	return s
+}

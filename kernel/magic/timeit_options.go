@@ -1,0 +1,123 @@
+package magic
+
+import (
+	"strings"
+
+	"tick/timing"
+)
+
+const (
+	timeitUsage     = "%timeit [-n N] [-r R] [-w W] [-T DURATION] [--sync=sample|iter|none] [--gc=collect|off|keep] [--check EXPR] [--plot=hist,trace,ecdf|none] [--svg] [-o] [-v NAME] [-q] [-p DIGITS] [--json] [--vs 'OTHER'] STATEMENT"
+	cellTimeitUsage = "%%timeit [options] [SETUP]   (options as for %timeit; the cell body is timed)"
+)
+
+var timeitSpecs = []optSpec{
+	{Names: []string{"-n"}, Kind: optInt, Min: 1},
+	{Names: []string{"-r"}, Kind: optInt, Min: 1},
+	{Names: []string{"-w"}, Kind: optInt, Min: 0},
+	{Names: []string{"-T"}, Kind: optDuration},
+	{Names: []string{"--sync"}, Kind: optString, Choices: []string{"sample", "iter", "none"}},
+	{Names: []string{"--gc"}, Kind: optString, Choices: []string{"collect", "off", "keep"}},
+	{Names: []string{"--check"}, Kind: optString},
+	{Names: []string{"--plot"}, Kind: optString, Choices: []string{"hist", "trace", "ecdf", "none"}, Multi: true},
+	{Names: []string{"--svg"}, Kind: optBool},
+	{Names: []string{"-o"}, Kind: optBool},
+	{Names: []string{"-v"}, Kind: optString},
+	{Names: []string{"-q"}, Kind: optBool},
+	{Names: []string{"-p"}, Kind: optInt, Min: 1},
+	{Names: []string{"--json"}, Kind: optBool},
+	{Names: []string{"--vs"}, Kind: optString},
+}
+
+// timeitArgs are the parsed arguments of %timeit / %%timeit.
+type timeitArgs struct {
+	Opts timing.Options
+	// Setup runs once before each timed loop (%%timeit's first line);
+	// Stmt is the timed statement; Vs the statement to interleave with.
+	Setup, Stmt, Vs string
+	Check           string
+	Plots           []string // "hist", "trace", "ecdf"; empty for none
+	SVG, Object     bool
+	Var             string
+	Quiet, JSON     bool
+	Digits          int
+}
+
+// parseTimeit parses a %timeit line (cell false) or a %%timeit first line
+// and body (cell true).
+func parseTimeit(args, body string, cell bool) (*timeitArgs, error) {
+	usage := timeitUsage
+	if cell {
+		usage = cellTimeitUsage
+	}
+	bad := func(opt, reason string) error {
+		return &UsageError{Magic: "timeit", Option: opt, Reason: reason, Usage: usage}
+	}
+	p, err := parseOptions("timeit", usage, args, timeitSpecs)
+	if err != nil {
+		return nil, err
+	}
+	a := &timeitArgs{Stmt: p.Rest, Check: p.strs["--check"], Vs: p.strs["--vs"], Var: p.strs["-v"],
+		SVG: p.has("--svg"), Object: p.has("-o"), Quiet: p.has("-q"), JSON: p.has("--json"), Digits: p.ints["-p"]}
+	if cell {
+		a.Setup, a.Stmt = p.Rest, strings.TrimSpace(body)
+	}
+	if a.Stmt == "" {
+		if cell {
+			return nil, bad("body", "the cell has nothing to time: put the statements to time below the %%timeit line")
+		}
+		return nil, bad("STATEMENT", "nothing to time: give a Go statement after the options, e.g. %timeit -n 10 x := 1")
+	}
+	if a.Quiet && a.JSON {
+		return nil, bad("-q", "-q shows nothing and --json shows only JSON: choose one")
+	}
+	if a.Var != "" && !isIdent(a.Var) {
+		return nil, bad("-v", "\""+a.Var+"\" is not a Go identifier: name the variable like x or fastStep")
+	}
+	if a.Digits > 15 {
+		return nil, bad("-p", "at most 15 significant digits")
+	}
+	o := &a.Opts
+	o.Loops, o.Repeats = p.ints["-n"], p.ints["-r"]
+	if p.has("-w") {
+		o.Warmup = p.ints["-w"]
+		if o.Warmup == 0 {
+			o.Warmup = timing.NoWarmup
+		}
+	}
+	o.Budget = p.durs["-T"]
+	if s := p.strs["--sync"]; s != "" {
+		o.Sync, _ = timing.ParseSyncMode(s)
+	}
+	if s := p.strs["--gc"]; s != "" {
+		o.GC, _ = timing.ParseGCMode(s)
+	}
+	a.Plots = []string{"hist", "trace"}
+	if s, ok := p.strs["--plot"]; ok {
+		a.Plots = nil
+		for _, v := range strings.Split(s, ",") {
+			if v == "none" {
+				if s != "none" {
+					return nil, bad("--plot", "\"none\" cannot be combined with other plots")
+				}
+				continue
+			}
+			a.Plots = append(a.Plots, v)
+		}
+	}
+	return a, nil
+}
+
+// isIdent reports whether name is a Go identifier (ASCII letters, digits,
+// underscore, or any non-ASCII letter).
+func isIdent(name string) bool {
+	if name == "" || name == "_" {
+		return false
+	}
+	for i, r := range name {
+		if !(r == '_' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || r >= 0x80 || i > 0 && '0' <= r && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
