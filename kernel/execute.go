@@ -83,7 +83,9 @@ func (s *Service) execute(w Responder, r *Request) {
 		reply["status"] = "error"
 		reply["execution_count"] = s.count
 		_ = w.Reply("execute_reply", reply)
-		if orDefault(req.StopOnError, true) {
+		// As ipykernel: after a failed (non-silent) cell, executes that
+		// arrived before this reply was sent are answered "aborted".
+		if orDefault(req.StopOnError, true) && !req.Silent {
 			s.abortBefore = time.Now()
 		}
 		return
