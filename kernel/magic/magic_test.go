@@ -1,0 +1,285 @@
+package magic
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"image/png"
+	"strings"
+	"sync"
+	"testing"
+
+	"tick/display"
+	"tick/kernel/session"
+	"tick/timing"
+)
+
+// sink records what a cell shows.
+type sink struct {
+	mu      sync.Mutex
+	pub     []display.Data
+	upd     []display.Data
+	streams strings.Builder
+}
+
+func (s *sink) Publish(d display.Data) { s.mu.Lock(); s.pub = append(s.pub, d); s.mu.Unlock() }
+func (s *sink) Update(d display.Data)  { s.mu.Lock(); s.upd = append(s.upd, d); s.mu.Unlock() }
+func (s *sink) Clear(bool)             {}
+func (s *sink) Stream(name, text string) {
+	s.mu.Lock()
+	s.streams.WriteString(text)
+	s.mu.Unlock()
+}
+
+// final returns the last output shown: the last update of the progress
+// line if there was one, else the last publish.
+func (s *sink) final(t *testing.T) display.Data {
+	t.Helper()
+	if len(s.upd) > 0 {
+		return s.upd[len(s.upd)-1]
+	}
+	if len(s.pub) == 0 {
+		t.Fatalf("nothing was shown (stream output %q)", s.streams.String())
+	}
+	return s.pub[len(s.pub)-1]
+}
+
+func newSession(t *testing.T) *session.Session {
+	t.Helper()
+	s, err := session.New(session.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Register(s); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// run executes one cell and returns its result and what it showed.
+func run(t *testing.T, s *session.Session, count int, code string) (session.Result, *sink) {
+	t.Helper()
+	k := &sink{}
+	res := s.Execute(context.Background(), session.Cell{Code: code, Count: count}, k)
+	return res, k
+}
+
+func mustRun(t *testing.T, s *session.Session, count int, code string) *sink {
+	t.Helper()
+	res, k := run(t, s, count, code)
+	if res.Err != nil {
+		t.Fatalf("cell %q: %v\n%s", code, res.Err, strings.Join(res.Err.Traceback, "\n"))
+	}
+	return k
+}
+
+// decodeResult checks the JSON in the bundle and the metadata and returns
+// the result it holds.
+func decodeResult(t *testing.T, d display.Data) *timing.Result {
+	t.Helper()
+	raw, ok := d.Bundle["application/json"].(json.RawMessage)
+	if !ok {
+		t.Fatalf("application/json is %T, want json.RawMessage", d.Bundle["application/json"])
+	}
+	meta, ok := d.Metadata[MetadataKey].(json.RawMessage)
+	if !ok || !bytes.Equal(meta, raw) {
+		t.Fatalf("metadata %q does not carry the result JSON", MetadataKey)
+	}
+	var r timing.Result
+	if err := json.Unmarshal(raw, &r); err != nil {
+		t.Fatalf("result JSON: %v", err)
+	}
+	return &r
+}
+
+func TestTimeitThroughSession(t *testing.T) {
+	s := newSession(t)
+	k := mustRun(t, s, 1, "%timeit -n 10 -r 5 x := 1")
+	d := k.final(t)
+	text, _ := d.Bundle["text/plain"].(string)
+	if !strings.Contains(text, "per loop") || !strings.Contains(text, "5 samples × 10 loops") {
+		t.Errorf("text block:\n%s", text)
+	}
+	img, ok := d.Bundle["image/png"].([]byte)
+	if !ok {
+		t.Fatalf("no image/png in %v", keys(d.Bundle))
+	}
+	if _, err := png.Decode(bytes.NewReader(img)); err != nil {
+		t.Errorf("image/png does not decode: %v", err)
+	}
+	r := decodeResult(t, d)
+	if r.Loops != 10 || r.Repeats != 5 || len(r.Measured()) != 5 {
+		t.Errorf("result: loops %d repeats %d measured %d, want 10, 5, 5", r.Loops, r.Repeats, len(r.Measured()))
+	}
+	if r.FloorSource != "empty statement" || r.Label != "x := 1" {
+		t.Errorf("floor source %q label %q", r.FloorSource, r.Label)
+	}
+}
+
+func TestTimeitTensorStep(t *testing.T) {
+	s := newSession(t)
+	mustRun(t, s, 1, `import "tick/runtime/tensor"
+x := tensor.Ones(256).Realize()
+step := tensor.JIT(func(a ...*tensor.Tensor) *tensor.Tensor { return a[0].Mul(2).Add(1).Realize() })
+var y *tensor.Tensor`)
+	k := mustRun(t, s, 2, `%timeit -n 20 -r 7 --check 'y.Float32s()[0] == 3' y = step.Call(x)`)
+	r := decodeResult(t, k.final(t))
+	if !r.Replaying || r.Captures == 0 {
+		t.Errorf("the JIT did not reach replay: captures %d replaying %v", r.Captures, r.Replaying)
+	}
+	if r.Counters == nil || r.Counters.Kernels <= 0 {
+		t.Errorf("no kernels per loop recorded: %+v", r.Counters)
+	}
+	if r.Provenance.Device == "" || r.Provenance.Env == nil {
+		t.Errorf("provenance: %+v", r.Provenance)
+	}
+
+	res, k := run(t, s, 3, `%timeit -n 5 -r 7 --check 'y.Float32s()[0] == 4' y = step.Call(x)`)
+	if res.Err == nil || !strings.Contains(res.Err.Value, "check after the cold call is false") {
+		t.Fatalf("a false --check must stop the measurement with a clear error; got %v", res.Err)
+	}
+	if len(k.pub)+len(k.upd) != 0 {
+		t.Errorf("a failed check still showed output: %v", k.pub)
+	}
+}
+
+func TestBadOptionChangesNothing(t *testing.T) {
+	s := newSession(t)
+	mustRun(t, s, 1, "counter := 0")
+	res, k := run(t, s, 2, "%timeit --loops=3 counter++")
+	if res.Err == nil || res.Err.Name != "MagicError" {
+		t.Fatalf("want a MagicError, got %v", res.Err)
+	}
+	for _, want := range []string{"--loops", "unknown option", "usage: %timeit"} {
+		if !strings.Contains(res.Err.Value, want) {
+			t.Errorf("error %q lacks %q", res.Err.Value, want)
+		}
+	}
+	if len(k.pub) != 0 {
+		t.Errorf("a usage error still showed output")
+	}
+	v, err := s.Eval("counter")
+	if err != nil || v.Int() != 0 {
+		t.Errorf("counter = %v (%v), want 0: the statement ran despite the usage error", v, err)
+	}
+}
+
+func TestSaveAndCompare(t *testing.T) {
+	s := newSession(t)
+	mustRun(t, s, 1, "sum := 0")
+	k := mustRun(t, s, 2, "%timeit -q -v small -n 50 -r 7 for i := 0; i < 10; i++ { sum += i }")
+	if len(k.pub) != 0 {
+		t.Errorf("-q showed %d outputs", len(k.pub))
+	}
+	mustRun(t, s, 3, "%timeit -q -v large -n 50 -r 7 for i := 0; i < 1000; i++ { sum += i }")
+	v, err := s.Eval("large.Repeats")
+	if err != nil || v.Int() != 7 {
+		t.Fatalf("-v did not bind a result: large.Repeats = %v (%v)", v, err)
+	}
+	k = mustRun(t, s, 4, "%compare small large")
+	d := k.final(t)
+	text, _ := d.Bundle["text/plain"].(string)
+	if !strings.Contains(text, "small") || !strings.Contains(text, "large") {
+		t.Errorf("comparison text:\n%s", text)
+	}
+	if _, err := png.Decode(bytes.NewReader(d.Bundle["image/png"].([]byte))); err != nil {
+		t.Errorf("box plot PNG: %v", err)
+	}
+	var js struct{ Comparison timing.Comparison }
+	if err := json.Unmarshal(d.Bundle["application/json"].(json.RawMessage), &js); err != nil {
+		t.Fatal(err)
+	}
+	if rows := js.Comparison.Rows; len(rows) != 2 || rows[1].Ratio <= 1 {
+		t.Errorf("1000 additions should be slower than 10: rows %+v", rows)
+	}
+	res, _ := run(t, s, 5, "%compare small sum")
+	if res.Err == nil || !strings.Contains(res.Err.Value, "not a timing result") {
+		t.Errorf("comparing a non-result: %v", res.Err)
+	}
+}
+
+func TestTimeitVs(t *testing.T) {
+	s := newSession(t)
+	mustRun(t, s, 1, "sum := 0")
+	k := mustRun(t, s, 2, "%timeit -n 20 -r 8 --vs 'for i := 0; i < 2000; i++ { sum += i }' for i := 0; i < 20; i++ { sum += i }")
+	d := k.final(t)
+	var js struct {
+		Comparison timing.Comparison
+		Results    []timing.Result
+	}
+	if err := json.Unmarshal(d.Bundle["application/json"].(json.RawMessage), &js); err != nil {
+		t.Fatal(err)
+	}
+	if len(js.Results) != 2 || js.Results[0].Repeats != 8 || js.Results[1].Repeats != 8 {
+		t.Fatalf("want two results of 8 samples, got %d", len(js.Results))
+	}
+	if rows := js.Comparison.Rows; len(rows) != 2 || rows[1].Ratio <= 1 || rows[1].DeltaText == "~" {
+		t.Errorf("the 100× longer loop is not detected as slower: %+v", rows)
+	}
+}
+
+func TestCellTimeitAndTime(t *testing.T) {
+	s := newSession(t)
+	mustRun(t, s, 1, "var total int")
+	k := mustRun(t, s, 2, "%%timeit -n 5 -r 6 --plot=ecdf --svg buf := make([]int, 100)\nfor i := range buf { buf[i] = i }\ntotal = len(buf)")
+	d := k.final(t)
+	if svg, _ := d.Bundle["image/svg+xml"].(string); !strings.Contains(svg, "<svg") {
+		t.Errorf("--svg: no SVG in %v", keys(d.Bundle))
+	}
+	if v, _ := s.Eval("total"); v.Int() != 100 {
+		t.Errorf("the cell body did not run: total = %v", v)
+	}
+	k = mustRun(t, s, 3, "%time total = total + 1")
+	d = k.final(t)
+	text, _ := d.Bundle["text/plain"].(string)
+	if !strings.Contains(text, "Wall time") {
+		t.Errorf("%%time text:\n%s", text)
+	}
+	if _, err := png.Decode(bytes.NewReader(d.Bundle["image/png"].([]byte))); err != nil {
+		t.Errorf("phase bar PNG: %v", err)
+	}
+	if v, _ := s.Eval("total"); v.Int() != 101 {
+		t.Errorf("%%time ran the statement %v times, want once", v.Int()-100)
+	}
+}
+
+func TestOptionsOutputModes(t *testing.T) {
+	s := newSession(t)
+	res, k := run(t, s, 1, "%timeit -o --json -n 3 -r 6 x := 2")
+	if res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	d := k.final(t)
+	if _, ok := d.Bundle["image/png"]; ok {
+		t.Errorf("--json still drew a chart")
+	}
+	var r timing.Result
+	if err := json.Unmarshal([]byte(d.Bundle["text/plain"].(string)), &r); err != nil || r.Repeats != 6 {
+		t.Errorf("--json text is not the result JSON: %v", err)
+	}
+	if res.Value == nil || !strings.Contains(res.Value.Bundle["text/plain"].(string), "per loop") {
+		t.Errorf("-o: the cell value is %+v", res.Value)
+	}
+}
+
+func TestHelpThroughSession(t *testing.T) {
+	s := newSession(t)
+	res, _ := run(t, s, 1, "%timeit?")
+	if !strings.Contains(res.Page, "--check EXPR") {
+		t.Errorf("%%timeit? page:\n%s", res.Page)
+	}
+	_, k := run(t, s, 2, "%lsmagic")
+	for _, name := range []string{"%timeit %%timeit", "%time %%time", "%compare"} {
+		if !strings.Contains(k.streams.String(), name) {
+			t.Errorf("%%lsmagic lacks %s:\n%s", name, k.streams.String())
+		}
+	}
+}
+
+func keys(b display.Bundle) []string {
+	var out []string
+	for k := range b {
+		out = append(out, k)
+	}
+	return out
+}
