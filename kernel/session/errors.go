@@ -3,6 +3,7 @@ package session
 import (
 	"errors"
 	"fmt"
+	"go/ast"
 	"go/scanner"
 	"regexp"
 	"runtime/debug"
@@ -67,6 +68,44 @@ func unsupportedError(v any, count int) *Error {
 	msg := fmt.Sprintf("cell[%d]: this cell uses a Go construct the interpreter (yaegi) cannot compile (it crashed with %q). "+
 		"Known cases: range over a function, a generic function called with untyped constants of mixed kinds, "+
 		"and some uses of generics. Rewrite that construct (see docs/compatibility.md) and run the cell again", count, fmt.Sprint(v))
+	return &Error{Name: "Unsupported", Value: msg, Traceback: []string{"Unsupported: " + msg}}
+}
+
+// explainCrash names the construct behind an Unsupported error when the
+// cell shows a known one (range over a function).
+func (s *Session) explainCrash(e *Error, pc *parsedCell, count int) *Error {
+	if e.Name != "Unsupported" {
+		return e
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var found string
+	inspect := func(n ast.Node) bool {
+		r, ok := n.(*ast.RangeStmt)
+		if !ok || found != "" {
+			return found == ""
+		}
+		switch x := r.X.(type) {
+		case *ast.FuncLit:
+			found = lineCol(pc.fset, r.For)
+		case *ast.Ident:
+			if strings.HasPrefix(s.declText[x.Name], "func ") {
+				found = lineCol(pc.fset, r.For)
+			}
+		}
+		return true
+	}
+	if pc.decls != nil {
+		ast.Inspect(pc.decls, inspect)
+	}
+	for _, st := range pc.stmts {
+		ast.Inspect(st, inspect)
+	}
+	if found == "" {
+		return e
+	}
+	msg := fmt.Sprintf("cell[%d]:%s: range over a function (Go 1.23 iterators) is not supported by the interpreter; "+
+		"call the function with a yield callback instead: seq(func(v T) bool { ...; return true })", count, found)
 	return &Error{Name: "Unsupported", Value: msg, Traceback: []string{"Unsupported: " + msg}}
 }
 

@@ -248,23 +248,40 @@ func (s *Session) run(code string, count int) Result {
 	if err != nil {
 		return Result{Err: compileError(err, count)}
 	}
+	if e := checkDecls(pc, count); e != nil {
+		return Result{Err: e}
+	}
 	rewriteCell(pc, s.knownInts())
 	if pc.decls != nil {
 		if e := s.runNode(pc.decls, count); e != nil {
-			return Result{Err: e}
+			return Result{Err: s.explainCrash(e, pc, count)}
 		}
 		s.noteFuncs(pc.decls, count)
 		s.noteDecls(pc.decls, s.ip.FileSet())
 	}
 	if len(pc.stmts) > 0 {
 		if e := s.runNode(block(pc.stmts), count); e != nil {
-			return Result{Err: e}
+			return Result{Err: s.explainCrash(e, pc, count)}
 		}
 	}
 	if pc.value == nil {
 		return Result{}
 	}
 	return s.runValue(pc.value, count)
+}
+
+// checkDecls rejects declarations a notebook cannot run.
+func checkDecls(pc *parsedCell, count int) *Error {
+	if pc.decls == nil {
+		return nil
+	}
+	for _, d := range pc.decls.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.Name == "main" {
+			return compileError(fmt.Errorf("_.go:%s: func main is not run in a notebook: cells run top to bottom. "+
+				"Rename it (e.g. run) and call it from a cell", lineCol(pc.fset, fd.Pos())), count)
+		}
+	}
+	return nil
 }
 
 func (s *Session) noteFuncs(f *ast.File, count int) {

@@ -34,9 +34,19 @@ func splitUnits(code string) []unit {
 	toks := scanTokens(code)
 	var units []unit
 	depth, start := 0, -1
+	header := false // in the header of for/if/switch, where ';' does not end the unit
 	for i, t := range toks {
 		switch t.tok {
-		case token.LPAREN, token.LBRACK, token.LBRACE:
+		case token.FOR, token.IF, token.SWITCH:
+			if depth == 0 {
+				header = true
+			}
+		case token.LBRACE:
+			if depth == 0 {
+				header = false
+			}
+			depth++
+		case token.LPAREN, token.LBRACK:
 			depth++
 		case token.RPAREN, token.RBRACK, token.RBRACE:
 			if depth > 0 {
@@ -46,13 +56,13 @@ func splitUnits(code string) []unit {
 		if start < 0 && t.tok != token.SEMICOLON && t.tok != token.EOF {
 			start = i
 		}
-		if start >= 0 && (t.tok == token.EOF || t.tok == token.SEMICOLON && depth == 0) {
+		if start >= 0 && (t.tok == token.EOF || t.tok == token.SEMICOLON && depth == 0 && !header) {
 			end := t.off
 			if end > len(code) {
 				end = len(code)
 			}
 			units = append(units, unit{decl: isDecl(toks[start:]), start: toks[start].off, end: end})
-			start = -1
+			start, header = -1, false
 		}
 		if t.tok == token.EOF {
 			break
@@ -120,6 +130,7 @@ func isDecl(toks []token3) bool {
 // compiles: declarations (one file), statements (one block) and the
 // trailing expression whose value is the cell's value.
 type parsedCell struct {
+	fset  *token.FileSet
 	decls *ast.File
 	stmts []ast.Stmt
 	value ast.Expr
@@ -151,7 +162,7 @@ func parseCell(fset *token.FileSet, code string) (*parsedCell, error) {
 		b.WriteString("\n")
 	}
 	stmts.WriteString("}\n")
-	pc := &parsedCell{}
+	pc := &parsedCell{fset: fset}
 	f, err := parser.ParseFile(fset, srcName, decls.String(), parser.SkipObjectResolution)
 	if err != nil {
 		return nil, err
@@ -174,4 +185,10 @@ func parseCell(fset *token.FileSet, code string) (*parsedCell, error) {
 		}
 	}
 	return pc, nil
+}
+
+// lineCol formats the cell position of pos as line:col.
+func lineCol(fset *token.FileSet, pos token.Pos) string {
+	p := fset.Position(pos)
+	return fmt.Sprintf("%d:%d", p.Line, p.Column)
 }
