@@ -1,0 +1,90 @@
+"""The timing magics through a real Jupyter client: %timeit on the tutorial's
+JIT'd step shows the text block, a PNG that decodes, and the result as JSON
+(in the bundle and in the metadata, raw samples included); a bad option gives
+a clean error reply and changes nothing."""
+import base64
+import json
+import unittest
+
+from jupyter_client.manager import start_new_kernel
+
+from tickenv import KERNEL, TIMEOUT, run
+
+SETUP = """import "tick/runtime/tensor"
+x := tensor.Ones(256).Realize()
+step := tensor.JIT(func(a ...*tensor.Tensor) *tensor.Tensor { return a[0].Mul(2).Add(1).Realize() })
+var y *tensor.Tensor
+calls := 0"""
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+def shown(outputs):
+    """The outputs that carry rich data, in order (display and updates)."""
+    return [m["content"] for m in outputs if m["msg_type"] in ("display_data", "update_display_data")]
+
+
+class TimingMagicTests(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.km, cls.kc = start_new_kernel(kernel_name=KERNEL, startup_timeout=TIMEOUT)
+        reply, _ = run(cls.kc, SETUP)
+        assert reply["content"]["status"] == "ok", reply["content"]
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.kc.stop_channels()
+        cls.km.shutdown_kernel(now=True)
+
+    def test_timeit_jit_step(self):
+        reply, outputs = run(self.kc, "%timeit -n 20 -r 7 --check 'y.Float32s()[0] == 3' y = step.Call(x)")
+        self.assertEqual(reply["content"]["status"], "ok", reply["content"])
+        final = shown(outputs)[-1]
+        data, meta = final["data"], final["metadata"]
+
+        text = data["text/plain"]
+        self.assertIn("per loop (median ± 95% CI, 7 samples × 20 loops", text)
+        self.assertIn("capture", text)
+
+        png = base64.b64decode(data["image/png"])
+        self.assertTrue(png.startswith(PNG_MAGIC), png[:16])
+        self.assertGreater(len(png), 1000)
+
+        result = meta["tick/timing"]
+        self.assertEqual(result, data["application/json"])
+        measured = [s for s in result["samples"] if s["phase"] == "measured"]
+        self.assertEqual(len(measured), 7)
+        self.assertTrue(all(s["n"] == 20 and s["elapsed_ns"] > 0 for s in measured))
+        self.assertTrue(result["replaying"], "the JIT should replay before measurement")
+        self.assertGreater(result["counters"]["kernels_per_loop"], 0)
+        json.dumps(result)  # plain JSON all the way down
+
+    def test_bad_option_is_a_clean_error(self):
+        reply, outputs = run(self.kc, "%timeit --bogus=1 calls++")
+        content = reply["content"]
+        self.assertEqual(content["status"], "error")
+        self.assertEqual(content["ename"], "MagicError")
+        self.assertIn("--bogus", content["evalue"])
+        self.assertIn("usage: %timeit", content["evalue"])
+        errors = [m for m in outputs if m["msg_type"] == "error"]
+        self.assertEqual(len(errors), 1)
+        self.assertEqual(shown(outputs), [])
+        reply, outputs = run(self.kc, "calls")
+        results = [m["content"] for m in outputs if m["msg_type"] == "execute_result"]
+        self.assertEqual(results[0]["data"]["text/plain"], "0", "the statement must not run after a usage error")
+
+    def test_false_check_stops(self):
+        reply, _ = run(self.kc, "%timeit -n 5 -r 7 --check 'y.Float32s()[0] == 4' y = step.Call(x)")
+        content = reply["content"]
+        self.assertEqual(content["status"], "error")
+        self.assertIn("check after the cold call is false", content["evalue"])
+
+    def test_help_page(self):
+        reply, _ = run(self.kc, "%timeit?")
+        pages = reply["content"].get("payload", [])
+        self.assertEqual(len(pages), 1)
+        self.assertIn("--check EXPR", pages[0]["data"]["text/plain"])
+
+
+if __name__ == "__main__":
+    unittest.main()
