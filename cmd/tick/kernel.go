@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"tick/kernel"
 	"tick/kernel/session"
@@ -25,11 +26,12 @@ func runKernel(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	sess, err := session.New(session.Options{Background: stderr})
-	if err != nil {
-		return fmt.Errorf("starting the Go session: %w", err)
-	}
-	k := kernel.New(kernel.Config{Conn: ci, Runner: sess, Log: stderr, Info: kernel.Info{Version: versionString()}})
+	// Build the session while the sockets bind: clients connect right after
+	// starting the process, and kernel_info needs no interpreter.
+	runner := kernel.LazyRunner(func() (session.Runner, error) {
+		return session.New(session.Options{Background: stderr})
+	})
+	k := kernel.New(kernel.Config{Conn: ci, Runner: runner, Log: stderr, Info: kernel.Info{Version: versionString()}})
 
 	// Catch signals before binding: jupyter_client sends SIGINT before every
 	// shutdown, and a Go program exits on it by default.
@@ -40,6 +42,8 @@ func runKernel(args []string, stdout, stderr io.Writer) error {
 	if err := k.Start(); err != nil {
 		return err
 	}
+	fmt.Fprintf(stderr, "tick: kernel %s ready (shell port %d), %d ms after process start\n",
+		versionString(), k.Port("shell"), time.Since(processStart).Milliseconds())
 	go func() {
 		for s := range sigs {
 			if s == syscall.SIGTERM {

@@ -13,6 +13,7 @@ import (
 	"io"
 	"os"
 	"sort"
+	"time"
 )
 
 // command is one subcommand.
@@ -47,6 +48,9 @@ func usage(w io.Writer) {
 	}
 	fmt.Fprintln(w, "\nRun 'tick <command> -h' for a command's flags.")
 }
+
+// processStart is when the process started, for the kernel's ready log line.
+var processStart = time.Now()
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))

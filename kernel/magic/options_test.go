@@ -2,6 +2,7 @@ package magic
 
 import (
 	"errors"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -137,6 +138,23 @@ func TestHelpSections(t *testing.T) {
 		for _, n := range s.Names {
 			if !strings.Contains(h, "  "+n) || !strings.Contains(h, "%timeit "+n) {
 				t.Errorf("%%timeit help does not document %s with an example", n)
+			}
+		}
+	}
+}
+
+// docs/magics.md documents every option of every magic in a table row.
+func TestDocsListEveryOption(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/magics.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, specs := range map[string][]optSpec{"timeit": timeitSpecs, "time": timeSpecs, "compare": compareSpecs} {
+		for _, s := range specs {
+			for _, n := range s.Names {
+				if !strings.Contains(string(doc), "| `"+n) || !strings.Contains(help(name), "  "+n) {
+					t.Errorf("%%%s %s is not documented in docs/magics.md and help.md", name, n)
+				}
 			}
 		}
 	}

@@ -298,16 +298,11 @@ func (s *Session) noteFuncs(f *ast.File, count int) {
 // When the expression has no value (a call of a function without results)
 // it runs as a plain statement.
 func (s *Session) runValue(x ast.Expr, count int) Result {
-	_, err := s.compile(block([]ast.Stmt{valueProbe(x)}))
-	var prog *interp.Program
+	prog, err := s.compile(block([]ast.Stmt{valueProbe(x)}))
 	if err == nil {
-		var rich []int
-		for i, m := range richMethods {
-			if _, err := s.compile(block([]ast.Stmt{richProbe(x, m.method)})); err == nil {
-				rich = append(rich, i)
-			}
+		if rich := s.richMethodsOf(x); len(rich) > 0 {
+			prog, err = s.compile(block([]ast.Stmt{valueStmt(x, rich)}))
 		}
-		prog, err = s.compile(block([]ast.Stmt{valueStmt(x, rich)}))
 	}
 	if err != nil {
 		if e := s.runNode(block([]ast.Stmt{&ast.ExprStmt{X: x}}), count); e != nil {
@@ -330,6 +325,32 @@ func (s *Session) runValue(x ast.Expr, count int) Result {
 		d.Bundle[r[0]] = r[1]
 	}
 	return Result{Value: d}
+}
+
+// richMethodsOf returns the rich-output methods (indexes in richMethods)
+// that x's type has. Only types declared in cells need the compiled probe:
+// methods of native types are found by reflection when rendering, so the
+// probe runs only for method names some cell declared.
+func (s *Session) richMethodsOf(x ast.Expr) []int {
+	var rich []int
+	for i, m := range richMethods {
+		s.mu.Lock()
+		declared := false
+		for name := range s.declText {
+			if strings.HasSuffix(name, "."+m.method) {
+				declared = true
+				break
+			}
+		}
+		s.mu.Unlock()
+		if !declared {
+			continue
+		}
+		if _, err := s.compile(block([]ast.Stmt{richProbe(x, m.method)})); err == nil {
+			rich = append(rich, i)
+		}
+	}
+	return rich
 }
 
 // block wraps statements in a block positioned at the first one: yaegi

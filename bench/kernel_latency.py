@@ -1,0 +1,120 @@
+#!/usr/bin/python3
+"""Kernel latency of tick and ipykernel, measured side by side in one run
+with jupyter_client (Debian's /usr/bin/python3):
+
+  start    kernel process start -> first kernel_info_reply (median of --starts)
+  execute  execute "1+1" -> execute_reply (median and p99 of --runs)
+  complete complete_request -> complete_reply (median of --runs)
+
+Usage: bench/kernel_latency.py [--runs 500] [--starts 5] [--kernels tick,python3]
+Prints a Markdown table (paste it into docs/benchmarks.md).
+"""
+import argparse
+import queue
+import statistics
+import sys
+import time
+
+from jupyter_client.manager import KernelManager
+
+SAMPLES = {
+    # kernel name -> (code to execute, setup cell, completion request)
+    "tick": ("1+1", 'import "fmt"', ("fmt.Pri", 7)),
+    "python3": ("1+1", "import os", ("os.pa", 5)),
+}
+
+
+def start_latency(name):
+    km = KernelManager(kernel_name=name)
+    t0 = time.perf_counter()
+    km.start_kernel()
+    kc = km.client()
+    kc.start_channels()
+    try:
+        while True:
+            msg_id = kc.kernel_info()
+            try:
+                while True:
+                    m = kc.get_shell_msg(timeout=0.05)
+                    if m["parent_header"].get("msg_id") == msg_id:
+                        return time.perf_counter() - t0
+            except queue.Empty:
+                if time.perf_counter() - t0 > 60:
+                    raise RuntimeError(f"{name}: no kernel_info_reply within 60 s")
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)
+
+
+def drain_idle(kc, msg_id):
+    while True:
+        m = kc.get_iopub_msg(timeout=10)
+        if m["parent_header"].get("msg_id") == msg_id and m["msg_type"] == "status" \
+                and m["content"]["execution_state"] == "idle":
+            return
+
+
+def timed(kc, send, runs, iopub=True):
+    out = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        msg_id = send()
+        while True:
+            m = kc.get_shell_msg(timeout=10)
+            if m["parent_header"].get("msg_id") == msg_id:
+                break
+        out.append(time.perf_counter() - t0)
+        if iopub:
+            drain_idle(kc, msg_id)
+    return out
+
+
+def p99(xs):
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(0.99 * (len(xs) - 1))))]
+
+
+def measure(name, runs, starts):
+    code, setup, (comp, cursor) = SAMPLES[name]
+    start = statistics.median(start_latency(name) for _ in range(starts))
+    km = KernelManager(kernel_name=name)
+    km.start_kernel()
+    kc = km.client()
+    kc.start_channels()
+    try:
+        kc.wait_for_ready(timeout=60)
+        kc.execute_interactive(setup, timeout=30, output_hook=lambda m: None)
+        timed(kc, lambda: kc.execute(code), 20)  # warm up
+        ex = timed(kc, lambda: kc.execute(code), runs)
+        co = timed(kc, lambda: kc.complete(comp, cursor), runs)
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=False)
+    return {"start": start, "exec_med": statistics.median(ex), "exec_p99": p99(ex),
+            "comp_med": statistics.median(co)}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--runs", type=int, default=500)
+    ap.add_argument("--starts", type=int, default=5)
+    ap.add_argument("--kernels", default="tick,python3")
+    args = ap.parse_args()
+    rows = {}
+    for name in args.kernels.split(","):
+        print(f"measuring {name} ...", file=sys.stderr)
+        rows[name] = measure(name, args.runs, args.starts)
+    ms = lambda s: f"{s * 1000:.2f} ms"
+    print(f"| kernel | start → first kernel_info_reply (median of {args.starts}) | "
+          f"execute `1+1` → reply, median / p99 ({args.runs}) | complete → reply, median ({args.runs}) |")
+    print("|---|---|---|---|")
+    for name, r in rows.items():
+        print(f"| {name} | {ms(r['start'])} | {ms(r['exec_med'])} / {ms(r['exec_p99'])} | {ms(r['comp_med'])} |")
+    if "tick" in rows and "python3" in rows:
+        t, p = rows["tick"], rows["python3"]
+        print(f"\nratios ipykernel / tick: start {p['start'] / t['start']:.1f}×, "
+              f"execute median {p['exec_med'] / t['exec_med']:.1f}×, complete median {p['comp_med'] / t['comp_med']:.1f}×")
+
+
+if __name__ == "__main__":
+    main()
