@@ -252,15 +252,16 @@ func (s *Session) run(code string, count int) Result {
 		return Result{Err: e}
 	}
 	rewriteCell(pc, s.knownInts())
-	if pc.decls != nil {
-		if e := s.runNode(pc.decls, count); e != nil {
-			return Result{Err: s.explainCrash(e, pc, count)}
+	for _, p := range pc.pieces() {
+		if p.file != nil {
+			if e := s.runNode(p.file, count); e != nil {
+				return Result{Err: s.explainCrash(e, pc, count)}
+			}
+			s.noteFuncs(p.file, count)
+			s.noteDecls(p.file, s.ip.FileSet())
+			continue
 		}
-		s.noteFuncs(pc.decls, count)
-		s.noteDecls(pc.decls, s.ip.FileSet())
-	}
-	if len(pc.stmts) > 0 {
-		if e := s.runNode(block(pc.stmts), count); e != nil {
+		if e := s.runNode(block(p.stmts), count); e != nil {
 			return Result{Err: s.explainCrash(e, pc, count)}
 		}
 	}

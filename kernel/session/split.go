@@ -179,7 +179,8 @@ func parseCell(fset *token.FileSet, code string) (*parsedCell, error) {
 	}
 	pc.stmts = g.Decls[0].(*ast.FuncDecl).Body.List
 	if n := len(pc.stmts); n > 0 {
-		if es, ok := pc.stmts[n-1].(*ast.ExprStmt); ok {
+		declAfter := pc.decls != nil && pc.decls.Decls[len(pc.decls.Decls)-1].Pos() > pc.stmts[n-1].Pos()
+		if es, ok := pc.stmts[n-1].(*ast.ExprStmt); ok && !declAfter {
 			pc.value = es.X
 			pc.stmts = pc.stmts[:n-1]
 		}
