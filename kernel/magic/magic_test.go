@@ -133,6 +133,9 @@ var y *tensor.Tensor`)
 	if r.Provenance.Device == "" || r.Provenance.Env == nil {
 		t.Errorf("provenance: %+v", r.Provenance)
 	}
+	if in := r.Provenance.Inputs; len(in) != 1 || !strings.Contains(in[0], "[256]") || !strings.Contains(in[0], "float32") {
+		t.Errorf("provenance inputs %q, want the step's one float32[256] input", in)
+	}
 
 	res, k := run(t, s, 3, `%timeit -n 5 -r 7 --check 'y.Float32s()[0] == 4' y = step.Call(x)`)
 	if res.Err == nil || !strings.Contains(res.Err.Value, "check after the cold call is false") {

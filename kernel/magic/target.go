@@ -2,6 +2,8 @@ package magic
 
 import (
 	"fmt"
+	goscanner "go/scanner"
+	"go/token"
 	"reflect"
 	"strings"
 	"time"
@@ -95,10 +97,52 @@ func probe() timing.Probe {
 
 // provenance is what the magic knows about where the statement runs: the
 // default device and its backend. The engine adds environment, versions,
-// CPU and date. The dtypes and shapes of JIT inputs are not exposed by the
-// runtime process-wide (only per JITFunc.State), so Inputs stays empty.
+// CPU and date; jitInputs adds the JIT inputs after the measurement.
 func provenance() timing.Provenance {
 	dev := tensor.DefaultDevice()
 	backend, _, _ := strings.Cut(dev, ":")
 	return timing.Provenance{Backend: backend, Device: dev}
+}
+
+// jitInputs returns the input signatures ("[256] float32 on GO") of the
+// tensor JITs the statement names: every identifier in stmt that is a
+// session variable holding a *tensor.JITFunc. The runtime keeps no
+// process-wide record of JIT inputs, so the statement is where to look.
+func jitInputs(h Host, stmt string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, id := range identifiers(stmt) {
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		v, err := h.Eval(id)
+		if err != nil || !v.IsValid() || !v.CanInterface() {
+			continue
+		}
+		if j, ok := v.Interface().(*tensor.JITFunc); ok && j != nil {
+			out = append(out, j.State().Inputs...)
+		}
+	}
+	return out
+}
+
+// identifiers lists the identifiers of Go source text in order, skipping
+// those after a '.' (fields and package members).
+func identifiers(src string) []string {
+	var s goscanner.Scanner
+	fset := token.NewFileSet()
+	s.Init(fset.AddFile("", fset.Base(), len(src)), []byte(src), nil, 0)
+	var out []string
+	prev := token.ILLEGAL
+	for {
+		_, tok, lit := s.Scan()
+		if tok == token.EOF {
+			return out
+		}
+		if tok == token.IDENT && prev != token.PERIOD {
+			out = append(out, lit)
+		}
+		prev = tok
+	}
 }

@@ -37,7 +37,7 @@ func timeit(ctx context.Context, h Host, pub display.Publisher, args, body strin
 	if a.Vs != "" {
 		r, rep, err = timeitVs(ctx, h, a, target)
 	} else {
-		r, rep, err = timeitOne(ctx, a, target)
+		r, rep, err = timeitOne(ctx, h, a, target)
 	}
 	if err != nil {
 		prog.show(nil)
@@ -64,12 +64,13 @@ func timeit(ctx context.Context, h Host, pub display.Publisher, args, body strin
 }
 
 // timeitOne measures one statement.
-func timeitOne(ctx context.Context, a *timeitArgs, t timing.Target) (*timing.Result, report, error) {
+func timeitOne(ctx context.Context, h Host, a *timeitArgs, t timing.Target) (*timing.Result, report, error) {
 	r, err := timing.Measure(ctx, t, a.Opts)
 	if err != nil {
 		return nil, report{}, err
 	}
 	r.Label = label(a.Stmt)
+	r.Provenance.Inputs = jitInputs(h, a.Stmt)
 	plots, err := resultPlots(r, a.Plots)
 	if err != nil {
 		return nil, report{}, err
@@ -89,6 +90,7 @@ func timeitVs(ctx context.Context, h Host, a *timeitArgs, t timing.Target) (*tim
 		return nil, report{}, err
 	}
 	ra.Label, rb.Label = label(a.Stmt), label(a.Vs)
+	ra.Provenance.Inputs, rb.Provenance.Inputs = jitInputs(h, a.Stmt), jitInputs(h, a.Vs)
 	c := timing.Compare(ra, rb)
 	var plots []*plot.Plot
 	if len(a.Plots) > 0 {
