@@ -286,3 +286,22 @@ func keys(b display.Bundle) []string {
 	}
 	return out
 }
+
+func TestStatementErrors(t *testing.T) {
+	s := newSession(t)
+	cases := []struct{ code, want string }{
+		{"%timeit -n 1 -r 6 y := undefinedThing + 1", "compiling the statement"},
+		{`%timeit -n 1 -r 6 panic("boom")`, "boom"},
+		{"%time nosuch()", "compiling the statement"},
+		{"%compare onlyOne", "at least two results"},
+	}
+	for i, c := range cases {
+		res, k := run(t, s, i+1, c.code)
+		if res.Err == nil || !strings.Contains(res.Err.Value, c.want) {
+			t.Errorf("%s: error %v, want one containing %q", c.code, res.Err, c.want)
+		}
+		if len(k.pub) != 0 {
+			t.Errorf("%s: a failed magic still showed output", c.code)
+		}
+	}
+}
