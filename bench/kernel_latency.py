@@ -69,6 +69,20 @@ def timed(kc, send, runs, iopub=True):
     return out
 
 
+def check(kc, name, code, comp, cursor):
+    """Refuse to time a kernel that does not actually answer correctly."""
+    reply = kc.execute_interactive(code, timeout=30, output_hook=lambda m: None)
+    if reply["content"]["status"] != "ok":
+        raise SystemExit(f"{name}: {code!r} failed: {reply['content']}")
+    msg_id = kc.complete(comp, cursor)
+    while True:
+        m = kc.get_shell_msg(timeout=10)
+        if m["parent_header"].get("msg_id") == msg_id:
+            break
+    if not m["content"]["matches"]:
+        print(f"warning: {name} completed {comp!r} with no matches; its timing is of an empty answer", file=sys.stderr)
+
+
 def p99(xs):
     xs = sorted(xs)
     return xs[min(len(xs) - 1, int(round(0.99 * (len(xs) - 1))))]
@@ -84,6 +98,7 @@ def measure(name, runs, starts):
     try:
         kc.wait_for_ready(timeout=60)
         kc.execute_interactive(setup, timeout=30, output_hook=lambda m: None)
+        check(kc, name, code, comp, cursor)
         timed(kc, lambda: kc.execute(code), 20)  # warm up
         ex = timed(kc, lambda: kc.execute(code), runs)
         co = timed(kc, lambda: kc.complete(comp, cursor), runs)
