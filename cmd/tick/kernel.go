@@ -29,7 +29,7 @@ func runKernel(args []string, stdout, stderr io.Writer) error {
 	// Build the session while the sockets bind: clients connect right after
 	// starting the process, and kernel_info needs no interpreter.
 	runner := kernel.LazyRunner(func() (session.Runner, error) {
-		return session.New(session.Options{Background: stderr})
+		return newSession(session.Options{Background: stderr})
 	})
 	k := kernel.New(kernel.Config{Conn: ci, Runner: runner, Log: stderr, Info: kernel.Info{Version: versionString()}})
 

@@ -116,7 +116,7 @@ func runNotebook(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tick run: %v\n", err)
 		return runBadInput
 	}
-	sess, err := session.New(session.Options{Args: []string{f.in}, Background: stderr})
+	sess, err := newSession(session.Options{Args: []string{f.in}, Background: stderr})
 	if err != nil {
 		fmt.Fprintf(stderr, "tick run: starting the Go session: %v\n", err)
 		return runFailed
