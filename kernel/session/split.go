@@ -2,6 +2,7 @@ package session
 
 import (
 	"fmt"
+	"sort"
 	"go/ast"
 	"go/parser"
 	"go/scanner"
@@ -167,19 +168,44 @@ func parseCell(fset *token.FileSet, code string) (*parsedCell, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(f.Decls) > 0 {
+	var vars []ast.Stmt
+	var kept []ast.Decl
+	for _, d := range f.Decls {
+		// Package-level var declarations run as statements of the top-level
+		// block: yaegi rejects a var file declaration that uses a variable
+		// an earlier statement defined ("variable definition loop").
+		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.VAR {
+			vars = append(vars, varStmts(g)...)
+			continue
+		}
+		kept = append(kept, d)
+	}
+	if len(kept) > 0 {
+		f.Decls = kept
 		pc.decls = f
 	}
-	if nstmt == 0 {
+	if nstmt > 0 {
+		g, err := parser.ParseFile(fset, srcName, stmts.String(), parser.SkipObjectResolution)
+		if err != nil {
+			return nil, err
+		}
+		pc.stmts = g.Decls[0].(*ast.FuncDecl).Body.List
+	}
+	if len(vars) > 0 {
+		pc.stmts = append(pc.stmts, vars...)
+		// The two parses are different files of fset: order by cell position.
+		at := func(st ast.Stmt) int { p := fset.Position(st.Pos()); return p.Line<<16 + p.Column }
+		sort.SliceStable(pc.stmts, func(i, j int) bool { return at(pc.stmts[i]) < at(pc.stmts[j]) })
+	}
+	if len(pc.stmts) == 0 {
 		return pc, nil
 	}
-	g, err := parser.ParseFile(fset, srcName, stmts.String(), parser.SkipObjectResolution)
-	if err != nil {
-		return nil, err
-	}
-	pc.stmts = g.Decls[0].(*ast.FuncDecl).Body.List
 	if n := len(pc.stmts); n > 0 {
-		declAfter := pc.decls != nil && pc.decls.Decls[len(pc.decls.Decls)-1].Pos() > pc.stmts[n-1].Pos()
+		lastDecl, lastStmt := token.Position{}, fset.Position(pc.stmts[n-1].Pos())
+		if pc.decls != nil {
+			lastDecl = fset.Position(pc.decls.Decls[len(pc.decls.Decls)-1].Pos())
+		}
+		declAfter := lastDecl.Line > lastStmt.Line || lastDecl.Line == lastStmt.Line && lastDecl.Column > lastStmt.Column
 		if es, ok := pc.stmts[n-1].(*ast.ExprStmt); ok && !declAfter {
 			pc.value = es.X
 			pc.stmts = pc.stmts[:n-1]
@@ -192,4 +218,33 @@ func parseCell(fset *token.FileSet, code string) (*parsedCell, error) {
 func lineCol(fset *token.FileSet, pos token.Pos) string {
 	p := fset.Position(pos)
 	return fmt.Sprintf("%d:%d", p.Line, p.Column)
+}
+
+// varStmts turns a package-level var declaration into top-level
+// statements: `var x, y = a, b` becomes `x, y := a, b` and `var x T = v`
+// becomes `x := T(v)` (yaegi runs var declarations with initialisers in
+// a block before the values they use are set); `var x T` stays a
+// declaration.
+func varStmts(g *ast.GenDecl) []ast.Stmt {
+	var out []ast.Stmt
+	for _, sp := range g.Specs {
+		vs := sp.(*ast.ValueSpec)
+		if len(vs.Values) == 0 {
+			out = append(out, &ast.DeclStmt{Decl: &ast.GenDecl{TokPos: vs.Pos(), Tok: token.VAR, Specs: []ast.Spec{vs}}})
+			continue
+		}
+		lhs := make([]ast.Expr, len(vs.Names))
+		for i, n := range vs.Names {
+			lhs[i] = n
+		}
+		rhs := vs.Values
+		if vs.Type != nil && len(vs.Values) == len(vs.Names) {
+			rhs = make([]ast.Expr, len(vs.Values))
+			for i, v := range vs.Values {
+				rhs[i] = &ast.CallExpr{Fun: &ast.ParenExpr{Lparen: vs.Type.Pos(), X: vs.Type, Rparen: vs.Type.End()}, Lparen: v.Pos(), Args: []ast.Expr{v}, Rparen: v.End()}
+			}
+		}
+		out = append(out, &ast.AssignStmt{Lhs: lhs, TokPos: vs.Names[0].End(), Tok: token.DEFINE, Rhs: rhs})
+	}
+	return out
 }
