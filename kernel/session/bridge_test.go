@@ -18,27 +18,28 @@ type cellCase struct {
 func runTable(t *testing.T, s *Session, cells []cellCase) {
 	t.Helper()
 	for i, c := range cells {
-		res, rec := exec(t, s, i+1, c.code)
-		if c.err != "" {
-			if res.Err == nil || !strings.Contains(res.Err.Error()+"\n"+strings.Join(res.Err.Traceback, "\n"), c.err) {
-				t.Errorf("%s: error %v, want one containing %q", c.name, res.Err, c.err)
+		t.Run(c.name, func(t *testing.T) {
+			res, rec := exec(t, s, i+1, c.code)
+			if c.err != "" {
+				if res.Err == nil || !strings.Contains(res.Err.Error()+"\n"+strings.Join(res.Err.Traceback, "\n"), c.err) {
+					t.Errorf("error %v, want one containing %q", res.Err, c.err)
+				}
+				return
 			}
-			continue
-		}
-		if res.Err != nil {
-			t.Errorf("%s: unexpected error: %s", c.name, strings.Join(res.Err.Traceback, "\n"))
-			continue
-		}
-		got := ""
-		if res.Value != nil {
-			got, _ = res.Value.Bundle["text/plain"].(string)
-		}
-		if got != c.value {
-			t.Errorf("%s: value %q, want %q", c.name, got, c.value)
-		}
-		if out := rec.text("stdout"); out != c.out {
-			t.Errorf("%s: stdout %q, want %q", c.name, out, c.out)
-		}
+			if res.Err != nil {
+				t.Fatalf("unexpected error: %s", strings.Join(res.Err.Traceback, "\n"))
+			}
+			got := ""
+			if res.Value != nil {
+				got, _ = res.Value.Bundle["text/plain"].(string)
+			}
+			if got != c.value {
+				t.Errorf("value %q, want %q", got, c.value)
+			}
+			if out := rec.text("stdout"); out != c.out {
+				t.Errorf("stdout %q, want %q", out, c.out)
+			}
+		})
 	}
 }
 
@@ -68,6 +69,14 @@ func TestBridges(t *testing.T) {
 		{name: "commaok_assert_toplevel", code: "var anyv any = 3\niv, isInt := anyv.(int)\nsv, isStr := anyv.(string)\nfmt.Sprint(iv, isInt, sv == \"\", isStr)", value: `"3 true true false"`},
 		{name: "commaok_in_if_toplevel", code: "if q, ok := mm[\"k\"]; ok { fmt.Print(q) }", out: "7"},
 		{name: "switch_toplevel", code: "switch x := 2; x { case 2: fmt.Print(\"two\") }", out: "two"},
+		{name: "generics", code: "func Map[T, U any](xs []T, f func(T) U) []U { var out []U; for _, x := range xs { out = append(out, f(x)) }; return out }\nMap[int, string]([]int{1, 2}, func(i int) string { return fmt.Sprint(i * 10) })", value: "[10 20]"},
+		{name: "generics_inference_from_func_arg", code: "Map([]int{1, 2}, func(i int) string { return fmt.Sprint(i) })", err: "cannot use type func(int) string"},
+		{name: "closures_and_defer", code: "func tally() (n int) { defer func() { n *= 2 }(); n = 3; return }\ntally()", value: "6"},
+		{name: "goroutines_channels", code: "ch := make(chan int)\ngo func() { for i := range 3 { ch <- i }; close(ch) }()\ngot := 0\nfor v := range ch { got += v }\ngot", value: "3"},
+		{name: "select_stmt", code: "sc := make(chan string, 1)\nsc <- \"hi\"\nselect { case m := <-sc: fmt.Print(m) }", out: "hi"},
+		{name: "embedded_methods", code: "type Base struct{ N int }\nfunc (b Base) Get() int { return b.N }\ntype Wrap struct{ Base }\nWrap{Base{7}}.Get()", value: "7"},
+		{name: "interfaces", code: "type Shape interface{ Area() float64 }\ntype Sq struct{ S float64 }\nfunc (q Sq) Area() float64 { return q.S * q.S }\nvar sh Shape = Sq{3}\nsh.Area()", value: "9"},
+		{name: "stdlib_sort", code: "import \"sort\"\nxs := []int{3, 1, 2}\nsort.Slice(xs, func(i, j int) bool { return xs[i] < xs[j] })\nxs", value: "[1 2 3]"},
 	})
 }
 

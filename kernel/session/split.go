@@ -2,11 +2,11 @@ package session
 
 import (
 	"fmt"
-	"sort"
 	"go/ast"
 	"go/parser"
 	"go/scanner"
 	"go/token"
+	"sort"
 	"strings"
 )
 
