@@ -12,12 +12,23 @@ class TickKernelTests(jkt.KernelTests):
     language_name = "go"
     file_extension = ".go"
 
+    # Completion and inspection answer from the session's state, as in a
+    # notebook where earlier cells ran: this cell runs once, before the tests.
+    setup_cell = 'import "strings"\nimportantValue := 1'
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        reply = cls.kc.execute_interactive(cls.setup_cell, timeout=30, output_hook=lambda m: None)
+        assert reply["content"]["status"] == "ok", reply["content"]
+
     code_hello_world = 'import "fmt"\nfmt.Println("hello, world")'
     code_stderr = 'import (\n\t"fmt"\n\t"os"\n)\nfmt.Fprintln(os.Stderr, "to stderr")'
 
     completion_samples = [
-        {"text": "import \"strings\"\nstrings.ToUpp", "matches": {"strings.ToUpper"}},
-        {"text": "importantValue := 1\nimportantV", "matches": {"importantValue"}},
+        {"text": "strings.ToUpp", "matches": {"ToUpper", "ToUpperSpecial"}},
+        {"text": "importantV", "matches": {"importantValue"}},
+        {"text": "n := appen", "matches": {"append"}},
     ]
 
     complete_code_samples = [
@@ -53,7 +64,7 @@ class TickKernelTests(jkt.KernelTests):
     supported_history_operations = ("tail", "range", "search")
     code_history_pattern = "6 * ?"
 
-    code_inspect_sample = 'import "strings"\nstrings.ToUpper'
+    code_inspect_sample = "strings.ToUpper"
 
     code_clear_output = 'import "tick/display"\ndisplay.Clear(false)'
 
