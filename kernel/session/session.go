@@ -173,7 +173,7 @@ func (s *Session) begin(sink Sink, cell *Cell) *streamer {
 		st.write("stderr", pending)
 	}
 	s.stdin.reset()
-	s.rt.stop = false
+	s.clearStop()
 	s.rt.depth.Store(0)
 	return st
 }
@@ -183,7 +183,16 @@ func (s *Session) end(st *streamer) {
 	s.cur, s.cell = nil, nil
 	s.mu.Unlock()
 	st.close()
-	s.rt.stop = false
+	s.clearStop()
+}
+
+// clearStop resets the interrupt flag. It writes only when the flag is set,
+// so that goroutines a cell left running (which read the flag at every
+// checkpoint) race with a write only around an actual interrupt.
+func (s *Session) clearStop() {
+	if s.rt.stop {
+		s.rt.stop = false
+	}
 }
 
 // emit routes stream text to the running cell, or to the background.
