@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -27,10 +28,15 @@ type client struct {
 	controlMsgs          chan *wire.Message
 }
 
-func dial(t *testing.T, k *kernel.Kernel, key []byte) *client {
+func dial(t *testing.T, k *kernel.Kernel, ci kernel.ConnectionInfo, key []byte) *client {
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	ep := func(name string) string { return fmt.Sprintf("tcp://127.0.0.1:%d", k.Port(name)) }
+	ep := func(name string) string {
+		if ci.Transport == "ipc" {
+			return fmt.Sprintf("ipc://%s-%d", ci.IP, k.Port(name))
+		}
+		return fmt.Sprintf("tcp://%s:%d", ci.IP, k.Port(name))
+	}
 	c := &client{t: t, key: key,
 		shell:     zmq4.NewDealer(ctx, zmq4.WithID(zmq4.SocketIdentity("client-shell"))),
 		control:   zmq4.NewDealer(ctx, zmq4.WithID(zmq4.SocketIdentity("client-control"))),
@@ -115,15 +121,22 @@ func (c *client) ready() {
 
 func TestSmokeOverZMQ(t *testing.T) {
 	key := []byte("smoke-key")
+	for _, ci := range []kernel.ConnectionInfo{
+		{Transport: "tcp", IP: "127.0.0.1", Key: string(key), SignatureScheme: "hmac-sha256"}, // ports 0: any free
+		{Transport: "ipc", IP: filepath.Join(t.TempDir(), "kernel"), Key: string(key), SignatureScheme: "hmac-sha256",
+			ShellPort: 1, ControlPort: 2, StdinPort: 3, IOPubPort: 4, HBPort: 5},
+	} {
+		t.Run(ci.Transport, func(t *testing.T) { smoke(t, ci, key) })
+	}
+}
+
+func smoke(t *testing.T, ci kernel.ConnectionInfo, key []byte) {
 	runner := &fakeEcho{}
-	k := kernel.New(kernel.Config{
-		Conn:   kernel.ConnectionInfo{Transport: "tcp", IP: "127.0.0.1", Key: string(key), SignatureScheme: "hmac-sha256"},
-		Runner: runner, Log: io.Discard, Info: kernel.Info{Version: "smoke"},
-	})
+	k := kernel.New(kernel.Config{Conn: ci, Runner: runner, Log: io.Discard, Info: kernel.Info{Version: "smoke"}})
 	if err := k.Start(); err != nil {
 		t.Fatal(err)
 	}
-	c := dial(t, k, key)
+	c := dial(t, k, ci, key)
 	c.ready()
 
 	// A badly signed request is dropped; the kernel keeps answering.

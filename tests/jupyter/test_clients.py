@@ -142,7 +142,17 @@ class SharedKernel(unittest.TestCase):
         self.assertEqual(shell_reply(self.kc, msg_id)["content"]["comms"], {})
 
 
-class Restart(unittest.TestCase):
+class Lifecycle(unittest.TestCase):
+    def test_sigterm_exits_cleanly(self):
+        km, kc = start_new_kernel(kernel_name=KERNEL, startup_timeout=TIMEOUT)
+        try:
+            proc = km.provisioner.process
+            proc.send_signal(signal.SIGTERM)
+            self.assertEqual(proc.wait(timeout=TIMEOUT), 0, "SIGTERM must exit with status 0")
+        finally:
+            kc.stop_channels()
+            km.cleanup_resources()
+
     def test_restart(self):
         km, kc = start_new_kernel(kernel_name=KERNEL, startup_timeout=TIMEOUT)
         try:
