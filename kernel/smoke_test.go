@@ -7,6 +7,7 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -23,6 +24,8 @@ type client struct {
 	t                    *testing.T
 	key                  []byte
 	shell, control, hb   zmq4.Socket
+	stdin                zmq4.Socket
+	stdinMsgs            chan *wire.Message
 	iopub                zmq4.Socket
 	iopubMsgs, shellMsgs chan *wire.Message
 	controlMsgs          chan *wire.Message
@@ -43,8 +46,11 @@ func dial(t *testing.T, k *kernel.Kernel, ci kernel.ConnectionInfo, key []byte) 
 		hb:        zmq4.NewReq(ctx),
 		iopub:     zmq4.NewSub(ctx),
 		iopubMsgs: make(chan *wire.Message, 1000), shellMsgs: make(chan *wire.Message, 100),
-		controlMsgs: make(chan *wire.Message, 100)}
-	for name, s := range map[string]zmq4.Socket{"shell": c.shell, "control": c.control, "hb": c.hb, "iopub": c.iopub} {
+		controlMsgs: make(chan *wire.Message, 100), stdinMsgs: make(chan *wire.Message, 10),
+		// jupyter_client gives shell and stdin the same identity: the
+		// kernel addresses input_request to the shell request's sender.
+		stdin: zmq4.NewDealer(ctx, zmq4.WithID(zmq4.SocketIdentity("client-shell")))}
+	for name, s := range map[string]zmq4.Socket{"shell": c.shell, "control": c.control, "hb": c.hb, "iopub": c.iopub, "stdin": c.stdin} {
 		if err := s.Dial(ep(name)); err != nil {
 			t.Fatalf("dial %s: %v", name, err)
 		}
@@ -55,8 +61,9 @@ func dial(t *testing.T, k *kernel.Kernel, ci kernel.ConnectionInfo, key []byte) 
 	go c.pump(c.iopub, c.iopubMsgs)
 	go c.pump(c.shell, c.shellMsgs)
 	go c.pump(c.control, c.controlMsgs)
+	go c.pump(c.stdin, c.stdinMsgs)
 	t.Cleanup(func() {
-		for _, s := range []zmq4.Socket{c.shell, c.control, c.hb, c.iopub} {
+		for _, s := range []zmq4.Socket{c.shell, c.control, c.hb, c.iopub, c.stdin} {
 			s.Close()
 		}
 	})
@@ -160,6 +167,31 @@ func smoke(t *testing.T, ci kernel.ConnectionInfo, key []byte) {
 	}
 	_ = bad
 
+	// stdin: the input_request goes to the shell sender with the execute
+	// request as parent; the input_reply answers the cell.
+	read := c.send(c.shell, "execute_request", map[string]any{"code": "read", "allow_stdin": true}, key)
+	req, ok := c.await(c.stdinMsgs, read, "input_request", 5*time.Second)
+	if !ok || !strings.Contains(string(req.Content), `"prompt":"name? "`) {
+		t.Fatalf("input_request = %v", req)
+	}
+	raw, _ := json.Marshal(map[string]any{"value": "gopher"})
+	frames, _ := wire.Encode(&wire.Message{Header: wire.NewHeader("input_reply", "client"), ParentHeader: req.Header, Content: raw}, key)
+	if err := c.stdin.SendMulti(zmq4.NewMsgFrom(frames...)); err != nil {
+		t.Fatal(err)
+	}
+	if out, ok := c.await(c.iopubMsgs, read, "stream", 5*time.Second); !ok || !strings.Contains(string(out.Content), "read: gopher") {
+		t.Errorf("after input_reply, stream = %v", out)
+	}
+	// An interrupt ends a pending read.
+	read = c.send(c.shell, "execute_request", map[string]any{"code": "read", "allow_stdin": true}, key)
+	if _, ok := c.await(c.stdinMsgs, read, "input_request", 5*time.Second); !ok {
+		t.Fatal("no second input_request")
+	}
+	c.send(c.control, "interrupt_request", map[string]any{}, key)
+	if out, ok := c.await(c.iopubMsgs, read, "stream", 5*time.Second); !ok || !strings.Contains(string(out.Content), "interrupted") {
+		t.Errorf("after interrupt, stream = %v", out)
+	}
+
 	// Heartbeat echoes.
 	if err := c.hb.Send(zmq4.NewMsgString("ping")); err != nil {
 		t.Fatal(err)
@@ -184,15 +216,30 @@ func smoke(t *testing.T, ci kernel.ConnectionInfo, key []byte) {
 
 // fakeEcho echoes each cell's code on stdout.
 type fakeEcho struct {
+	mu    sync.Mutex
 	codes []string
 }
 
 func (f *fakeEcho) Execute(ctx context.Context, c session.Cell, sink session.Sink) session.Result {
-	f.codes = append(f.codes, c.Code) // only the executor goroutine calls Execute
+	f.mu.Lock()
+	f.codes = append(f.codes, c.Code)
+	f.mu.Unlock()
+	if c.Code == "read" {
+		v, err := c.Stdin("name? ", false)
+		if err != nil {
+			v = err.Error()
+		}
+		sink.Stream("stdout", "read: "+v)
+		return session.Result{}
+	}
 	sink.Stream("stdout", "echo: "+c.Code)
 	return session.Result{Value: &display.Data{Bundle: display.Bundle{"text/plain": "1"}}}
 }
-func (f *fakeEcho) seen() []string                              { return f.codes }
+func (f *fakeEcho) seen() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]string(nil), f.codes...)
+}
 func (f *fakeEcho) Complete(string, int) session.Completion     { return session.Completion{} }
 func (f *fakeEcho) Inspect(string, int, int) session.Inspection { return session.Inspection{} }
 func (f *fakeEcho) IsComplete(string) session.Completeness {
