@@ -1,8 +1,14 @@
 package session
 
 import (
+	"context"
+	"fmt"
+	"reflect"
 	"strings"
+	"sync"
 	"testing"
+
+	"tick/display"
 )
 
 func TestDisplayRouting(t *testing.T) {
@@ -67,5 +73,112 @@ func TestRichValues(t *testing.T) {
 		if res.Value.Bundle["text/plain"] == nil {
 			t.Errorf("%s: no text/plain", c.name)
 		}
+	}
+}
+
+// eventRecorder is a Sink that records each call as text ("stdout:a\n",
+// "publish:<b>x</b>", "update:1", "clear:true"), in order.
+type eventRecorder struct {
+	mu     sync.Mutex
+	events []string
+}
+
+func (r *eventRecorder) add(e string) { r.mu.Lock(); r.events = append(r.events, e); r.mu.Unlock() }
+func (r *eventRecorder) Stream(name, text string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	// Merge consecutive writes to one stream: coalescing may split text
+	// differently, the order between kinds of events is what matters.
+	if n := len(r.events); n > 0 && strings.HasPrefix(r.events[n-1], name+":") {
+		r.events[n-1] += text
+		return
+	}
+	r.events = append(r.events, name+":"+text)
+}
+func (r *eventRecorder) Publish(d display.Data) {
+	r.add(fmt.Sprint("publish:", d.Bundle["text/plain"]))
+}
+func (r *eventRecorder) Update(d display.Data) { r.add(fmt.Sprint("update:", d.Bundle["text/plain"])) }
+func (r *eventRecorder) Clear(wait bool)       { r.add(fmt.Sprint("clear:", wait)) }
+
+// TestDisplayKeepsOrderWithPrintedText checks that display calls flush the
+// stream text printed before them (it is buffered up to 20 ms), so the sink
+// sees outputs in the order the cell produced them.
+func TestDisplayKeepsOrderWithPrintedText(t *testing.T) {
+	s := newSession(t)
+	cases := []struct {
+		name, code string
+		want       []string
+	}{
+		{"print_then_html", `fmt.Println("a")
+display.HTML("<b>x</b>")`, []string{"stdout:a\n", "publish:<b>x</b>"}},
+		{"clear_between_prints", `fmt.Println("a")
+display.Clear(true)
+fmt.Println("b")`, []string{"stdout:a\n", "clear:true", "stdout:b\n"}},
+		{"update_between_prints", `h := display.Text("0")
+fmt.Print("a")
+h.Update(display.Bundle{"text/plain": "1"})
+fmt.Fprintln(os.Stderr, "b")`, []string{"publish:0", "stdout:a", "update:1", "stderr:b\n"}},
+		{"goroutine_print_then_display", `done := make(chan bool)
+go func() { fmt.Println("g"); done <- true }()
+<-done
+display.Markdown("m")`, []string{"stdout:g\n", "publish:m"}},
+	}
+	if res, _ := exec(t, s, 1, `import ("fmt"; "os"; "tick/display")`); res.Err != nil {
+		t.Fatal(res.Err.Traceback)
+	}
+	for i, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := &eventRecorder{}
+			res := s.Execute(context.Background(), Cell{Code: c.code, Count: i + 2}, r)
+			if res.Err != nil {
+				t.Fatal(res.Err.Traceback)
+			}
+			r.mu.Lock()
+			defer r.mu.Unlock()
+			if !reflect.DeepEqual(r.events, c.want) {
+				t.Errorf("sink saw %q, want %q", r.events, c.want)
+			}
+		})
+	}
+}
+
+// TestHandleIsNotEchoed checks that a cell ending in a display call shows
+// the output once (display_data) and no execute_result "&{<id>}".
+func TestHandleIsNotEchoed(t *testing.T) {
+	s := newSession(t)
+	cases := []struct {
+		name, code  string
+		wantPublish int
+	}{
+		{"html", `display.HTML("<b>x</b>")`, 1},
+		{"image", "img := image.NewGray(image.Rect(0, 0, 2, 2))\ndisplay.Image(img)", 1},
+		{"handle_variable", "h := display.Text(\"t\")\nh", 1},
+		{"show", `display.Show(display.Bundle{"text/plain": "s"})`, 1},
+	}
+	if res, _ := exec(t, s, 1, `import ("image"; "tick/display")`); res.Err != nil {
+		t.Fatal(res.Err.Traceback)
+	}
+	for i, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			res, rec := exec(t, s, i+2, c.code)
+			if res.Err != nil {
+				t.Fatal(res.Err.Traceback)
+			}
+			if res.Value != nil {
+				t.Errorf("value %v, want none (a display handle is not echoed)", res.Value.Bundle)
+			}
+			if len(rec.publish) != c.wantPublish {
+				t.Errorf("published %d outputs, want %d", len(rec.publish), c.wantPublish)
+			}
+		})
+	}
+	// Other pointers to structs are still echoed.
+	res, _ := exec(t, s, 10, "type P struct{ X int }\n&P{3}")
+	if res.Err != nil {
+		t.Fatal(res.Err.Traceback)
+	}
+	if res.Value == nil || res.Value.Bundle["text/plain"] != "&{3}" {
+		t.Errorf("value of &P{3} = %v, want text/plain &{3}", res.Value)
 	}
 }

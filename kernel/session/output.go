@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"tick/display"
 )
 
 // flushEvery is how long stream text may wait before it is sent to the
@@ -81,6 +83,38 @@ func (s *streamer) flushLocked() {
 	}
 	s.segs, s.size = s.segs[:0], 0
 }
+
+// pass flushes the pending text, then calls f with the sink, all under
+// s.mu: output sent around the buffer (display calls, magics writing to the
+// Sink) lands after the text printed before it and before text printed
+// after it, even when other goroutines print meanwhile.
+func (s *streamer) pass(f func(Sink)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.flushLocked()
+	f(s.sink)
+}
+
+// orderedSink is the Sink a running cell sees (installed with display.Use
+// and given to magics). Each call first flushes the stream text the cell
+// buffered, so that, for example, fmt.Println("a"); display.Clear(true);
+// fmt.Println("b") leaves only "b", and text printed before display.HTML
+// shows above the HTML.
+type orderedSink struct{ st *streamer }
+
+// Stream sends text at once, after the buffered text.
+func (o orderedSink) Stream(name, text string) {
+	o.st.pass(func(k Sink) { k.Stream(name, text) })
+}
+
+// Publish flushes the buffered text, then publishes d.
+func (o orderedSink) Publish(d display.Data) { o.st.pass(func(k Sink) { k.Publish(d) }) }
+
+// Update flushes the buffered text, then updates the output d.ID.
+func (o orderedSink) Update(d display.Data) { o.st.pass(func(k Sink) { k.Update(d) }) }
+
+// Clear flushes the buffered text, then clears the cell's output.
+func (o orderedSink) Clear(wait bool) { o.st.pass(func(k Sink) { k.Clear(wait) }) }
 
 // prompt returns and forgets the text printed since the last newline.
 func (s *streamer) prompt() string {

@@ -139,6 +139,7 @@ func (s *Session) Execute(ctx context.Context, cell Cell, sink Sink) (res Result
 	s.exec.Lock()
 	defer s.exec.Unlock()
 	st := s.begin(sink, &cell)
+	sink = orderedSink{st} // display calls and magics keep their place among printed text
 	restore := display.Use(sink)
 	stopWatch := context.AfterFunc(ctx, s.Interrupt)
 	defer func() {
@@ -326,7 +327,7 @@ func (s *Session) runValue(x ast.Expr, count int) Result {
 	s.mu.Lock()
 	vals := s.values
 	s.mu.Unlock()
-	if len(vals) == 0 {
+	if len(vals) == 0 || !echoed(vals[0]) {
 		return Result{}
 	}
 	d := renderValue(vals[0].(any))

@@ -21,6 +21,16 @@ type (
 	svger      interface{ SVG() string }
 )
 
+// echoed reports whether a cell's value is shown as its result. A
+// *display.Handle is not: the output it refers to is already shown (the
+// call that returned it published it), so a cell ending in
+// display.HTML(...) shows the HTML once and no "&{<id>}" after it, as
+// IPython's display() returns None.
+func echoed(v any) bool {
+	_, handle := v.(*display.Handle)
+	return !handle
+}
+
 // renderValue renders a cell's value: text/plain is Go's %v (strings are
 // quoted as Go would), plus richer MIME types the value offers.
 func renderValue(v any) *display.Data {
