@@ -68,8 +68,11 @@ type Mux struct {
 	log      io.Writer
 }
 
-// NewMux returns an empty Mux that logs to log.
+// NewMux returns an empty Mux that logs to log (nil discards).
 func NewMux(log io.Writer) *Mux {
+	if log == nil {
+		log = io.Discard
+	}
 	return &Mux{handlers: map[string]Handler{}, log: log}
 }
 
