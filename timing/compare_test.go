@@ -175,3 +175,50 @@ func TestMannWhitneyDegenerate(t *testing.T) {
 		t.Errorf("empty: p=%v U=%v, want 1, 0", p, u)
 	}
 }
+
+// TestInterleaveCountersPerStatement: two statements on one runtime share
+// its cumulative counters (one probe). Interleaved, each statement's
+// per-loop counters must come from its own samples only: one kernel per
+// call for a, two for b, as when each is measured alone.
+func TestInterleaveCountersPerStatement(t *testing.T) {
+	cases := []struct {
+		name               string
+		kernelsA, kernelsB int64
+		hostA, hostB       time.Duration
+	}{
+		{"one kernel each", 1, 1, 10 * time.Microsecond, 10 * time.Microsecond},
+		{"one and two kernels", 1, 2, 10 * time.Microsecond, 30 * time.Microsecond},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			a, b := pair(c.hostA, c.hostB, 0.02, 0)
+			a.kernels, b.kernels = c.kernelsA, c.kernelsB
+			// The runtime's counters: whatever either statement launched.
+			shared := func() Probe {
+				pa, pb := a.probe(), b.probe()
+				return Probe{Kernels: pa.Kernels + pb.Kernels, FLOPs: pa.FLOPs + pb.FLOPs, Bytes: pa.Bytes + pb.Bytes}
+			}
+			ta, tb := a.target(), b.target()
+			ta.Probe, tb.Probe = shared, shared
+			ra, rb, err := Interleave(context.Background(), ta, tb, Options{Clock: a.c, Budget: 200 * time.Millisecond})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, x := range []struct {
+				name string
+				r    *Result
+				want int64
+			}{{"a", ra, c.kernelsA}, {"b", rb, c.kernelsB}} {
+				if x.r.Counters == nil {
+					t.Fatalf("%s: no counters", x.name)
+				}
+				if got := x.r.Counters.Kernels; got != float64(x.want) {
+					t.Errorf("%s: %v kernels per loop, want %d (its own samples only)", x.name, got, x.want)
+				}
+				if got := x.r.Counters.FLOPs; got != 1e6 {
+					t.Errorf("%s: %v FLOPs per loop, want 1e6", x.name, got)
+				}
+			}
+		})
+	}
+}

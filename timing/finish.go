@@ -35,7 +35,7 @@ func (r *runner) finish() *Result {
 	}
 	if r.t.Probe != nil {
 		p := r.probe()
-		d := p.sub(r.probe0)
+		d := r.counted // this statement's measured samples only
 		res.Async, res.Debug = p.Async, p.Debug
 		if r.loops > 0 {
 			l := float64(r.loops)

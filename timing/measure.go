@@ -39,8 +39,11 @@ type runner struct {
 	start time.Duration
 	res   *Result
 	warm  []float64
-	// measured-phase accumulators
-	probe0     Probe
+	// measured-phase accumulators. counted sums the probe differences
+	// across each measured sample only: when two runners share one runtime
+	// (Interleave), the other statement's calls between samples are not
+	// this statement's work.
+	counted    Probe
 	allocBytes uint64
 	mallocs    uint64
 	loops      int
@@ -342,7 +345,6 @@ func (r *runner) floor(ctx context.Context) error {
 	}
 	slices.Sort(ds)
 	r.res.Floor = Quantile(ds, 0.5)
-	r.probe0 = r.probe()
 	return nil
 }
 
@@ -389,6 +391,7 @@ func (r *runner) sample(ctx context.Context) error {
 		if d.JITCaptures > 0 || (r.res.Replaying && d.Compiles > 0) {
 			return &RecaptureError{Sample: k + 1, Captures: d.JITCaptures, Compiles: d.Compiles}
 		}
+		r.counted = r.counted.add(d)
 	}
 	s.GCs = m1.NumGC - m0.NumGC
 	r.allocBytes += m1.TotalAlloc - m0.TotalAlloc

@@ -37,6 +37,7 @@ type workload struct {
 	noise    float64 // each Call's time is scaled by 1 ± noise (uniform)
 	drift    float64 // times grow by this fraction per second of clock time
 	rng      *rand.Rand
+	kernels  int64 // kernels launched per call; 0 means 3
 
 	calls   int64
 	devFree time.Duration
@@ -77,7 +78,11 @@ func (w *workload) call(n int) error {
 				w.p.JITReplays++
 			}
 		}
-		w.p.Kernels += 3
+		if w.kernels > 0 {
+			w.p.Kernels += w.kernels
+		} else {
+			w.p.Kernels += 3
+		}
 		w.p.FLOPs += 1e6
 		w.p.Bytes += 4e6
 		w.c.t += h

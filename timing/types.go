@@ -76,6 +76,26 @@ func (p Probe) sub(q Probe) Probe {
 	return d
 }
 
+// add returns p plus the counter differences d (Async and Debug from d).
+func (p Probe) add(d Probe) Probe {
+	s := Probe{
+		Kernels: p.Kernels + d.Kernels, Compiles: p.Compiles + d.Compiles,
+		CacheHits: p.CacheHits + d.CacheHits, JITCaptures: p.JITCaptures + d.JITCaptures,
+		JITReplays: p.JITReplays + d.JITReplays, FLOPs: p.FLOPs + d.FLOPs, Bytes: p.Bytes + d.Bytes,
+		Async: d.Async, Debug: d.Debug,
+	}
+	if len(p.Phases)+len(d.Phases) > 0 {
+		s.Phases = make(map[string]time.Duration, len(p.Phases)+len(d.Phases))
+		for k, v := range p.Phases {
+			s.Phases[k] = v
+		}
+		for k, v := range d.Phases {
+			s.Phases[k] += v
+		}
+	}
+	return s
+}
+
 // SyncMode says where the engine waits for device work.
 type SyncMode string
 
