@@ -45,17 +45,17 @@ class SharedKernel(unittest.TestCase):
         return results[0]["content"]["data"]["text/plain"]
 
     def start_and_interrupt(self, code, interrupt):
-        """Run code that never ends by itself, interrupt it once it runs."""
+        """Run code that never ends by itself; interrupt it once it runs.
+        The code prints "spinning" just before its loop."""
         msg_id = self.kc.execute(code)
-        # Wait until the cell is running (execute_input published).
-        def started():
+        def spinning():
             try:
                 m = self.kc.get_iopub_msg(timeout=0.1)
             except queue.Empty:
                 return False
-            return m["parent_header"].get("msg_id") == msg_id and m["msg_type"] == "execute_input"
-        wait_until(started, what="the cell to start")
-        time.sleep(0.2)  # let it spin inside the loop before interrupting
+            return (m["parent_header"].get("msg_id") == msg_id and m["msg_type"] == "stream"
+                    and "spinning" in m["content"]["text"])
+        wait_until(spinning, what="the cell to start its loop")
         t0 = time.monotonic()
         interrupt()
         reply = shell_reply(self.kc, msg_id, timeout=TIMEOUT)
@@ -67,16 +67,16 @@ class SharedKernel(unittest.TestCase):
         self.assertTrue(self.km.is_alive(), "the kernel died on interrupt")
 
     def test_interrupt_keeps_state(self):
-        self.ok('import "fmt"\ncounter := 10\nbump := func() int { counter++; return counter }\n'
+        self.ok('counter := 10\nbump := func() int { counter++; return counter }\n'
                 'func spin(n int) int {\n\ts := 0\n\tfor i := 0; i < n; i++ {\n\t\ts += i % 7\n\t}\n\treturn s\n}')
-        self.start_and_interrupt("for {\n}", self.km.interrupt_kernel)
+        self.start_and_interrupt('println("spinning")\nfor {\n}', self.km.interrupt_kernel)
         self.assertEqual(self.value("bump()"), "11")
-        self.start_and_interrupt("spin(1 << 62)", self.km.interrupt_kernel)
+        self.start_and_interrupt('println("spinning")\nspin(1 << 62)', self.km.interrupt_kernel)
         self.assertEqual(self.value("bump()"), "12")
         # SIGINT (what a terminal's Ctrl-C or interrupt_mode "signal" sends)
         # interrupts the cell; it never kills the kernel.
         pid = self.km.provisioner.process.pid
-        self.start_and_interrupt("for {\n}", lambda: os.kill(pid, signal.SIGINT))
+        self.start_and_interrupt('println("spinning")\nfor {\n}', lambda: os.kill(pid, signal.SIGINT))
         self.assertEqual(self.value("bump() + spin(10)"), str(13 + sum(i % 7 for i in range(10))))
 
     def test_stdin(self):
@@ -91,8 +91,8 @@ class SharedKernel(unittest.TestCase):
         self.assertEqual(reply["content"]["status"], "ok", reply["content"])
         self.assertIn("hi gopher", stdout_of(outs))
 
-    def test_stdin_not_allowed(self):
-        reply, outs = run(self.kc, 'import "fmt"\nvar s string\n_, err := fmt.Scanln(&s)\nfmt.Println("err:", err)',
+        # Without allow_stdin, reading fails with an error that says why.
+        reply, outs = run(self.kc, 'var s string\n_, err := fmt.Scanln(&s)\nfmt.Println("err:", err)',
                           allow_stdin=False)
         text = stdout_of(outs) + json.dumps(reply["content"])
         self.assertIn("allow_stdin", text, "reading stdin without allow_stdin must say why it failed")
@@ -112,10 +112,11 @@ class SharedKernel(unittest.TestCase):
         other.start_channels()
         try:
             other.wait_for_ready(timeout=TIMEOUT)
-            msg_id = self.kc.execute('import "fmt"\nfmt.Println("seen by both")')
+            msg_id = self.kc.execute('println("seen by both")')
             shell_reply(self.kc, msg_id)
             for kc in (self.kc, other):
-                self.assertIn("seen by both", stdout_of(collect(kc, msg_id)))
+                outs = collect(kc, msg_id)
+                self.assertIn("seen by both", stdout_of(outs, "stdout") + stdout_of(outs, "stderr"))
         finally:
             other.stop_channels()
 
