@@ -170,7 +170,7 @@ func (k *Kernel) Interrupt() {
 }
 
 // stopGrace bounds each step of Stop (flushing iopub, closing sockets).
-const stopGrace = 2 * time.Second
+const stopGrace = time.Second
 
 // Stop interrupts the running cell, flushes iopub and closes the sockets,
 // each step under a watchdog so a stuck peer cannot keep the process alive.
