@@ -29,7 +29,9 @@ func runKernel(args []string, stdout, stderr io.Writer) error {
 	// Build the session while the sockets bind: clients connect right after
 	// starting the process, and kernel_info needs no interpreter.
 	runner := kernel.LazyRunner(func() (session.Runner, error) {
-		return newSession(session.Options{Background: stderr})
+		// Output of goroutines that outlive their cell is kept and shown
+		// with the next cell (the session's default), not lost in the log.
+		return newSession(session.Options{})
 	})
 	k := kernel.New(kernel.Config{Conn: ci, Runner: runner, Log: stderr, Info: kernel.Info{Version: versionString()}})
 
