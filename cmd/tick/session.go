@@ -1,11 +1,17 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 
 	"tick/kernel/magic"
 	"tick/kernel/session"
+	"tick/runtime/tensor"
 )
+
+// errInterruptedWait is what a device wait returns when the user interrupts
+// the cell while it waits.
+var errInterruptedWait = errors.New("interrupted while waiting for the device")
 
 // newSession starts a notebook session with everything tick offers cells:
 // the interpreter, tick's packages and the timing magics. `tick kernel` and
@@ -19,5 +25,15 @@ func newSession(opts session.Options) (*session.Session, error) {
 	if err := magic.Register(s); err != nil {
 		return nil, fmt.Errorf("registering the magics: %w", err)
 	}
+	// The runtime is process-wide and a tick process serves one session:
+	// its DEBUG lines go to the running cell, and an interrupt ends a
+	// long Synchronize as it ends a loop.
+	tensor.SetDebugWriter(s.Stdout())
+	tensor.SetWaitHook(func() error {
+		if s.Interrupted() {
+			return errInterruptedWait
+		}
+		return nil
+	})
 	return s, nil
 }

@@ -406,3 +406,9 @@ func (s *Session) execute(prog *interp.Program, count int) (e *Error) {
 }
 
 var _ Runner = (*Session)(nil)
+
+// Stdout returns a writer that sends text to the standard output of the
+// running cell (or, between cells, wherever Options.Background says). Native
+// libraries give it to their debug output so that it lands in the notebook,
+// not on the kernel process's stdout.
+func (s *Session) Stdout() io.Writer { return router{s: s, name: "stdout"} }
