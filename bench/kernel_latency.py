@@ -90,7 +90,9 @@ def p99(xs):
 
 def measure(name, runs, starts):
     code, setup, (comp, cursor) = SAMPLES[name]
-    start = statistics.median(start_latency(name) for _ in range(starts))
+    each = [start_latency(name) for _ in range(starts)]
+    print(f"{name} starts: " + ", ".join(f"{t * 1000:.0f} ms" for t in each), file=sys.stderr)
+    start = statistics.median(each)
     km = KernelManager(kernel_name=name)
     km.start_kernel()
     kc = km.client()
