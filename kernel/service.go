@@ -4,7 +4,6 @@ import (
 	"context"
 	"runtime"
 	"strings"
-	"sync"
 	"time"
 
 	"tick/kernel/session"
@@ -20,8 +19,8 @@ type Info struct {
 
 // Service holds the request handlers and their state: the evaluator, the
 // execution counter, the history and the stop_on_error abort mark. Shell
-// handlers run on one executor goroutine, so execute state needs no lock;
-// the abort mark is also read by nobody else.
+// handlers run on one executor goroutine, so the counter and the abort mark
+// need no lock; History locks itself.
 type Service struct {
 	runner session.Runner
 	info   Info
@@ -33,7 +32,6 @@ type Service struct {
 	// answered "aborted" (set when a cell fails with stop_on_error).
 	abortBefore time.Time
 
-	mu sync.Mutex
 	// interrupt stops the running cell (and a pending stdin read).
 	interrupt func()
 	// shutdown is called after shutdown_reply has been sent.
