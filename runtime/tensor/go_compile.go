@@ -216,7 +216,7 @@ func (c *goCompiler) build(n *Node) any {
 	}
 	switch n.DType {
 	case Float32:
-		return binary32(n, srcs, slot)
+		return binary32(c, n, srcs, slot)
 	case Float64:
 		return nilIfNil(binNum(n.Op, srcs[0].(evalFn[float64]), srcs[1].(evalFn[float64]), slot, false))
 	case Int32:
@@ -230,8 +230,11 @@ func (c *goCompiler) build(n *Node) any {
 }
 
 // binary32 specializes float32 ops with a constant right operand.
-func binary32(n *Node, srcs []any, slot int) any {
+func binary32(c *goCompiler, n *Node, srcs []any, slot int) any {
 	a := srcs[0].(evalFn[float32])
+	if f := affine32(c, n, slot); f != nil {
+		return f
+	}
 	if r := n.Src[1]; r.Op == OpConst {
 		if f := binConst(n.Op, a, float32(r.Value), slot); f != nil {
 			return f
@@ -284,4 +287,28 @@ func castFrom[F num](a evalFn[F], to DType, slot int) any {
 		return castNum[F, int32](a, slot)
 	}
 	return castToBool(a, slot)
+}
+
+// affine32 compiles (x*m)+a and (x*m)-a with constants m, a, where x*m is
+// used only here, as one pass (each step still rounds to float32, as if
+// evaluated separately): the scale-and-shift of a*2+1 reads its input once.
+func affine32(c *goCompiler, n *Node, slot int) any {
+	r, l := n.Src[1], n.Src[0]
+	if (n.Op != OpAdd && n.Op != OpSub) || r.Op != OpConst || l.Op != OpMul || l.Src[1].Op != OpConst || c.refs[l] > 1 {
+		return nil
+	}
+	m, a := float32(l.Src[1].Value), float32(r.Value)
+	if n.Op == OpSub {
+		a = -a
+	}
+	x := c.node(l.Src[0]).(evalFn[float32])
+	return evalFn[float32](func(st *runState, g0, n int, dst []float32) []float32 {
+		v := x(st, g0, n, nil)
+		o := out(st, slot, n, dst)
+		v = v[:len(o)]
+		for i := range o {
+			o[i] = float32(v[i]*m) + a
+		}
+		return o
+	})
 }

@@ -111,129 +111,80 @@ func (g *gemmPlan) run(st *runState, start, end int) {
 	}
 }
 
-// tiled computes rows [r0, r1) of one batch's C with blocking over K and N.
+// tiled computes rows [r0, r1) of one batch's C: K is blocked by gemmKC,
+// columns by gemmNC; A is packed into k-major strips of 4 rows and B into
+// k-major strips of 8 columns (zero-padded at the edges) for gemmMicro4x8.
 func (g *gemmPlan) tiled(c, A, B []float32, oa, ob, r0, r1 int, sc *gemmScratch) {
 	N, K := g.N, g.K
 	rows := r1 - r0
+	strips := (rows + 3) / 4
 	for i := r0 * N; i < r1*N; i++ {
 		c[i] = 0
 	}
-	if cap(sc.ap) < rows*gemmKC {
-		sc.ap = make([]float32, rows*gemmKC)
+	if cap(sc.ap) < strips*4*gemmKC {
+		sc.ap = make([]float32, strips*4*gemmKC)
 	}
 	if cap(sc.bp) < gemmNC*gemmKC {
 		sc.bp = make([]float32, gemmNC*gemmKC)
 	}
+	var edge [32]float32
 	for k0 := 0; k0 < K; k0 += gemmKC {
 		kc := min(gemmKC, K-k0)
-		ap := sc.ap[:rows*kc]
-		for r := 0; r < rows; r++ { // pack A rows r0.. over [k0, k0+kc)
-			base := oa + (r0+r)*g.sAi + k0*g.sAk
-			row := ap[r*kc : (r+1)*kc]
-			if g.sAk == 1 {
-				copy(row, A[base:base+kc])
-			} else {
-				for k := range row {
-					row[k] = A[base+k*g.sAk]
+		ap := sc.ap[:strips*4*kc]
+		for s := 0; s < strips; s++ {
+			strip := ap[s*4*kc : (s+1)*4*kc]
+			for rr := 0; rr < 4; rr++ {
+				r := s*4 + rr
+				if r >= rows {
+					for k := 0; k < kc; k++ {
+						strip[4*k+rr] = 0
+					}
+					continue
+				}
+				base := oa + (r0+r)*g.sAi + k0*g.sAk
+				for k := 0; k < kc; k++ {
+					strip[4*k+rr] = A[base+k*g.sAk]
 				}
 			}
 		}
 		for j0 := 0; j0 < N; j0 += gemmNC {
 			nc := min(gemmNC, N-j0)
-			bp := sc.bp[:nc*kc]
-			for j := 0; j < nc; j++ { // pack B columns transposed
-				base := ob + (j0+j)*g.sBj + k0*g.sBk
-				col := bp[j*kc : (j+1)*kc]
-				if g.sBk == 1 {
-					copy(col, B[base:base+kc])
-				} else {
-					for k := range col {
-						col[k] = B[base+k*g.sBk]
+			cstrips := (nc + 7) / 8
+			bp := sc.bp[:cstrips*8*kc]
+			for s := 0; s < cstrips; s++ {
+				strip := bp[s*8*kc : (s+1)*8*kc]
+				for jj := 0; jj < 8; jj++ {
+					j := s*8 + jj
+					if j >= nc {
+						for k := 0; k < kc; k++ {
+							strip[8*k+jj] = 0
+						}
+						continue
+					}
+					base := ob + (j0+j)*g.sBj + k0*g.sBk
+					for k := 0; k < kc; k++ {
+						strip[8*k+jj] = B[base+k*g.sBk]
 					}
 				}
 			}
-			gemmBlock(c, ap, bp, rows, nc, kc, N, r0, j0)
-		}
-	}
-}
-
-// gemmBlock adds ap (rows×kc) · bpᵀ (nc×kc) into c at (r0, j0).
-func gemmBlock(c, ap, bp []float32, rows, nc, kc, ldc, r0, j0 int) {
-	r := 0
-	for ; r+4 <= rows; r += 4 {
-		a0 := ap[r*kc : r*kc+kc]
-		a1 := ap[(r+1)*kc : (r+1)*kc+kc]
-		a2 := ap[(r+2)*kc : (r+2)*kc+kc]
-		a3 := ap[(r+3)*kc : (r+3)*kc+kc]
-		j := 0
-		for ; j+4 <= nc; j += 4 {
-			b0 := bp[j*kc : j*kc+kc]
-			b1 := bp[(j+1)*kc : (j+1)*kc+kc]
-			b2 := bp[(j+2)*kc : (j+2)*kc+kc]
-			b3 := bp[(j+3)*kc : (j+3)*kc+kc]
-			var c00, c01, c02, c03, c10, c11, c12, c13 float32
-			var c20, c21, c22, c23, c30, c31, c32, c33 float32
-			for k, x0 := range a0 {
-				x1, x2, x3 := a1[k], a2[k], a3[k]
-				y0, y1, y2, y3 := b0[k], b1[k], b2[k], b3[k]
-				c00 += x0 * y0
-				c01 += x0 * y1
-				c02 += x0 * y2
-				c03 += x0 * y3
-				c10 += x1 * y0
-				c11 += x1 * y1
-				c12 += x1 * y2
-				c13 += x1 * y3
-				c20 += x2 * y0
-				c21 += x2 * y1
-				c22 += x2 * y2
-				c23 += x2 * y3
-				c30 += x3 * y0
-				c31 += x3 * y1
-				c32 += x3 * y2
-				c33 += x3 * y3
+			for s := 0; s < strips; s++ {
+				pa := &ap[s*4*kc]
+				for t := 0; t < cstrips; t++ {
+					pb := &bp[t*8*kc]
+					r, j := s*4, t*8
+					if r+4 <= rows && j+8 <= nc {
+						gemmMicro4x8(kc, pa, pb, &c[(r0+r)*N+j0+j], N)
+						continue
+					}
+					edge = [32]float32{}
+					gemmMicro4x8(kc, pa, pb, &edge[0], 8)
+					for rr := 0; rr < 4 && r+rr < rows; rr++ {
+						for jj := 0; jj < 8 && j+jj < nc; jj++ {
+							c[(r0+r+rr)*N+j0+j+jj] += edge[8*rr+jj]
+						}
+					}
+				}
 			}
-			o := (r0+r)*ldc + j0 + j
-			c[o] += c00
-			c[o+1] += c01
-			c[o+2] += c02
-			c[o+3] += c03
-			o += ldc
-			c[o] += c10
-			c[o+1] += c11
-			c[o+2] += c12
-			c[o+3] += c13
-			o += ldc
-			c[o] += c20
-			c[o+1] += c21
-			c[o+2] += c22
-			c[o+3] += c23
-			o += ldc
-			c[o] += c30
-			c[o+1] += c31
-			c[o+2] += c32
-			c[o+3] += c33
 		}
-		for ; j < nc; j++ {
-			gemmDot(c, ap, bp, r, j, 4, kc, ldc, r0, j0)
-		}
-	}
-	for ; r < rows; r++ {
-		for j := 0; j < nc; j++ {
-			gemmDot(c, ap, bp, r, j, 1, kc, ldc, r0, j0)
-		}
-	}
-}
-
-// gemmDot handles edge tiles: nr rows starting at r, one column j.
-func gemmDot(c, ap, bp []float32, r, j, nr, kc, ldc, r0, j0 int) {
-	b := bp[j*kc : j*kc+kc]
-	for i := r; i < r+nr; i++ {
-		a := ap[i*kc : i*kc+kc]
-		var s float32
-		for k, x := range a {
-			s += x * b[k]
-		}
-		c[(r0+i)*ldc+j0+j] += s
 	}
 }

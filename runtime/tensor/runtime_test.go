@@ -25,7 +25,7 @@ func (g gateBackend) Compile(k *Kernel) (Program, error) { return gateProgram{g}
 type gateProgram struct{ g gateBackend }
 
 func (p gateProgram) Run([]Memory, int, int) { <-p.g.gate; p.g.ran.Add(1) }
-func (p gateProgram) Source() string        { return "gate" }
+func (p gateProgram) Source() string         { return "gate" }
 
 var gate = gateBackend{gate: make(chan struct{}), ran: new(atomic.Int64)}
 
@@ -93,7 +93,7 @@ func TestDebugLevels(t *testing.T) {
 	for i, l := range levels {
 		buf.Reset()
 		SetDebug(l.level)
-		a.Mul(float64(i+2)).Add(float64(i)).Realize()
+		a.Mul(float64(i + 2)).Add(float64(i)).Realize()
 		_ = SynchronizeAll()
 		out := buf.String()
 		for _, w := range l.want {

@@ -1,0 +1,95 @@
+#include "textflag.h"
+
+// func gemmMicro4x8(k int, a, b, c *float32, ldc int)
+//
+// C[4×8] += A[4×k] · B[k×8] with A packed k-major (a[4*p+r]) and B packed
+// k-major (b[8*p+j]); c points at C[0][0], rows ldc floats apart. SSE only
+// (amd64 baseline). Accumulators: X0..X7 = row r, columns 0-3 / 4-7.
+TEXT ·gemmMicro4x8(SB), NOSPLIT, $0-40
+	MOVQ k+0(FP), CX
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DI
+	MOVQ c+24(FP), DX
+	MOVQ ldc+32(FP), R8
+	SHLQ $2, R8
+	XORPS X0, X0
+	XORPS X1, X1
+	XORPS X2, X2
+	XORPS X3, X3
+	XORPS X4, X4
+	XORPS X5, X5
+	XORPS X6, X6
+	XORPS X7, X7
+	TESTQ CX, CX
+	JEQ   store
+
+loop:
+	MOVUPS (DI), X8
+	MOVUPS 16(DI), X9
+
+	MOVSS  (SI), X10
+	SHUFPS $0x00, X10, X10
+	MOVAPS X10, X11
+	MULPS  X8, X10
+	ADDPS  X10, X0
+	MULPS  X9, X11
+	ADDPS  X11, X1
+
+	MOVSS  4(SI), X12
+	SHUFPS $0x00, X12, X12
+	MOVAPS X12, X13
+	MULPS  X8, X12
+	ADDPS  X12, X2
+	MULPS  X9, X13
+	ADDPS  X13, X3
+
+	MOVSS  8(SI), X10
+	SHUFPS $0x00, X10, X10
+	MOVAPS X10, X11
+	MULPS  X8, X10
+	ADDPS  X10, X4
+	MULPS  X9, X11
+	ADDPS  X11, X5
+
+	MOVSS  12(SI), X12
+	SHUFPS $0x00, X12, X12
+	MOVAPS X12, X13
+	MULPS  X8, X12
+	ADDPS  X12, X6
+	MULPS  X9, X13
+	ADDPS  X13, X7
+
+	ADDQ $16, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNE  loop
+
+store:
+	MOVUPS (DX), X8
+	ADDPS  X0, X8
+	MOVUPS X8, (DX)
+	MOVUPS 16(DX), X9
+	ADDPS  X1, X9
+	MOVUPS X9, 16(DX)
+	ADDQ   R8, DX
+	MOVUPS (DX), X8
+	ADDPS  X2, X8
+	MOVUPS X8, (DX)
+	MOVUPS 16(DX), X9
+	ADDPS  X3, X9
+	MOVUPS X9, 16(DX)
+	ADDQ   R8, DX
+	MOVUPS (DX), X8
+	ADDPS  X4, X8
+	MOVUPS X8, (DX)
+	MOVUPS 16(DX), X9
+	ADDPS  X5, X9
+	MOVUPS X9, 16(DX)
+	ADDQ   R8, DX
+	MOVUPS (DX), X8
+	ADDPS  X6, X8
+	MOVUPS X8, (DX)
+	MOVUPS 16(DX), X9
+	ADDPS  X7, X9
+	MOVUPS X9, 16(DX)
+	RET
