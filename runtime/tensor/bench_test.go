@@ -154,3 +154,5 @@ func BenchmarkMatmul(b *testing.B) {
 func randF32ForBench(n int, seed int64) []float32 {
 	return Rand(seed, n).Float32s()
 }
+
+func nowNS() float64 { return float64(time.Now().UnixNano()) }
