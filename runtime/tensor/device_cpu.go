@@ -25,6 +25,19 @@ func init() {
 	}
 }
 
+// CPUStatus describes the CPU device in one line, for a notebook to show
+// once: the compiler and kernel cache it uses, or why it is unavailable and
+// that the GO device is used instead.
+func CPUStatus() string {
+	c, err := native.Default()
+	if err != nil {
+		return "CPU device unavailable: " + err.Error()
+	}
+	s := c.Stats()
+	return fmt.Sprintf("CPU device: %s %v; kernel cache %s (%d compiled, %d memory hits, %d disk hits this session)",
+		c.Path(), c.Flags(), c.CacheDir(), s.Compiles, s.MemoryHits, s.DiskHits)
+}
+
 type cpuBackend struct{}
 
 // Available is nil when cgo and a C compiler are present, else the

@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"tick/runtime/native"
 )
@@ -97,6 +98,43 @@ func TestCPURendererBugIsAnError(t *testing.T) {
 	_, err := cpuBackend{}.Compile(k)
 	if err == nil || !strings.Contains(err.Error(), "unsupported op") || !strings.Contains(err.Error(), "E_bad") {
 		t.Errorf("Compile of an unsupported op: error %v, want one naming the kernel and the op", err)
+	}
+}
+
+// Through the public API: DEBUG=4 shows the generated C, DEBUG=2 lines name
+// the CPU backend, and the result is right.
+func TestCPUDebugShowsSourceAndBackend(t *testing.T) {
+	if err := native.Available(); err != nil {
+		t.Skip(err)
+	}
+	prev := DefaultDevice()
+	if err := SetDefaultDevice("CPU"); err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	SetDebugWriter(&out)
+	SetDebug(4)
+	t.Cleanup(func() {
+		SetDebug(0)
+		SetDebugWriter(nil)
+		_ = SetDefaultDevice(prev)
+	})
+	c := float32(time.Now().UnixNano()%1000) + 0.5 // a constant no other test compiled
+	got := FromFloat32s([]float32{1, 2, 3}, 3).Mul(c).Add(1).Float32s()
+	for i, v := range got {
+		if want := float32(i+1)*c + 1; v != want {
+			t.Errorf("got[%d] = %v, want %v", i, v, want)
+		}
+	}
+	text := out.String()
+	if !strings.Contains(text, "void tick_") || !strings.Contains(text, "restrict") {
+		t.Errorf("DEBUG=4 output has no C source:\n%s", text)
+	}
+	if !strings.Contains(text, "\nCPU ") && !strings.HasPrefix(text, "CPU ") {
+		t.Errorf("DEBUG output has no line naming the CPU backend:\n%s", text)
+	}
+	if s := CPUStatus(); !strings.Contains(s, "CPU device:") {
+		t.Errorf("CPUStatus() = %q", s)
 	}
 }
 
