@@ -37,10 +37,12 @@ func debugLevel() int { return int(debugState.level.Load()) }
 
 // SetDebugWriter sets where DEBUG output goes (the notebook sets the running
 // cell's output). With no writer, DEBUG output is discarded: the runtime never
-// writes to the process's stdout.
+// writes to the process's stdout. One-time notices are repeated once for each
+// new writer.
 func SetDebugWriter(w io.Writer) {
 	debugState.mu.Lock()
 	debugState.w = w
+	debugState.warned = false
 	debugState.mu.Unlock()
 }
 
@@ -83,6 +85,6 @@ func debugKernel(d *Dev, k *Kernel, el time.Duration) {
 	if s <= 0 {
 		s = 1e-9
 	}
-	debugf("%-4s %-24s shape=%-16v %9.1f µs %8.2f GFLOP/s(est) %8.2f GB/s(est)\n",
-		d.name, k.Name, k.Shape, s*1e6, float64(k.FLOPs())/s/1e9, float64(k.Bytes())/s/1e9)
+	debugf("%-4s %-24s shape=%-16s %9.1f µs %8.2f GFLOP/s(est) %8.2f GB/s(est)\n",
+		d.name, k.Name, fmt.Sprint(k.Shape), s*1e6, float64(k.FLOPs())/s/1e9, float64(k.Bytes())/s/1e9)
 }

@@ -236,7 +236,7 @@ func (d *Dev) run(w *work) (err error) {
 					err = fmt.Errorf("tensor: kernel %s on %s panicked: %v", l.k.Name, d.name, r)
 				}
 			}()
-			runSplit(l.prog, w.mems[i], l.k.OutSize(), l.k.ReduceSize()*prod(l.k.Shape)/max(1, l.k.OutSize()))
+			runSplitRows(l.prog, w.mems[i], l.k.OutSize(), l.k.ReduceSize(), rowLen(l.k))
 		}()
 		el := time.Since(t0)
 		counters.deviceNS.Add(int64(el))
@@ -254,9 +254,25 @@ func (d *Dev) run(w *work) (err error) {
 // one goroutine: below it, waking workers costs more than it saves.
 const splitMin = 1 << 15
 
+// rowLen is the innermost output axis longer than 1: split points are
+// rounded to it so a worker gets whole rows (a GEMM tiles whole rows).
+func rowLen(k *Kernel) int {
+	out := k.OutShape()
+	for d := len(out) - 1; d >= 0; d-- {
+		if out[d] > 1 {
+			return out[d]
+		}
+	}
+	return 1
+}
+
 // runSplit runs prog over [0, n), split across GOMAXPROCS goroutines when
 // n*perOut is large.
-func runSplit(prog Program, mems []Memory, n, perOut int) {
+func runSplit(prog Program, mems []Memory, n, perOut int) { runSplitRows(prog, mems, n, perOut, 1) }
+
+// runSplitRows is runSplit with split points at multiples of row when rows
+// are shorter than a chunk.
+func runSplitRows(prog Program, mems []Memory, n, perOut, row int) {
 	workers := runtime.GOMAXPROCS(0)
 	if workers <= 1 || n*max(perOut, 1) < splitMin || n < 2 {
 		prog.Run(mems, 0, n)
@@ -264,6 +280,9 @@ func runSplit(prog Program, mems []Memory, n, perOut int) {
 	}
 	workers = min(workers, n)
 	chunk := (n + workers - 1) / workers
+	if row > 1 && row < chunk {
+		chunk = (chunk + row - 1) / row * row
+	}
 	var wg sync.WaitGroup
 	for s := chunk; s < n; s += chunk {
 		wg.Add(1)

@@ -21,8 +21,8 @@ import (
 )
 
 // JITError is returned (or panicked by Call) when a call's inputs differ
-// from the first call's; Field says what ("count", "shape", "dtype",
-// "device").
+// from the first call's, or when two inputs are one buffer; Field says what
+// ("count", "shape", "dtype", "device", "duplicate").
 type JITError struct {
 	Input int
 	Field string
@@ -31,6 +31,9 @@ type JITError struct {
 }
 
 func (e *JITError) Error() string {
+	if e.Field == "duplicate" {
+		return fmt.Sprintf("tensor: JIT input %d is the same buffer as input %s; replays swap inputs by position, so pass distinct tensors (copy one with Contiguous().Realize())", e.Input, e.Want)
+	}
 	if e.Field == "count" {
 		return fmt.Sprintf("tensor: JIT called with %s inputs, first call had %s; a JIT replays one signature, make another JIT for this one", e.Got, e.Want)
 	}
@@ -115,6 +118,13 @@ func (j *JITFunc) CallE(in ...*Tensor) (*Tensor, error) {
 // CallMultiE runs one call of the state machine.
 func (j *JITFunc) CallMultiE(in ...*Tensor) ([]*Tensor, error) {
 	in = prepareInputs(in)
+	seen := map[*Buffer]int{}
+	for i, t := range in {
+		if p, dup := seen[t.l.buf]; dup {
+			return nil, &JITError{Input: i, Field: "duplicate", Want: fmt.Sprint(p), Got: fmt.Sprint(i)}
+		}
+		seen[t.l.buf] = i
+	}
 	if j.calls == 0 {
 		j.sig = make([]inputSig, len(in))
 		for i, t := range in {

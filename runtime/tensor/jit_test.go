@@ -69,6 +69,12 @@ func TestJITRefusesChangedSignature(t *testing.T) {
 	if _, err := j.CallE(Ones(4)); err != nil {
 		t.Errorf("the original signature still replays: %v", err)
 	}
+	two := JIT(func(in ...*Tensor) *Tensor { return in[0].Sub(in[1]).Realize() })
+	x := Ones(3).Realize()
+	var je *JITError
+	if _, err := two.CallE(x, x); !errors.As(err, &je) || je.Field != "duplicate" {
+		t.Errorf("the same buffer as two inputs: error %v, want *JITError with Field \"duplicate\"", err)
+	}
 }
 
 // TestJITReplayOutputsAlias documents the aliasing rule: replays reuse the

@@ -214,18 +214,41 @@ func (k *Kernel) Bytes() int64 {
 func (k *Kernel) Key() string {
 	if k.key == "" {
 		var sb strings.Builder
-		fmt.Fprintf(&sb, "kernel %s shape=%v reduce=%s axes=%v bufs=", k.Name, k.Shape, k.Reduce, k.ReduceAxes)
+		sb.Grow(256)
+		sb.WriteString("kernel ")
+		sb.WriteString(k.Name)
+		sb.WriteString(" shape=")
+		writeInts(&sb, k.Shape)
+		sb.WriteString(" reduce=")
+		sb.WriteString(k.Reduce.String())
+		sb.WriteString(" axes=")
+		writeInts(&sb, k.ReduceAxes)
+		sb.WriteString(" bufs=")
 		for i, b := range k.Bufs {
 			if i > 0 {
 				sb.WriteByte(',')
 			}
-			fmt.Fprintf(&sb, "%s[%d]", b.DType, b.Size)
+			sb.WriteString(b.DType.String())
+			sb.WriteByte('[')
+			sb.WriteString(strconv.Itoa(b.Size))
+			sb.WriteByte(']')
 		}
 		sb.WriteString("\n  out = ")
 		writeExpr(&sb, k.Expr, map[*Node]int{})
 		k.key = sb.String()
 	}
 	return k.key
+}
+
+func writeInts(sb *strings.Builder, v []int) {
+	sb.WriteByte('[')
+	for i, x := range v {
+		if i > 0 {
+			sb.WriteByte(' ')
+		}
+		sb.WriteString(strconv.Itoa(x))
+	}
+	sb.WriteByte(']')
 }
 
 // String is the readable pseudo-source (the same text as Key).
@@ -243,12 +266,27 @@ func writeExpr(sb *strings.Builder, n *Node, seen map[*Node]int) {
 	}
 	switch n.Op {
 	case OpLoad:
-		fmt.Fprintf(sb, "b%d[%d%s]", n.Buf, n.View.Offset, stridesText(n.View.Strides))
+		sb.WriteByte('b')
+		sb.WriteString(strconv.Itoa(n.Buf))
+		sb.WriteByte('[')
+		sb.WriteString(strconv.Itoa(n.View.Offset))
+		for d, st := range n.View.Strides {
+			if st != 0 {
+				sb.WriteString("+i")
+				sb.WriteString(strconv.Itoa(d))
+				sb.WriteByte('*')
+				sb.WriteString(strconv.Itoa(st))
+			}
+		}
+		sb.WriteByte(']')
 		if n.View.Mask != nil {
 			fmt.Fprintf(sb, "mask%v", n.View.Mask)
 		}
 	case OpConst:
-		fmt.Fprintf(sb, "%s(%s)", n.DType, strconv.FormatFloat(n.Value, 'g', -1, 64))
+		sb.WriteString(n.DType.String())
+		sb.WriteByte('(')
+		sb.WriteString(strconv.FormatFloat(n.Value, 'g', -1, 64))
+		sb.WriteByte(')')
 	default:
 		sb.WriteString(n.Op.String())
 		if n.Op == OpCast {
@@ -263,16 +301,6 @@ func writeExpr(sb *strings.Builder, n *Node, seen map[*Node]int) {
 		}
 		sb.WriteByte(')')
 	}
-}
-
-func stridesText(st []int) string {
-	var sb strings.Builder
-	for d, s := range st {
-		if s != 0 {
-			fmt.Fprintf(&sb, "+i%d*%d", d, s)
-		}
-	}
-	return sb.String()
 }
 
 // walk visits each distinct node of the DAG at n once, sources first.
