@@ -1,6 +1,7 @@
 package tensor
 
 import (
+	"math"
 	"strings"
 	"testing"
 )
@@ -27,3 +28,5 @@ func onDevice(t *testing.T, dev string) {
 	}
 	t.Cleanup(func() { _ = SetDefaultDevice(prev) })
 }
+
+func nan() float64 { return math.NaN() }

@@ -112,21 +112,22 @@ func move(l *lazy, m movement, memo map[*lazy]*lazy) *lazy {
 		if v, ok := m.applyView(l.view); ok {
 			r = &lazy{kind: kView, shape: shape, dtype: l.dtype, dev: l.dev, srcs: l.srcs[:1], view: v}
 		} else {
-			r = move(contiguous(l), m, memo)
+			r = viewOfBase(contiguous(l), m, shape) // the layout needs a copy first
 		}
 	default:
-		v, ok := m.applyView(contiguousView(l.shape))
-		if !ok { // cannot happen for a contiguous view; keep the copy path honest
-			return move(contiguous(l), m, memo)
-		}
-		if v.isContiguous() && len(v.Shape) == len(l.shape) && equalInts(v.Shape, l.shape) {
-			r = l
-		} else {
-			r = &lazy{kind: kView, shape: shape, dtype: l.dtype, dev: l.dev, srcs: []*lazy{l}, view: v}
-		}
+		r = viewOfBase(l, m, shape)
 	}
 	memo[l] = r
 	return r
+}
+
+// viewOfBase reads base l (a node producing a contiguous array) through m.
+func viewOfBase(l *lazy, m movement, shape []int) *lazy {
+	v, _ := m.applyView(contiguousView(l.shape)) // always expressible on a contiguous view
+	if v.isContiguous() && equalInts(v.Shape, l.shape) {
+		return l
+	}
+	return &lazy{kind: kView, shape: shape, dtype: l.dtype, dev: l.dev, srcs: []*lazy{l}, view: v}
 }
 
 // contiguous is a copy of l into a fresh contiguous base (an identity cast).

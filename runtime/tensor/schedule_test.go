@@ -1,0 +1,89 @@
+package tensor
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// scheduleOf returns the kernels Realize would launch for t (without
+// launching them).
+func scheduleOf(t *Tensor) []*Kernel {
+	s := &scheduler{}
+	s.realize(t.l.base())
+	ks := make([]*Kernel, len(s.items))
+	for i, it := range s.items {
+		ks[i] = it.k
+	}
+	return ks
+}
+
+// TestScheduleIR pins down the IR a renderer sees for typical graphs.
+func TestScheduleIR(t *testing.T) {
+	onDevice(t, "GO")
+	cases := []struct {
+		name string
+		t    func() *Tensor
+		want []string // Key() of each kernel, in launch order
+	}{
+		{"fused elementwise", func() *Tensor { return Arange(6).Realize().Mul(2).Add(1) },
+			[]string{"kernel E_6 shape=[6] reduce=none axes=[] bufs=float32[6],float32[6]\n  out = add(mul(b1[0+i0*1], float32(2)), float32(1))"}},
+		{"reduce absorbs its chain", func() *Tensor { return Arange(12).Realize().Reshape(3, 4).Exp().Sum(1) },
+			[]string{"kernel R_3_r4 shape=[3 4] reduce=sum axes=[1] bufs=float32[3],float32[12]\n  out = exp(b1[0+i0*4+i1*1])"}},
+		{"transpose is a view with strides", func() *Tensor { return Arange(6).Realize().Reshape(2, 3).T().Neg() },
+			[]string{"kernel E_3_2 shape=[3 2] reduce=none axes=[] bufs=float32[6],float32[6]\n  out = neg(b1[0+i0*1+i1*3])"}},
+		{"flip is a negative stride", func() *Tensor { return Arange(4).Realize().Flip(0).Add(0) },
+			[]string{"kernel E_4 shape=[4] reduce=none axes=[] bufs=float32[4],float32[4]\n  out = add(b1[3+i0*-1], float32(0))"}},
+		{"pad is a mask", func() *Tensor { return Arange(2).Realize().Pad([][2]int{{1, 1}}).Mul(3) },
+			[]string{"kernel E_4 shape=[4] reduce=none axes=[] bufs=float32[4],float32[2]\n  out = mul(b1[-1+i0*1]mask[[1 3]], float32(3))"}},
+		{"shared subexpression is one node", func() *Tensor { x := Arange(3).Realize().Exp(); return x.Mul(x) },
+			[]string{"kernel E_3 shape=[3] reduce=none axes=[] bufs=float32[3],float32[3]\n  out = mul(exp(b1[0+i0*1]), #1)"}},
+		{"matmul is one reduce over a broadcast product", func() *Tensor { return Ones(2, 3).Realize().Matmul(Ones(3, 4).Realize()) },
+			[]string{"kernel R_2_4_r3 shape=[2 4 3] reduce=sum axes=[2] bufs=float32[8],float32[6],float32[12]\n  out = mul(b1[0+i0*3+i2*1], b2[0+i1*1+i2*4])"}},
+	}
+	for _, c := range cases {
+		ks := scheduleOf(c.t())
+		var got []string
+		for _, k := range ks {
+			got = append(got, k.Key())
+		}
+		if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
+			t.Errorf("%s:\n got %q\nwant %q", c.name, got, c.want)
+		}
+	}
+}
+
+func TestEdgeCases(t *testing.T) {
+	for _, dev := range testDevices(t) {
+		t.Run(dev, func(t *testing.T) {
+			onDevice(t, dev)
+			cases := []struct {
+				name string
+				got  func() any
+				want string
+			}{
+				{"pad of a constant", func() any { return Ones(2).Pad([][2]int{{1, 2}}).Float32s() }, "[0 1 1 0 0]"},
+				{"sum of bools is int32", func() any { return Arange(5).Gt(1).Sum().ToSlice() }, "[3]"},
+				{"mean of int32 is float", func() any { return FromInt32s([]int32{1, 2}).Mean().ToSlice() }, "[1.5]"},
+				{"int32 max/min", func() any { return FromInt32s([]int32{3, -7, 5}, 3).Max().Int32s()[0] - FromInt32s([]int32{3, -7, 5}).Min().Int32s()[0] }, "12"},
+				{"int32 and float promote", func() any { return FromInt32s([]int32{1, 2}).Add(0.5).ToSlice() }, "[1.5 2.5]"},
+				{"int32 divide is true division", func() any { return FromInt32s([]int32{1, 3}).Div(2).ToSlice() }, "[0.5 1.5]"},
+				{"eye", func() any { return Eye(3).Sum(0).Float32s() }, "[1 1 1]"},
+				{"seeded rand repeats", func() any { return Rand(7, 3).Sub(Rand(7, 3)).Abs().Max().Item() }, "0"},
+				{"expand then reduce", func() any { return Full(2, 1, 3).Expand(4, 3).Sum(0).Float32s() }, "[8 8 8]"},
+				{"slice with negative index", func() any { return Arange(5).Slice(0, -2, 5).Float32s() }, "[3 4]"},
+				{"0-d scalar", func() any { return Scalar(3).Add(Ones(2)).Float32s() }, "[4 4]"},
+				{"where with numbers", func() any { return Arange(4).Lt(2).Where(1, -1).Float32s() }, "[1 1 -1 -1]"},
+				{"max with NaN propagates", func() any { return FromFloat32s([]float32{1, float32(nan()), 3}).Max().Item() }, "NaN"},
+				{"float64 keeps precision", func() any { return FromFloat64s([]float64{1, 1e-12}).Sum().Item() }, "1.000000000001"},
+				{"contiguous of flipped realized view", func() any { return Arange(3).Flip(0).Contiguous().Realize().Float32s() }, "[2 1 0]"},
+				{"reshape of a flipped view copies", func() any { return Arange(6).Reshape(2, 3).Flip(1).Reshape(6).Float32s() }, "[2 1 0 5 4 3]"},
+			}
+			for _, c := range cases {
+				if got := fmt.Sprint(c.got()); got != c.want {
+					t.Errorf("%s = %s, want %s", c.name, got, c.want)
+				}
+			}
+		})
+	}
+}
