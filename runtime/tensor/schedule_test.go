@@ -65,7 +65,9 @@ func TestEdgeCases(t *testing.T) {
 				{"pad of a constant", func() any { return Ones(2).Pad([][2]int{{1, 2}}).Float32s() }, "[0 1 1 0 0]"},
 				{"sum of bools is int32", func() any { return Arange(5).Gt(1).Sum().ToSlice() }, "[3]"},
 				{"mean of int32 is float", func() any { return FromInt32s([]int32{1, 2}).Mean().ToSlice() }, "[1.5]"},
-				{"int32 max/min", func() any { return FromInt32s([]int32{3, -7, 5}, 3).Max().Int32s()[0] - FromInt32s([]int32{3, -7, 5}).Min().Int32s()[0] }, "12"},
+				{"int32 max/min", func() any {
+					return FromInt32s([]int32{3, -7, 5}, 3).Max().Int32s()[0] - FromInt32s([]int32{3, -7, 5}).Min().Int32s()[0]
+				}, "12"},
 				{"int32 and float promote", func() any { return FromInt32s([]int32{1, 2}).Add(0.5).ToSlice() }, "[1.5 2.5]"},
 				{"int32 divide is true division", func() any { return FromInt32s([]int32{1, 3}).Div(2).ToSlice() }, "[0.5 1.5]"},
 				{"eye", func() any { return Eye(3).Sum(0).Float32s() }, "[1 1 1]"},
