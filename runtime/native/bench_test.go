@@ -100,3 +100,31 @@ func BenchmarkCompile(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkBatchStep is the per-kernel cost of a 10-call Batch rebuilt and
+// run each time, as a JIT replay would (ns/op is per kernel).
+func BenchmarkBatchStep(b *testing.B) {
+	c := newCompiler(b, b.TempDir())
+	lib, err := c.Compile(affineSrc, "affine")
+	if err != nil {
+		b.Fatal(err)
+	}
+	k, _ := lib.Kernel("affine")
+	out, in, err := allocPair(1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer Free(out)
+	defer Free(in)
+	var batch Batch
+	defer batch.Free()
+	bufs := []unsafe.Pointer{out, in}
+	b.ResetTimer()
+	for i := 0; i < b.N; i += 10 {
+		batch.Reset()
+		for range 10 {
+			batch.Add(k, bufs, 0, 1)
+		}
+		batch.Run()
+	}
+}

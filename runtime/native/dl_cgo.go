@@ -8,6 +8,8 @@ package native
 #cgo nocallback tick_call
 #cgo noescape tick_run_plan
 #cgo nocallback tick_run_plan
+#cgo noescape tick_run_flat
+#cgo nocallback tick_run_flat
 #include <dlfcn.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -23,6 +25,13 @@ static void tick_call(void *fn, void **bufs, int64_t start, int64_t end) {
 static void tick_run_plan(void **fns, void ***args, int64_t *starts, int64_t *ends, int64_t n) {
 	for (int64_t i = 0; i < n; i++) {
 		((tick_kernel_fn)fns[i])(args[i], starts[i], ends[i]);
+	}
+}
+
+// tick_run_flat runs n calls: call i is fns[i](flat + offs[i], se[2i], se[2i+1]).
+static void tick_run_flat(void **fns, void **flat, int64_t *offs, int64_t *se, int64_t n) {
+	for (int64_t i = 0; i < n; i++) {
+		((tick_kernel_fn)fns[i])(flat + offs[i], se[2 * i], se[2 * i + 1]);
 	}
 }
 
@@ -115,4 +124,8 @@ func Free(p unsafe.Pointer) { C.free(p) }
 
 func runPlan(fns, args, starts, ends unsafe.Pointer, n int) {
 	C.tick_run_plan((*unsafe.Pointer)(fns), (**unsafe.Pointer)(args), (*C.int64_t)(starts), (*C.int64_t)(ends), C.int64_t(n))
+}
+
+func runFlat(fns, flat, offs, se unsafe.Pointer, n int) {
+	C.tick_run_flat((*unsafe.Pointer)(fns), (*unsafe.Pointer)(flat), (*C.int64_t)(offs), (*C.int64_t)(se), C.int64_t(n))
 }

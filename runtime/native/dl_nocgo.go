@@ -25,3 +25,7 @@ func Free(unsafe.Pointer) {}
 func runPlan(unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, int) {
 	panic("native: plan run in a build without cgo")
 }
+
+func runFlat(unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, int) {
+	panic("native: batch run in a build without cgo")
+}

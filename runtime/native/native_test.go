@@ -295,3 +295,48 @@ func TestPlanRunsStepsAndSwapsBuffers(t *testing.T) {
 	}
 	check(f(3))
 }
+
+func TestBatchRunsCallsInOrder(t *testing.T) {
+	c := newCompiler(t, t.TempDir())
+	lib, err := c.Compile(affineSrc, "affine")
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, _ := lib.Kernel("affine")
+	const n = 100
+	bufs := make([]unsafe.Pointer, 3)
+	for i := range bufs {
+		if bufs[i], err = Alloc(4 * n); err != nil {
+			t.Fatal(err)
+		}
+		defer Free(bufs[i])
+	}
+	f := func(i int) []float32 { return unsafe.Slice((*float32)(bufs[i]), n) }
+	for i := range n {
+		f(0)[i], f(2)[i] = float32(i), -1
+	}
+	var b Batch
+	defer b.Free()
+	for round := range 2 { // a reused batch gives the same result
+		b.Reset()
+		for j := range 40 { // past the initial capacity: growth keeps earlier calls
+			b.Add(k, []unsafe.Pointer{bufs[1], bufs[0]}, 0, int64(j%n+1))
+		}
+		b.Add(k, []unsafe.Pointer{bufs[1], bufs[0]}, 0, n)  // b1 = 2*b0+1
+		b.Add(k, []unsafe.Pointer{bufs[2], bufs[1]}, 10, n) // b2[10:] = 2*b1+1
+		b.Add(k, []unsafe.Pointer{bufs[2], bufs[1]}, 5, 5)  // empty: skipped
+		if b.Len() != 42 {
+			t.Fatalf("round %d: Len() = %d, want 42", round, b.Len())
+		}
+		b.Run()
+		for i := range n {
+			want := float32(-1)
+			if i >= 10 {
+				want = (float32(i)*2+1)*2 + 1
+			}
+			if f(2)[i] != want {
+				t.Fatalf("round %d: b2[%d] = %v, want %v", round, i, f(2)[i], want)
+			}
+		}
+	}
+}

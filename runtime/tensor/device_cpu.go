@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sync"
 	"time"
 	"unsafe"
 
@@ -118,3 +119,39 @@ func (p *cpuProgram) Run(bufs []Memory, start, end int) {
 }
 
 func (p *cpuProgram) Source() string { return p.src }
+
+// cpuBatch is the scratch RunBatch fills: one per process, because the CPU
+// device has one worker and the batch's C arrays are reused across replays.
+var cpuBatch struct {
+	sync.Mutex
+	b native.Batch
+}
+
+// RunBatch runs launches in order in one cgo call: launch i runs progs[i]
+// over output elements [0, sizes[i]) with mems[i]. For a work item of small
+// launches (a JIT replay) it replaces one Run, and one cgo crossing, per
+// launch; large launches should still go through Run so they are split
+// across workers. It returns false, having run nothing, when a program is
+// not a CPU program or C memory for the batch cannot be allocated.
+func (cpuBackend) RunBatch(progs []Program, mems [][]Memory, sizes []int) bool {
+	cpuBatch.Lock()
+	defer cpuBatch.Unlock()
+	b := &cpuBatch.b
+	b.Reset()
+	for i, pr := range progs {
+		p, ok := pr.(*cpuProgram)
+		if !ok {
+			return false
+		}
+		var arr [8]unsafe.Pointer
+		ptrs := arr[:0]
+		for _, m := range mems[i] {
+			ptrs = append(ptrs, m.(*cpuMemory).ptr)
+		}
+		if b.Add(p.kern, ptrs, 0, int64(sizes[i])) != nil {
+			return false
+		}
+	}
+	b.Run()
+	return true
+}

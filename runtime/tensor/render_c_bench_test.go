@@ -148,3 +148,46 @@ func BenchmarkCPUMatmulVsGonum(b *testing.B) {
 	b.ReportMetric(flops/tg.Seconds()/1e9, "gonum_GFLOP/s")
 	b.ReportMetric(tg.Seconds()/tk.Seconds(), "x_gonum")
 }
+
+// BenchmarkCPUReplay10 runs ten 256-element kernels the way a JIT replay
+// does: one Program.Run per launch ("per_launch"), or one RunBatch for all
+// ten ("batched"); ns/op is per kernel.
+func BenchmarkCPUReplay10(b *testing.B) {
+	if err := native.Available(); err != nil {
+		b.Skip(err)
+	}
+	be := cpuBackend{}
+	a := cpuLd(1, Float32, []int{1}, 0, nil)
+	k := &Kernel{Name: "E_256", Shape: []int{256},
+		Expr: cpuBin(OpAdd, Float32, cpuBin(OpMul, Float32, a, cpuCst(Float32, 1.0001)), cpuCst(Float32, 0.5)),
+		Bufs: []BufferSpec{{Float32, 256}, {Float32, 256}}}
+	p, err := be.Compile(k)
+	if err != nil {
+		b.Fatal(err)
+	}
+	progs, mems, sizes := make([]Program, 10), make([][]Memory, 10), make([]int, 10)
+	bufs := make([]Memory, 11)
+	for i := range bufs {
+		if bufs[i], err = be.Alloc(Float32, 256); err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(bufs[i].Free)
+	}
+	for i := range progs {
+		progs[i], mems[i], sizes[i] = p, []Memory{bufs[i+1], bufs[i]}, 256
+	}
+	b.Run("per_launch", func(b *testing.B) {
+		for i := 0; i < b.N; i += 10 {
+			for j, pr := range progs {
+				pr.Run(mems[j], 0, sizes[j])
+			}
+		}
+	})
+	b.Run("batched", func(b *testing.B) {
+		for i := 0; i < b.N; i += 10 {
+			if !be.RunBatch(progs, mems, sizes) {
+				b.Fatal("RunBatch refused CPU programs")
+			}
+		}
+	})
+}

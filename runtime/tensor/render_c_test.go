@@ -138,6 +138,44 @@ func TestCPUDebugShowsSourceAndBackend(t *testing.T) {
 	}
 }
 
+// RunBatch computes what one Run per launch computes.
+func TestCPURunBatchMatchesRun(t *testing.T) {
+	if err := native.Available(); err != nil {
+		t.Skip(err)
+	}
+	be := cpuBackend{}
+	a := cpuLd(1, Float32, []int{1}, 0, nil)
+	k := &Kernel{Name: "E_batch", Shape: []int{100}, Expr: cpuBin(OpAdd, Float32, cpuBin(OpMul, Float32, a, cpuCst(Float32, 2)), cpuCst(Float32, 1)),
+		Bufs: []BufferSpec{{Float32, 100}, {Float32, 100}}}
+	p, err := be.Compile(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bufs := make([]Memory, 4)
+	for i := range bufs {
+		if bufs[i], err = be.Alloc(Float32, 100); err != nil {
+			t.Fatal(err)
+		}
+		defer bufs[i].Free()
+	}
+	cpuPutFloats(bufs[0].Bytes(), Float32, cpuTestData(BufferSpec{Float32, 100}, 3))
+	mems := [][]Memory{{bufs[1], bufs[0]}, {bufs[2], bufs[1]}, {bufs[3], bufs[2]}}
+	if !be.RunBatch([]Program{p, p, p}, mems, []int{100, 100, 100}) {
+		t.Fatal("RunBatch refused CPU programs")
+	}
+	in := cpuGetFloats(bufs[0].Bytes(), Float32, 100)
+	got := cpuGetFloats(bufs[3].Bytes(), Float32, 100)
+	for i := range in {
+		want := float64(in[i])
+		for range 3 {
+			want = float64(float32(want)*2 + 1)
+		}
+		if got[i] != want {
+			t.Fatalf("batched out[%d] = %v, want %v", i, got[i], want)
+		}
+	}
+}
+
 func TestCPUUnavailableSaysWhy(t *testing.T) {
 	err := cpuBackend{}.Available()
 	if err != nil && !errors.Is(err, native.ErrUnavailable) {
