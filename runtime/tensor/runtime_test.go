@@ -178,3 +178,27 @@ func TestNullDeviceRunsNothing(t *testing.T) {
 		t.Errorf("NULL device still schedules and launches: got %d launches", Counters().KernelsLaunched)
 	}
 }
+
+// panicBackend's kernels panic: the failure must surface on Synchronize
+// (and on reads), not kill the process or hang.
+type panicBackend struct{ nullBackend }
+
+func (panicBackend) Compile(k *Kernel) (Program, error) { return panicProgram{}, nil }
+
+type panicProgram struct{ nullProgram }
+
+func (panicProgram) Run([]Memory, int, int) { panic("boom") }
+
+func init() { RegisterBackend("TESTPANIC", panicBackend{}) }
+
+func TestKernelPanicIsReportedOnSynchronize(t *testing.T) {
+	onDevice(t, "TESTPANIC")
+	Ones(3).Add(1).Realize()
+	err := MustDevice("TESTPANIC").Synchronize()
+	if err == nil || !strings.Contains(err.Error(), "panicked: boom") {
+		t.Fatalf("Synchronize = %v, want the kernel's panic", err)
+	}
+	if err := MustDevice("TESTPANIC").Synchronize(); err != nil {
+		t.Errorf("the error is reported once; second Synchronize = %v", err)
+	}
+}

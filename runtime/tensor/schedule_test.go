@@ -79,6 +79,9 @@ func TestEdgeCases(t *testing.T) {
 				{"max with NaN propagates", func() any { return FromFloat32s([]float32{1, float32(nan()), 3}).Max().Item() }, "NaN"},
 				{"float64 keeps precision", func() any { return FromFloat64s([]float64{1, 1e-12}).Sum().Item() }, "1.000000000001"},
 				{"contiguous of flipped realized view", func() any { return Arange(3).Flip(0).Contiguous().Realize().Float32s() }, "[2 1 0]"},
+				{"reshape of a permuted view copies", func() any {
+					return Arange(24).Reshape(2, 3, 4).Permute(1, 0, 2).Reshape(6, 4).Slice(0, 0, 2).Float32s()
+				}, "[0 1 2 3 12 13 14 15]"},
 				{"reshape of a flipped view copies", func() any { return Arange(6).Reshape(2, 3).Flip(1).Reshape(6).Float32s() }, "[2 1 0 5 4 3]"},
 			}
 			for _, c := range cases {
