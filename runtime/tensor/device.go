@@ -47,10 +47,20 @@ var devices = struct {
 	m map[string]*Dev
 }{m: map[string]*Dev{}}
 
-// Device returns the named device ("GO", "NULL", "CPU" when registered),
-// starting its worker on first use. Unknown or unavailable names return a
-// *DeviceError; use MustDevice in notebooks for a panic instead.
-func Device(name string) (*Dev, error) {
+// Device returns the named device ("GO", "CPU", "NULL"), starting its worker
+// on first use, so a cell can write tensor.Device("GO").Synchronize(). An
+// unknown or unavailable name panics with a *DeviceError; LookupDevice
+// returns it instead.
+func Device(name string) *Dev {
+	d, err := LookupDevice(name)
+	if err != nil {
+		panic(err)
+	}
+	return d
+}
+
+// LookupDevice is Device returning the *DeviceError instead of panicking.
+func LookupDevice(name string) (*Dev, error) {
 	name = strings.ToUpper(name)
 	devices.Lock()
 	defer devices.Unlock()
@@ -71,14 +81,8 @@ func Device(name string) (*Dev, error) {
 	return d, nil
 }
 
-// MustDevice is Device that panics with the *DeviceError.
-func MustDevice(name string) *Dev {
-	d, err := Device(name)
-	if err != nil {
-		panic(err)
-	}
-	return d
-}
+// MustDevice is Device (kept for code written against the first API).
+func MustDevice(name string) *Dev { return Device(name) }
 
 // defaultDevice is the device new tensors use; set from $DEVICE at start and
 // by SetDefaultDevice (process-wide, like numpy's default dtype).
@@ -104,7 +108,7 @@ func DefaultDevice() string {
 
 // SetDefaultDevice changes the device new tensors are created on.
 func SetDefaultDevice(name string) error {
-	if _, err := Device(name); err != nil {
+	if _, err := LookupDevice(name); err != nil {
 		return err
 	}
 	defaultDevice.Lock()
@@ -114,7 +118,7 @@ func SetDefaultDevice(name string) error {
 }
 
 func defaultDev() *Dev {
-	d, err := Device(DefaultDevice())
+	d, err := LookupDevice(DefaultDevice())
 	if err != nil {
 		panic(fmt.Errorf("%w (falling back is not silent on purpose: unset DEVICE to use GO)", err))
 	}

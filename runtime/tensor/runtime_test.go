@@ -160,7 +160,7 @@ func TestStringPrintsLikeNumpy(t *testing.T) {
 }
 
 func TestUnknownDeviceTeaches(t *testing.T) {
-	_, err := Device("TPU")
+	_, err := LookupDevice("TPU")
 	var de *DeviceError
 	if !errors.As(err, &de) || !strings.Contains(err.Error(), "GO") || !strings.Contains(err.Error(), "DEVICE") {
 		t.Fatalf("error %v should list registered devices and mention DEVICE", err)
