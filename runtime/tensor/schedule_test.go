@@ -2,6 +2,7 @@ package tensor
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 )
@@ -88,6 +89,38 @@ func TestEdgeCases(t *testing.T) {
 				if got := fmt.Sprint(c.got()); got != c.want {
 					t.Errorf("%s = %s, want %s", c.name, got, c.want)
 				}
+			}
+		})
+	}
+}
+
+// TestLargeReductionSplits: a full reduction of a large tensor runs as
+// partial folds (spread over workers) plus a final fold, and agrees with a
+// plain loop.
+func TestLargeReductionSplits(t *testing.T) {
+	for _, dev := range testDevices(t) {
+		t.Run(dev, func(t *testing.T) {
+			onDevice(t, dev)
+			n := 1 << 17
+			v := make([]float32, n)
+			want, wantMax := 0.0, float32(-1)
+			for i := range v {
+				v[i] = float32(i%1000) / 1000
+				want += float64(v[i])
+				wantMax = max(wantMax, v[i])
+			}
+			x := FromFloat32s(v, 2, n/2).Realize()
+			if ks := scheduleOf(x.Mul(2).Sum()); len(ks) != 2 || ks[0].OutSize() != splitParts {
+				t.Fatalf("schedule of a large sum: %d kernels, want 2 (the first with %d outputs)", len(ks), splitParts)
+			}
+			if got := x.Mul(2).Sum().Item(); math.Abs(got-2*want) > 1e-6*want {
+				t.Errorf("sum = %v, want %v", got, 2*want)
+			}
+			if got := x.Max().Item(); float32(got) != wantMax {
+				t.Errorf("max = %v, want %v", got, wantMax)
+			}
+			if s := x.SumKeepDim().Shape(); !equalInts(s, []int{1, 1}) {
+				t.Errorf("SumKeepDim shape %v, want [1 1]", s)
 			}
 		})
 	}
