@@ -138,9 +138,6 @@ func (c *goCompiler) node(n *Node) any {
 	return f
 }
 
-// Arity is the number of sources of n's op.
-func (n *Node) Arity() int { return n.Op.Arity() }
-
 func (c *goCompiler) build(n *Node) any {
 	switch n.Op {
 	case OpConst:

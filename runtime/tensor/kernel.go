@@ -138,6 +138,9 @@ type Node struct {
 	Value float64 // OpConst: the value
 }
 
+// Arity is the number of sources of n's op.
+func (n *Node) Arity() int { return n.Op.Arity() }
+
 // BufferSpec describes one kernel buffer argument.
 type BufferSpec struct {
 	DType DType

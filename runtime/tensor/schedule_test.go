@@ -125,3 +125,18 @@ func TestLargeReductionSplits(t *testing.T) {
 		})
 	}
 }
+
+// TestReadingAReducedViewNeedsNoCopy: reading Sum(1) (a dense view of the
+// reduce's buffer) launches only the reduce.
+func TestReadingAReducedViewNeedsNoCopy(t *testing.T) {
+	onDevice(t, "GO")
+	a := Arange(12).Reshape(3, 4).Realize()
+	_ = SynchronizeAll()
+	ResetCounters()
+	if got := fmt.Sprint(a.Sum(1).Float32s()); got != "[6 22 38]" {
+		t.Fatalf("Sum(1) = %s", got)
+	}
+	if n := Counters().KernelsLaunched; n != 1 {
+		t.Errorf("%d kernels launched, want 1 (no copy for a dense view)", n)
+	}
+}

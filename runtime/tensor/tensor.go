@@ -195,8 +195,11 @@ func Randn(seed int64, shape ...int) *Tensor {
 
 // readRaw synchronizes, makes t contiguous and returns its bytes (a copy).
 func (t *Tensor) readRaw() []byte {
+	if t.l.base().kind != kBuffer {
+		t.Realize()
+	}
 	c := t
-	if !(t.l.kind == kBuffer || (t.l.kind == kView && t.l.srcs[0].kind == kBuffer && denseView(t.l.view))) {
+	if t.l.kind == kView && !denseView(t.l.view) {
 		c = (&Tensor{l: contiguous(t.l)}).Realize()
 	}
 	base := c.l.base()
