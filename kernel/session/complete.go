@@ -7,7 +7,6 @@ import (
 	"go/printer"
 	"go/scanner"
 	"go/token"
-	"path"
 	"reflect"
 	"sort"
 	"strings"
@@ -43,11 +42,7 @@ func (s *Session) noteDecls(f *ast.File, fset *token.FileSet) {
 			for _, sp := range d.Specs {
 				switch sp := sp.(type) {
 				case *ast.ImportSpec:
-					p := strings.Trim(sp.Path.Value, "\"`")
-					name := path.Base(p)
-					if sp.Name != nil {
-						name = sp.Name.Name
-					}
+					name, p := s.importName(sp)
 					if name != "_" && name != "." {
 						s.imports[name] = p
 					}

@@ -59,6 +59,8 @@ type Session struct {
 	values   []any          // the value of the running cell's last expression
 	magics   map[string]*Magic
 	imports  map[string]string // package name → import path, of successful cells
+	pkgNames map[string]string // import path → package name, of the symbol tables (set by New)
+	typeText map[string]string // type or method name ("T", "T.M") → its declaration text
 	declText map[string]string // func/type/const name → its declaration text
 	count    int               // execution count of the running (or last) cell
 	nvars    int               // counter for names made by SetVar and CompileLoop
@@ -68,7 +70,7 @@ type Session struct {
 // tick's own packages and opts.Symbols.
 func New(opts Options) (*Session, error) {
 	s := &Session{opts: opts, rt: &runtime{}, funcCell: map[string]int{}, magics: map[string]*Magic{},
-		imports: map[string]string{}, declText: map[string]string{}}
+		imports: map[string]string{}, declText: map[string]string{}, typeText: map[string]string{}}
 	s.stdin = &stdinReader{s: s}
 	s.rt.maxDepth = defaultMaxDepth
 	if opts.MaxDepth > 0 {
@@ -89,6 +91,7 @@ func New(opts Options) (*Session, error) {
 	s.rt.rich = func(mime, text string) { s.setValues([2]string{mime, text}) }
 	s.rt.goPan = s.goroutinePanic
 	tables := append([]map[string]map[string]reflect.Value{stdlib.Symbols, s.stdioSymbols(), symbols.Symbols, s.rt.exports()}, opts.Symbols...)
+	s.pkgNames = packageNames(tables)
 	for _, t := range tables {
 		if err := s.ip.Use(t); err != nil {
 			return nil, fmt.Errorf("session: loading symbols: %w", err)
@@ -261,6 +264,13 @@ func (s *Session) run(code string, count int) Result {
 	if e := checkDecls(pc, count); e != nil {
 		return Result{Err: e}
 	}
+	if e := s.dropReimports(pc, count); e != nil {
+		return Result{Err: e}
+	}
+	types, e := s.checkTypeRedefs(pc, count)
+	if e != nil {
+		return Result{Err: e}
+	}
 	rewriteCell(pc, s.knownInts())
 	for _, p := range pc.pieces() {
 		if p.file != nil {
@@ -269,6 +279,7 @@ func (s *Session) run(code string, count int) Result {
 			}
 			s.noteFuncs(p.file, count)
 			s.noteDecls(p.file, s.ip.FileSet())
+			s.noteTypes(p.file, types)
 			continue
 		}
 		if e := s.runNode(block(p.stmts), count); e != nil {
