@@ -42,6 +42,12 @@ func TestRerunCells(t *testing.T) {
 		{code: "type T int", err: "type T is already defined"},
 		{code: "import fmt \"strings\"", err: "the name fmt is already the package \"fmt\""}, // a name already bound to another path
 		{code: "fmt.Sprint(6)", value: `"6"`},                                                // ... and the old binding is intact
+		// Known limitation (docs/compatibility.md): a var redefined in a
+		// later cell is a new variable; funcs compiled before keep the old one.
+		{code: "var w = 1\nfunc h() int { return w }\nh()", value: "1"},
+		{code: "var w = 2\nh()", value: "1"},
+		{code: "func h() int { return w }\nh()", value: "2"}, // re-running the func's cell picks up the new w
+		{code: "w = 3\nh()", value: "3"},                     // assigning (not redeclaring) is seen by funcs
 	}
 	for i, c := range cells {
 		count := i + 1
