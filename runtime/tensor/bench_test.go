@@ -156,3 +156,26 @@ func randF32ForBench(n int, seed int64) []float32 {
 }
 
 func nowNS() float64 { return float64(time.Now().UnixNano()) }
+
+// BenchmarkJITReplayTutorial: the tutorial's step (a*2+1 on 256 float32)
+// replayed and synchronized per op, with allocations reported (0 allocs/op
+// is the target: the timing magic warns when the GC runs while timing).
+func BenchmarkJITReplayTutorial(b *testing.B) {
+	for _, dev := range benchDevices(b) {
+		b.Run(dev, func(b *testing.B) {
+			setDev(b, dev)
+			x := Arange(256).Realize()
+			d := Device(dev)
+			step := JIT(func(a ...*Tensor) *Tensor { return a[0].Mul(2).Add(1).Realize() })
+			step.Call(x)
+			step.Call(x)
+			_ = d.Synchronize()
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				step.Call(x)
+				_ = d.Synchronize()
+			}
+		})
+	}
+}

@@ -15,12 +15,15 @@ import (
 type Dev struct {
 	name    string
 	backend Backend
+	batch   batchRunner // backend's RunBatch, or nil
 
 	mu      sync.Mutex
 	cond    *sync.Cond // signals the worker that items arrived
-	items   []*work
+	items   []*work    // queue: items[head:] are waiting
+	head    int
 	pending int           // queued plus running items
-	idle    chan struct{} // closed when pending drops to 0
+	idle    *sync.Cond    // broadcast when pending drops to 0
+	wake    chan struct{} // (capacity 1) also signalled then, for waiters polling a hook
 	err     error         // first failure since the last Synchronize
 
 	progMu sync.Mutex
@@ -38,6 +41,44 @@ type launch struct {
 type work struct {
 	launches []launch
 	mems     [][]Memory // per launch, the Memory of each buffer
+
+	// Filled by prepare, so the worker and the counters do no per-launch
+	// work on the hot path.
+	progs        []Program // per launch, for batchRunner
+	sizes        []int     // per launch, output elements
+	reds, rows   []int     // per launch, ReduceSize and rowLen
+	small        bool      // every launch is below splitMin: may run as one batch
+	flops, bytes int64     // totals over the launches (estimates)
+
+	pool *workPool // a JIT replay's item: returned to its pool once run
+	keep []*Buffer // buffers the launches read that nothing else keeps alive
+}
+
+// prepare fills the fields derived from launches.
+func (w *work) prepare() {
+	w.progs = make([]Program, len(w.launches))
+	w.sizes = make([]int, len(w.launches))
+	w.reds = make([]int, len(w.launches))
+	w.rows = make([]int, len(w.launches))
+	w.small = true
+	w.flops, w.bytes = 0, 0
+	for i, l := range w.launches {
+		w.progs[i] = l.prog
+		w.sizes[i], w.reds[i], w.rows[i] = l.k.OutSize(), l.k.ReduceSize(), rowLen(l.k)
+		if w.sizes[i]*max(w.reds[i], 1) >= splitMin {
+			w.small = false
+		}
+		w.flops += l.k.FLOPs()
+		w.bytes += l.k.Bytes()
+	}
+}
+
+// batchRunner is implemented by backends that can run a sequence of small
+// launches in one call (the CPU backend: one cgo crossing instead of one per
+// kernel). RunBatch runs launch i as progs[i] over [0, sizes[i]) with
+// mems[i], in order; it returns false, having run nothing, if it cannot.
+type batchRunner interface {
+	RunBatch(progs []Program, mems [][]Memory, sizes []int) bool
 }
 
 // devices holds one Dev per backend name; it is process-wide because each
@@ -75,7 +116,10 @@ func LookupDevice(name string) (*Dev, error) {
 		return nil, &DeviceError{Name: name, Err: err}
 	}
 	d := &Dev{name: name, backend: b, progs: map[string]Program{}}
+	d.batch, _ = b.(batchRunner)
 	d.cond = sync.NewCond(&d.mu)
+	d.idle = sync.NewCond(&d.mu)
+	d.wake = make(chan struct{}, 1)
 	go d.worker()
 	devices.m[name] = d
 	return d, nil
@@ -84,26 +128,61 @@ func LookupDevice(name string) (*Dev, error) {
 // MustDevice is Device (kept for code written against the first API).
 func MustDevice(name string) *Dev { return Device(name) }
 
-// defaultDevice is the device new tensors use; set from $DEVICE at start and
-// by SetDefaultDevice (process-wide, like numpy's default dtype).
+// defaultDevice is the device new tensors use, chosen on first use (not at
+// process start: probing the C compiler takes milliseconds) and changed by
+// SetDefaultDevice; process-wide, like numpy's default dtype.
 var defaultDevice = struct {
 	sync.Mutex
-	name string
-}{name: envDevice()}
+	name   string // "" until chosen
+	reason string // why it was chosen, for DefaultDeviceReason
+}{}
 
-func envDevice() string {
-	if d := os.Getenv("DEVICE"); d != "" {
-		return strings.ToUpper(d)
-	}
-	return "GO"
-}
+// preferredDevices are tried in order when $DEVICE is not set: the first
+// whose backend is available becomes the default.
+var preferredDevices = []string{"CPU", "GO"}
 
-// DefaultDevice is the name of the device new tensors are created on: $DEVICE
-// when set, otherwise GO.
+// DefaultDevice is the name of the device new tensors are created on. It is
+// chosen on first use: $DEVICE when set (an unusable name fails on the first
+// tensor operation, never silently), else CPU when C kernels work here, else
+// GO (CPUStatus says why CPU is unavailable). SetDefaultDevice changes it.
+// For the backend behind it: Device(DefaultDevice()).Backend().
 func DefaultDevice() string {
 	defaultDevice.Lock()
 	defer defaultDevice.Unlock()
+	if defaultDevice.name == "" {
+		defaultDevice.name, defaultDevice.reason = chooseDefault()
+	}
 	return defaultDevice.name
+}
+
+// DefaultDeviceReason says in one line why DefaultDevice is what it is.
+func DefaultDeviceReason() string {
+	DefaultDevice()
+	defaultDevice.Lock()
+	defer defaultDevice.Unlock()
+	return defaultDevice.reason
+}
+
+func chooseDefault() (name, reason string) {
+	if d := os.Getenv("DEVICE"); d != "" {
+		return strings.ToUpper(d), "set by the DEVICE environment variable"
+	}
+	var skipped []string
+	for _, n := range preferredDevices {
+		b := lookupBackend(n)
+		if b == nil {
+			continue
+		}
+		err := b.Available()
+		if err == nil {
+			if len(skipped) == 0 {
+				return n, "the first available of " + strings.Join(preferredDevices, ", ")
+			}
+			return n, strings.Join(skipped, "; ")
+		}
+		skipped = append(skipped, fmt.Sprintf("%s unavailable (%v)", n, err))
+	}
+	return "GO", strings.Join(skipped, "; ")
 }
 
 // SetDefaultDevice changes the device new tensors are created on.
@@ -113,6 +192,7 @@ func SetDefaultDevice(name string) error {
 	}
 	defaultDevice.Lock()
 	defaultDevice.name = strings.ToUpper(name)
+	defaultDevice.reason = "set by SetDefaultDevice"
 	defaultDevice.Unlock()
 	return nil
 }
@@ -120,9 +200,19 @@ func SetDefaultDevice(name string) error {
 func defaultDev() *Dev {
 	d, err := LookupDevice(DefaultDevice())
 	if err != nil {
-		panic(fmt.Errorf("%w (falling back is not silent on purpose: unset DEVICE to use GO)", err))
+		panic(fmt.Errorf("%w (falling back is not silent on purpose: unset DEVICE to use the default)", err))
 	}
 	return d
+}
+
+// Backend describes the device's backend in one line, for provenance in
+// timing output: for example "CPU (C via /usr/bin/cc -O3 -march=native)" or
+// "GO (pure-Go closures)".
+func (d *Dev) Backend() string {
+	if ds, ok := d.backend.(interface{ Describe() string }); ok {
+		return ds.Describe()
+	}
+	return d.name
 }
 
 // Name is the device's name.
@@ -133,44 +223,65 @@ func (d *Dev) String() string { return d.name }
 
 // Synchronize waits until every kernel enqueued on the device has finished.
 // It returns the first kernel failure since the last Synchronize, or the wait
-// hook's error (see SetWaitHook) if the wait was interrupted.
+// hook's error (see SetWaitHook) if the wait was interrupted. It allocates
+// nothing, so timing loops that synchronize see no garbage from it.
 func (d *Dev) Synchronize() error {
 	t0 := time.Now()
-	defer func() { addPhase(&counters.syncWait, t0) }()
 	d.mu.Lock()
-	ch := d.idle
-	busy := d.pending > 0
-	d.mu.Unlock()
-	if busy {
-		if err := waitIdle(ch); err != nil {
+	if d.pending > 0 {
+		if hook := getWaitHook(); hook == nil {
+			for d.pending > 0 {
+				d.idle.Wait()
+			}
+		} else if err := d.waitHook(hook); err != nil {
+			d.mu.Unlock()
+			addPhase(&counters.syncWait, t0)
 			return err
 		}
 	}
-	d.mu.Lock()
 	err := d.err
 	d.err = nil
 	d.mu.Unlock()
+	addPhase(&counters.syncWait, t0)
 	return err
 }
 
-// waitIdle waits for ch to close, polling the wait hook every 10 ms.
-func waitIdle(ch chan struct{}) error {
-	hook := getWaitHook()
-	if hook == nil {
-		<-ch
-		return nil
-	}
-	t := time.NewTicker(10 * time.Millisecond)
-	defer t.Stop()
-	for {
+// timers are reused by waitHook so polling a hook allocates nothing.
+var timers = sync.Pool{New: func() any {
+	t := time.NewTimer(time.Hour)
+	t.Stop()
+	return t
+}}
+
+// waitHook waits (d.mu held, released while waiting) until pending is 0,
+// calling hook about every 10 ms and giving up with its error.
+func (d *Dev) waitHook(hook func() error) error {
+	t := timers.Get().(*time.Timer)
+	defer timers.Put(t)
+	for d.pending > 0 {
+		d.mu.Unlock()
+		t.Reset(10 * time.Millisecond)
 		select {
-		case <-ch:
-			return nil
+		case <-d.wake:
 		case <-t.C:
-			if err := hook(); err != nil {
-				return fmt.Errorf("tensor: synchronize interrupted (kernels keep running in the background): %w", err)
-			}
 		}
+		t.Stop()
+		if err := hook(); err != nil {
+			d.mu.Lock()
+			return fmt.Errorf("tensor: synchronize interrupted (kernels keep running in the background): %w", err)
+		}
+		d.mu.Lock()
+	}
+	d.signalIdle() // pass the wake on to any other waiter
+	return nil
+}
+
+// signalIdle wakes every waiter (d.mu held, pending is 0).
+func (d *Dev) signalIdle() {
+	d.idle.Broadcast()
+	select {
+	case d.wake <- struct{}{}:
+	default:
 	}
 }
 
@@ -194,9 +305,6 @@ func SynchronizeAll() error {
 // enqueue hands w to the worker and returns immediately.
 func (d *Dev) enqueue(w *work) {
 	d.mu.Lock()
-	if d.pending == 0 {
-		d.idle = make(chan struct{})
-	}
 	d.pending++
 	d.items = append(d.items, w)
 	d.mu.Unlock()
@@ -206,15 +314,21 @@ func (d *Dev) enqueue(w *work) {
 func (d *Dev) worker() {
 	for {
 		d.mu.Lock()
-		for len(d.items) == 0 {
+		for d.head == len(d.items) {
 			d.cond.Wait()
 		}
-		w := d.items[0]
-		d.items[0] = nil
-		d.items = d.items[1:]
+		w := d.items[d.head]
+		d.items[d.head] = nil
+		d.head++
+		if d.head == len(d.items) { // empty: reuse the slice from the start
+			d.items, d.head = d.items[:0], 0
+		}
 		d.mu.Unlock()
 
 		err := d.run(w)
+		if w.pool != nil {
+			w.pool.put(w)
+		}
 
 		d.mu.Lock()
 		if err != nil && d.err == nil {
@@ -222,33 +336,44 @@ func (d *Dev) worker() {
 		}
 		d.pending--
 		if d.pending == 0 {
-			close(d.idle)
-			d.items = d.items[:0:0]
+			d.signalIdle()
 		}
 		d.mu.Unlock()
 	}
 }
 
 // run executes the launches of one work item, recovering a kernel panic into
-// an error reported by the next Synchronize.
+// an error reported by the next Synchronize. An item of several small
+// launches runs as one batch when the backend can (one timing for the item);
+// DEBUG>=2 runs and times each launch on its own.
 func (d *Dev) run(w *work) (err error) {
-	for i, l := range w.launches {
+	cur := -1
+	defer func() {
+		if r := recover(); r != nil {
+			name := "batch"
+			if cur >= 0 {
+				name = w.launches[cur].k.Name
+			}
+			err = fmt.Errorf("tensor: kernel %s on %s panicked: %v", name, d.name, r)
+		}
+	}()
+	dbg := debugLevel() >= 2
+	if d.batch != nil && w.small && len(w.launches) > 1 && !dbg {
 		t0 := time.Now()
-		func() {
-			defer func() {
-				if r := recover(); r != nil {
-					err = fmt.Errorf("tensor: kernel %s on %s panicked: %v", l.k.Name, d.name, r)
-				}
-			}()
-			runSplitRows(l.prog, w.mems[i], l.k.OutSize(), l.k.ReduceSize(), rowLen(l.k))
-		}()
+		if d.batch.RunBatch(w.progs, w.mems, w.sizes) {
+			counters.deviceNS.Add(int64(time.Since(t0)))
+			return nil
+		}
+	}
+	for i := range w.launches {
+		l := &w.launches[i]
+		cur = i
+		t0 := time.Now()
+		runSplitRows(l.prog, w.mems[i], w.sizes[i], w.reds[i], w.rows[i])
 		el := time.Since(t0)
 		counters.deviceNS.Add(int64(el))
-		if debugLevel() >= 2 {
+		if dbg {
 			debugKernel(d, l.k, el)
-		}
-		if err != nil {
-			return err
 		}
 	}
 	return nil

@@ -9,14 +9,20 @@ package tensor
 //	                  buffers swapped in; fn is NOT run
 //
 // Replays write into the buffers captured on call 2, so the outputs of
-// different replays alias each other: the tensor returned by replay n holds
-// replay n+1's values once replay n+1 has run. Copy (ToSlice, or
-// Contiguous().Realize() outside the JIT) what you want to keep.
+// different replays alias each other: every replay returns the same *Tensor
+// for each output (a new one only when fn returned one of its inputs), and
+// that tensor holds replay n+1's values once replay n+1 has run. Copy
+// (ToSlice, or Contiguous().Realize() outside the JIT) what you want to keep.
+//
+// A replay allocates nothing in the steady state: its queue items, their
+// buffer tables and the output tensors are built once and reused, so timing
+// a replayed step measures the step, not the garbage collector.
 
 import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -51,6 +57,11 @@ type JITFunc struct {
 	launches []capturedLaunch
 	inputs   []*Buffer // capture-time input buffers, by input position
 	outs     []capturedOut
+
+	segs    []*replaySeg // the launches grouped into one queue item per device run
+	args    []*Tensor    // the current call's prepared inputs (reused)
+	outT    []*Tensor    // reused replay outputs; nil where fn returned an input
+	outBack []*Tensor    // the slice replay returns (reused)
 }
 
 type inputSig struct {
@@ -87,14 +98,11 @@ func JITMulti(fn func(...*Tensor) []*Tensor) *JITFunc { return &JITFunc{fn: fn} 
 // Call runs the JIT and returns its first output; it panics with *JITError
 // when the inputs differ from the first call's.
 func (j *JITFunc) Call(in ...*Tensor) *Tensor {
-	out, err := j.CallMultiE(in...)
+	out, err := j.CallE(in...)
 	if err != nil {
 		panic(err)
 	}
-	if len(out) == 0 {
-		return nil
-	}
-	return out[0]
+	return out
 }
 
 // CallMulti is Call returning every output.
@@ -108,56 +116,69 @@ func (j *JITFunc) CallMulti(in ...*Tensor) []*Tensor {
 
 // CallE is Call returning the error instead of panicking.
 func (j *JITFunc) CallE(in ...*Tensor) (*Tensor, error) {
-	out, err := j.CallMultiE(in...)
+	out, err := j.call(in)
 	if err != nil || len(out) == 0 {
 		return nil, err
 	}
 	return out[0], nil
 }
 
-// CallMultiE runs one call of the state machine.
+// CallMultiE runs one call of the state machine and returns every output
+// in a new slice.
 func (j *JITFunc) CallMultiE(in ...*Tensor) ([]*Tensor, error) {
-	in = prepareInputs(in)
-	seen := map[*Buffer]int{}
-	for i, t := range in {
-		if p, dup := seen[t.l.buf]; dup {
-			return nil, &JITError{Input: i, Field: "duplicate", Want: fmt.Sprint(p), Got: fmt.Sprint(i)}
+	out, err := j.call(in)
+	if err != nil {
+		return nil, err
+	}
+	return append([]*Tensor(nil), out...), nil
+}
+
+// call runs one call; the slice it returns may be reused by the next call.
+// It does not let in escape, so Call(x) allocates no argument slice.
+func (j *JITFunc) call(in []*Tensor) ([]*Tensor, error) {
+	args := prepareInputs(j.args[:0], in)
+	j.args = args
+	defer clear(args) // do not keep the caller's tensors alive
+	for i, t := range args {
+		for p := range i {
+			if args[p].l.buf == t.l.buf {
+				return nil, &JITError{Input: i, Field: "duplicate", Want: fmt.Sprint(p), Got: fmt.Sprint(i)}
+			}
 		}
-		seen[t.l.buf] = i
 	}
 	if j.calls == 0 {
-		j.sig = make([]inputSig, len(in))
-		for i, t := range in {
+		j.sig = make([]inputSig, len(args))
+		for i, t := range args {
 			j.sig[i] = inputSig{shape: t.Shape(), dtype: t.l.dtype, dev: t.l.dev}
 		}
-	} else if err := j.check(in); err != nil {
+	} else if err := j.check(args); err != nil {
 		return nil, err
 	}
 	j.calls++
 	switch j.calls {
 	case 1:
-		return realizeOutputs(j.fn(in...)), nil
+		return realizeOutputs(j.fn(append([]*Tensor(nil), args...)...)), nil
 	case 2:
-		return j.capture(in), nil
+		return j.capture(append([]*Tensor(nil), args...)), nil
 	}
-	return j.replay(in), nil
+	return j.replay(args), nil
 }
 
-// prepareInputs realizes inputs into contiguous buffers (outside capture).
-func prepareInputs(in []*Tensor) []*Tensor {
-	out := make([]*Tensor, len(in))
+// prepareInputs appends in to dst, realizing inputs that are not buffers
+// into contiguous buffers first (outside capture).
+func prepareInputs(dst, in []*Tensor) []*Tensor {
 	var todo []*lazy
-	for i, t := range in {
+	for _, t := range in {
 		if t.l.kind != kBuffer {
 			t = &Tensor{l: contiguous(t.l)}
 			todo = append(todo, t.l)
 		}
-		out[i] = t
+		dst = append(dst, t)
 	}
 	if len(todo) > 0 {
 		realizeAll(todo)
 	}
-	return out
+	return dst
 }
 
 func (j *JITFunc) check(in []*Tensor) error {
@@ -197,9 +218,13 @@ func realizeOutputs(outs []*Tensor) []*Tensor {
 var recorder struct {
 	sync.Mutex
 	active *[]capturedLaunch
+	on     atomic.Bool // active != nil, readable without the lock
 }
 
 func recordCapture(d *Dev, w *work) {
+	if !recorder.on.Load() {
+		return
+	}
 	recorder.Lock()
 	defer recorder.Unlock()
 	if recorder.active != nil {
@@ -217,12 +242,14 @@ func (j *JITFunc) capture(in []*Tensor) []*Tensor {
 		panic(&OpError{Op: "JIT", Msg: "a JIT call started inside another JIT's capture; JITs do not nest"})
 	}
 	recorder.active = &got
+	recorder.on.Store(true)
 	recorder.Unlock()
 	var outs []*Tensor
 	func() {
 		defer func() {
 			recorder.Lock()
 			recorder.active = nil
+			recorder.on.Store(false)
 			recorder.Unlock()
 		}()
 		outs = realizeOutputs(j.fn(in...))
@@ -257,53 +284,142 @@ func (j *JITFunc) capture(in []*Tensor) []*Tensor {
 	return outs
 }
 
+// replay enqueues the captured launches with in's buffers swapped in and
+// returns the outputs; see the file comment for what it reuses.
 func (j *JITFunc) replay(in []*Tensor) []*Tensor {
 	t0 := time.Now()
 	counters.jitReplays.Add(1)
-	var w *work
-	var wdev *Dev
-	for _, cl := range j.launches {
-		if w != nil && cl.dev != wdev {
-			enqueueWork(wdev, w)
-			w = nil
-		}
-		if w == nil {
-			w = &work{launches: make([]launch, 0, len(j.launches)), mems: make([][]Memory, 0, len(j.launches))}
-			wdev = cl.dev
-		}
-		mems := make([]Memory, len(cl.l.bufs))
-		for bi, b := range cl.l.bufs {
-			if p := cl.inputs[bi]; p >= 0 {
-				mems[bi] = in[p].l.buf.mem
-			} else {
-				mems[bi] = b.mem
-			}
-		}
-		w.launches = append(w.launches, cl.l)
-		w.mems = append(w.mems, mems)
+	if j.segs == nil {
+		j.buildReplay()
 	}
-	if w != nil {
-		enqueueWork(wdev, w)
+	for _, s := range j.segs {
+		w := s.pool.get(in)
+		countLaunches(w)
+		recordCapture(s.dev, w) // a replay inside another JIT's capture
+		s.dev.enqueue(w)
 	}
-	outs := make([]*Tensor, len(j.outs))
 	for i, o := range j.outs {
-		b := o.buf
-		if p := indexOf(j.inputs, b); p >= 0 {
-			b = in[p].l.buf // fn returned an input unchanged
+		if j.outT[i] != nil {
+			j.outBack[i] = j.outT[i]
+			continue
 		}
-		base := &lazy{kind: kBuffer, shape: b.shapeOr(o), dtype: b.dtype, dev: b.dev, buf: b}
-		if o.isBuf {
-			outs[i] = &Tensor{l: base}
-		} else {
-			outs[i] = &Tensor{l: &lazy{kind: kView, shape: o.shape, dtype: o.dtype, dev: b.dev, srcs: []*lazy{base}, view: o.view}}
-		}
+		b := in[indexOf(j.inputs, o.buf)].l.buf // fn returned an input unchanged
+		j.outBack[i] = outputTensor(b, o)
 	}
 	addPhase(&counters.launchNS, t0)
 	if debugLevel() >= 2 {
 		debugSyncNotice()
 		_ = SynchronizeAll()
 	}
-	return outs
+	return j.outBack
+}
+
+// buildReplay groups the captured launches into queue items (one per run of
+// launches on one device) and builds the reusable output tensors.
+func (j *JITFunc) buildReplay() {
+	var seg *replaySeg
+	for _, cl := range j.launches {
+		if seg == nil || seg.dev != cl.dev {
+			seg = &replaySeg{dev: cl.dev, tmpl: &work{}}
+			seg.pool.seg = seg
+			j.segs = append(j.segs, seg)
+		}
+		li := len(seg.tmpl.launches)
+		seg.tmpl.add(cl.l)
+		for bi, p := range cl.inputs {
+			if p >= 0 {
+				seg.slots = append(seg.slots, inputSlot{launch: li, buf: bi, input: p})
+			}
+		}
+	}
+	for _, seg := range j.segs {
+		seg.tmpl.prepare()
+		seg.nIn = len(j.inputs)
+	}
+	j.outT = make([]*Tensor, len(j.outs))
+	j.outBack = make([]*Tensor, len(j.outs))
+	for i, o := range j.outs {
+		if indexOf(j.inputs, o.buf) < 0 {
+			j.outT[i] = outputTensor(o.buf, o)
+		}
+	}
+}
+
+// outputTensor is a replay output: the captured buffer b, or a view of it.
+func outputTensor(b *Buffer, o capturedOut) *Tensor {
+	base := &lazy{kind: kBuffer, shape: b.shapeOr(o), dtype: b.dtype, dev: b.dev, buf: b}
+	if o.isBuf {
+		return &Tensor{l: base}
+	}
+	return &Tensor{l: &lazy{kind: kView, shape: o.shape, dtype: o.dtype, dev: b.dev, srcs: []*lazy{base}, view: o.view}}
+}
+
+// replaySeg is a run of captured launches on one device: one queue item per
+// replay, taken from its pool.
+type replaySeg struct {
+	dev   *Dev
+	tmpl  *work       // launches, and mems with the capture-time buffers
+	slots []inputSlot // where the inputs' buffers go
+	nIn   int
+	pool  workPool
+}
+
+// inputSlot says launch's buffer buf is JIT input input.
+type inputSlot struct{ launch, buf, input int }
+
+// workPool recycles a segment's queue items: the device worker returns an
+// item once it has run, so a steady stream of replays reuses a few items.
+type workPool struct {
+	mu   sync.Mutex
+	free []*work
+	seg  *replaySeg
+}
+
+// maxFreeWork bounds a pool: items beyond it (a burst of replays without a
+// synchronize) are left to the garbage collector.
+const maxFreeWork = 16
+
+// get returns an item with in's buffers swapped in.
+func (p *workPool) get(in []*Tensor) *work {
+	p.mu.Lock()
+	var w *work
+	if n := len(p.free); n > 0 {
+		w = p.free[n-1]
+		p.free = p.free[:n-1]
+	}
+	p.mu.Unlock()
+	if w == nil {
+		w = p.seg.newItem()
+	}
+	for _, s := range p.seg.slots {
+		w.mems[s.launch][s.buf] = in[s.input].l.buf.mem
+	}
+	for i, t := range in {
+		w.keep[i] = t.l.buf // the inputs' memory must outlive the item
+	}
+	return w
+}
+
+// put takes back an item the worker has run.
+func (p *workPool) put(w *work) {
+	clear(w.keep)
+	p.mu.Lock()
+	if len(p.free) < maxFreeWork {
+		p.free = append(p.free, w)
+	}
+	p.mu.Unlock()
+}
+
+// newItem copies the template, with its own buffer tables.
+func (s *replaySeg) newItem() *work {
+	w := *s.tmpl
+	w.mems = make([][]Memory, len(s.tmpl.mems))
+	for i, m := range s.tmpl.mems {
+		w.mems[i] = append([]Memory(nil), m...)
+	}
+	w.pool = &s.pool
+	w.keep = make([]*Buffer, s.nIn)
+	return &w
 }
 
 func (b *Buffer) shapeOr(o capturedOut) []int {
@@ -325,6 +441,7 @@ func indexOf(bs []*Buffer, b *Buffer) int {
 // Reset forgets the capture: the next call is a warm-up again.
 func (j *JITFunc) Reset() {
 	j.calls, j.sig, j.launches, j.inputs, j.outs = 0, nil, nil, nil, nil
+	j.segs, j.outT, j.outBack = nil, nil, nil
 }
 
 // JITState is an inspectable snapshot of a JIT.

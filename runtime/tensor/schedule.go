@@ -217,12 +217,16 @@ func (w *work) add(l launch) {
 // progress, and hands them to the device.
 func enqueueWork(d *Dev, w *work) {
 	t0 := time.Now()
-	for _, l := range w.launches {
-		counters.launched.Add(1)
-		counters.flops.Add(l.k.FLOPs())
-		counters.bytes.Add(l.k.Bytes())
-	}
+	w.prepare()
+	countLaunches(w)
 	recordCapture(d, w)
 	d.enqueue(w)
 	addPhase(&counters.launchNS, t0)
+}
+
+// countLaunches adds a prepared item's launches to the counters.
+func countLaunches(w *work) {
+	counters.launched.Add(int64(len(w.launches)))
+	counters.flops.Add(w.flops)
+	counters.bytes.Add(w.bytes)
 }
