@@ -25,6 +25,9 @@ type goBackend struct{}
 
 func (goBackend) Available() error { return nil }
 
+// Describe says what GO kernels are.
+func (goBackend) Describe() string { return "GO (pure-Go closures)" }
+
 func (goBackend) Alloc(dt DType, n int) (Memory, error) {
 	words := make([]uint64, (n*dt.Size()+7)/8) // 8-byte aligned for every dtype
 	m := &goMemory{}

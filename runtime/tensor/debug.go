@@ -85,6 +85,6 @@ func debugKernel(d *Dev, k *Kernel, el time.Duration) {
 	if s <= 0 {
 		s = 1e-9
 	}
-	debugf("%-4s %-24s shape=%-16s %9.1f µs %8.2f GFLOP/s(est) %8.2f GB/s(est)\n",
-		d.name, k.Name, fmt.Sprint(k.Shape), s*1e6, float64(k.FLOPs())/s/1e9, float64(k.Bytes())/s/1e9)
+	debugf("%-4s %-24s %-22s %9.1f µs %8.2f GFLOP/s(est) %8.2f GB/s(est)\n",
+		d.name, k.Name, "shape="+fmt.Sprint(k.Shape), s*1e6, float64(k.FLOPs())/s/1e9, float64(k.Bytes())/s/1e9)
 }

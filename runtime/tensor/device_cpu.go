@@ -9,7 +9,7 @@ package tensor
 import (
 	"errors"
 	"fmt"
-	"os"
+	"strings"
 	"sync"
 	"time"
 	"unsafe"
@@ -17,14 +17,9 @@ import (
 	"tick/runtime/native"
 )
 
-func init() {
-	RegisterBackend("CPU", cpuBackend{})
-	// Default device: CPU when it works, else what device.go chose ($DEVICE
-	// or GO). An explicit DEVICE always wins.
-	if os.Getenv("DEVICE") == "" && native.Available() == nil {
-		_ = SetDefaultDevice("CPU")
-	}
-}
+// init only registers the backend: whether the C compiler works is probed
+// on first use (DefaultDevice, Device("CPU")), not at process start.
+func init() { RegisterBackend("CPU", cpuBackend{}) }
 
 // CPUStatus describes the CPU device in one line, for a notebook to show
 // once: the compiler and kernel cache it uses, or why it is unavailable and
@@ -40,6 +35,15 @@ func CPUStatus() string {
 }
 
 type cpuBackend struct{}
+
+// Describe names the compiler and flags kernels are built with.
+func (cpuBackend) Describe() string {
+	c, err := native.Default()
+	if err != nil {
+		return "CPU (unavailable: " + err.Error() + ")"
+	}
+	return fmt.Sprintf("CPU (C via %s %s)", c.Path(), strings.Join(c.Flags()[:min(2, len(c.Flags()))], " "))
+}
 
 // Available is nil when cgo and a C compiler are present, else the
 // *native.UnavailableError saying which is missing.
