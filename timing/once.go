@@ -7,6 +7,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unicode/utf8"
 )
 
 // Once is the result of TimeOnce (%time): one synchronized run.
@@ -75,10 +76,50 @@ func rusage() (user, sys time.Duration) {
 	return time.Duration(ru.Utime.Nano()), time.Duration(ru.Stime.Nano())
 }
 
+// PhaseOverlap says how a runtime phase relates in time to the others, so
+// a report can show which times add up to the wall time and which do not.
+type PhaseOverlap int
+
+// Phase overlaps.
+const (
+	// Sequential phases run on the calling goroutine one after another:
+	// they are disjoint, and with "other" they add up to the wall time.
+	Sequential PhaseOverlap = iota
+	// Nested phases are timed inside sequential ones (allocation happens
+	// inside scheduling, JIT launches and tensor creation): already
+	// counted, never added again.
+	Nested
+	// Concurrent phases run on other goroutines at the same time as the
+	// sequential ones (kernels on device workers overlap launch and
+	// waiting): not a share of the wall time.
+	Concurrent
+)
+
+// Overlap returns how the phase named name relates to the others and, for
+// nested and concurrent phases, a note saying what it overlaps. Phases
+// other than the runtime's Phase* keys are taken to be sequential.
+func Overlap(name string) (PhaseOverlap, string) {
+	switch name {
+	case PhaseAlloc:
+		return Nested, "timed inside scheduling (output buffers), launch (JIT replays) and tensor creation; already counted there"
+	case PhaseDevice:
+		return Concurrent, "runs on device workers at the same time as launch and waiting; not part of the sum"
+	}
+	return Sequential, ""
+}
+
 // Text renders the run like IPython's %time, followed by the phase table:
+// sequential phases with "other" (what no phase accounts for) add up to
+// the wall time; nested and concurrent phases follow, indented, each with
+// a footnote saying what it overlaps.
 //
 //	CPU times: user 1.20 ms, sys 0 ns, total 1.20 ms
 //	Wall time: 1.31 ms
+//	phase                       time    wall
+//	compilation               500 µs   38.2%
+//	other                     810 µs   61.8%
+//	  device execution ¹     1.00 ms   76.3%
+//	¹ device execution runs on device workers ...
 func (o *Once) Text(digits int) string {
 	f := func(d time.Duration) string { return FormatDuration(float64(d), digits) }
 	var b strings.Builder
@@ -86,25 +127,64 @@ func (o *Once) Text(digits int) string {
 	if len(o.Phases) == 0 {
 		return b.String()
 	}
-	w := len("other")
+	type line struct {
+		name, time, pct string
+	}
+	var seq, side []line
+	var notes []string
 	var sum time.Duration
-	for _, p := range o.Phases {
-		w = max(w, len(p.Name))
-		sum += p.Time
-	}
-	fmt.Fprintf(&b, "%-*s  %10s  %6s\n", w, "phase", "time", "wall")
-	row := func(name string, d time.Duration) {
-		pct := 0.0
-		if o.Wall > 0 {
-			pct = 100 * float64(d) / float64(o.Wall)
+	over := false
+	pct := func(d time.Duration) string {
+		if o.Wall <= 0 {
+			return "–"
 		}
-		fmt.Fprintf(&b, "%-*s  %10s  %5.1f%%\n", w, name, f(d), pct)
+		p := 100 * float64(d) / float64(o.Wall)
+		if p > 100.05 {
+			over = true
+			return fmt.Sprintf("%.1f%%*", p)
+		}
+		return fmt.Sprintf("%.1f%%", p)
 	}
 	for _, p := range o.Phases {
-		row(p.Name, p.Time)
+		kind, note := Overlap(p.Name)
+		if kind == Sequential {
+			sum += p.Time
+			seq = append(seq, line{p.Name, f(p.Time), pct(p.Time)})
+			continue
+		}
+		notes = append(notes, note)
+		side = append(side, line{"  " + p.Name + " " + superscript(len(notes)), f(p.Time), pct(p.Time)})
 	}
 	if other := o.Wall - sum; other > 0 {
-		row("other", other)
+		seq = append(seq, line{"other", f(other), pct(other)})
+	}
+	rows := append(append([]line{{"phase", "time", "wall"}}, seq...), side...)
+	w := 0
+	for _, r := range rows {
+		w = max(w, utf8.RuneCountInString(r.name))
+	}
+	for _, r := range rows {
+		pad := w - utf8.RuneCountInString(r.name)
+		fmt.Fprintf(&b, "%s%s  %10s  %7s\n", r.name, strings.Repeat(" ", pad), r.time, r.pct)
+	}
+	if sum > o.Wall && o.Wall > 0 {
+		fmt.Fprintf(&b, "the unindented phases sum to %s, more than the wall time: their timers ran partly outside the timed region or on several goroutines at once\n", f(sum))
+	}
+	for i, n := range notes {
+		name := strings.TrimSpace(strings.TrimSuffix(side[i].name, superscript(i+1)))
+		fmt.Fprintf(&b, "%s %s %s\n", superscript(i+1), name, n)
+	}
+	if over {
+		b.WriteString("* over 100% of the wall time: the phase overlaps the others (see above) or was timed on several goroutines at once\n")
 	}
 	return b.String()
+}
+
+// superscript returns footnote mark i (1-based) as a superscript digit.
+func superscript(i int) string {
+	marks := []string{"⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"}
+	if i >= 0 && i < len(marks) {
+		return marks[i]
+	}
+	return fmt.Sprintf("(%d)", i)
 }

@@ -36,3 +36,45 @@ func TestTimeOnce(t *testing.T) {
 		t.Error("TimeOnce without Call succeeded")
 	}
 }
+
+// TestOnceTextOverlap checks that the %time table never adds nested or
+// concurrent phases into the wall time, and never shows a share over 100%
+// without a footnote saying why.
+func TestOnceTextOverlap(t *testing.T) {
+	us := time.Microsecond
+	cases := []struct {
+		name   string
+		o      Once
+		want   []string
+		reject []string
+	}{
+		{"device and allocation are not added to the sum",
+			Once{Wall: 100 * us, Phases: []PhaseTime{{PhaseSchedule, 20 * us}, {PhaseAlloc, 10 * us}, {PhaseLaunch, 30 * us}, {PhaseDevice, 60 * us}, {PhaseWait, 40 * us}}},
+			// other = 100 - (20+30+40) = 10: allocation and device are not subtracted.
+			[]string{"other", "10.0 µs", "  allocation ¹", "  device execution ²", "¹ allocation timed inside scheduling", "² device execution runs on device workers"},
+			[]string{"*", "more than the wall time"}},
+		{"launch over the wall time is footnoted",
+			Once{Wall: 43500 * time.Nanosecond, Phases: []PhaseTime{{PhaseLaunch, 43800 * time.Nanosecond}, {PhaseDevice, 10 * us}}},
+			[]string{"100.7%*", "* over 100% of the wall time", "sum to 43.8 µs, more than the wall time"},
+			[]string{"\nother"}},
+		{"custom phases are sequential",
+			Once{Wall: 10 * us, Phases: []PhaseTime{{"custom", 4 * us}}},
+			[]string{"custom", "40.0%", "other", "60.0%"},
+			[]string{"¹", "*"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			text := c.o.Text(3)
+			for _, s := range c.want {
+				if !strings.Contains(text, s) {
+					t.Errorf("Text lacks %q:\n%s", s, text)
+				}
+			}
+			for _, s := range c.reject {
+				if strings.Contains(text, s) {
+					t.Errorf("Text has %q:\n%s", s, text)
+				}
+			}
+		})
+	}
+}
