@@ -4,6 +4,7 @@ import (
 	"fmt"
 	goscanner "go/scanner"
 	"go/token"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"time"
@@ -100,8 +101,58 @@ func probe() timing.Probe {
 // CPU and date; jitInputs adds the JIT inputs after the measurement.
 func provenance() timing.Provenance {
 	dev := tensor.DefaultDevice()
-	backend, _, _ := strings.Cut(dev, ":")
-	return timing.Provenance{Backend: backend, Device: dev}
+	return timing.Provenance{Backend: backendOf(dev), Device: dev}
+}
+
+// backendOf describes the backend behind device name, e.g. "C (/usr/bin/cc
+// -O3 -march=native)" for CPU, rather than repeating the device's name. It
+// asks the device (Dev.Backend, when the runtime has it and it says more
+// than the name) and otherwise knows the runtime's built-in backends.
+func backendOf(name string) string {
+	var d any
+	if dev, err := tensor.LookupDevice(name); err == nil {
+		d = dev
+	}
+	if b, ok := d.(interface{ Backend() string }); ok {
+		s := b.Backend()
+		// "CPU (C via cc -O3)": the device's name is in Provenance.Device.
+		if in, ok := strings.CutPrefix(s, name+" ("); ok && strings.HasSuffix(in, ")") {
+			s = strings.TrimSuffix(in, ")")
+		}
+		if s != "" && !strings.EqualFold(s, name) {
+			return s
+		}
+	}
+	base, _, _ := strings.Cut(strings.ToUpper(name), ":")
+	switch base {
+	case "CPU":
+		return "C (" + cpuCompiler(tensor.CPUStatus()) + ")"
+	case "GO":
+		return "pure Go closures"
+	case "NULL":
+		return "none (kernels are not run)"
+	}
+	return base
+}
+
+// cpuCompiler extracts the compiler and its optimisation flags from
+// tensor.CPUStatus ("CPU device: /usr/bin/cc [-O3 -march=native ...];
+// kernel cache ..."), e.g. "cc -O3 -march=native"; flags that do not
+// change the code's speed are left out.
+func cpuCompiler(status string) string {
+	s, ok := strings.CutPrefix(status, "CPU device: ")
+	if !ok {
+		return "C compiler unavailable"
+	}
+	s, _, _ = strings.Cut(s, ";")
+	path, flags, _ := strings.Cut(s, " ")
+	parts := []string{filepath.Base(path)}
+	for _, f := range strings.Fields(strings.Trim(strings.TrimSpace(flags), "[]")) {
+		if strings.HasPrefix(f, "-O") || strings.HasPrefix(f, "-march") || strings.HasPrefix(f, "-mtune") || strings.HasPrefix(f, "-ffast") {
+			parts = append(parts, f)
+		}
+	}
+	return strings.Join(parts, " ")
 }
 
 // jitInputs returns the input signatures ("[256] float32 on GO") of the
