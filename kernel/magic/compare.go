@@ -12,37 +12,76 @@ import (
 	"tick/timing"
 )
 
-const compareUsage = "%compare [-p DIGITS] [--plot=box|none] [--svg] [--json] A B [C ...]   (names saved with %timeit -v NAME)"
+const compareUsage = "%compare [-p DIGITS] [--plot=box|none] [--svg] [--json] [-o] [-v NAME] [-q] A B [C ...]   (names saved with %timeit -v NAME)"
 
 var compareSpecs = []optSpec{
 	{Names: []string{"-p"}, Kind: optInt, Min: 1},
 	{Names: []string{"--plot"}, Kind: optString, Choices: []string{"box", "none"}},
 	{Names: []string{"--svg"}, Kind: optBool},
 	{Names: []string{"--json"}, Kind: optBool},
+	{Names: []string{"-o"}, Kind: optBool},
+	{Names: []string{"-v"}, Kind: optString},
+	{Names: []string{"-q"}, Kind: optBool},
 }
 
 // compare runs %compare: a benchstat-style table of saved results against
-// the first, with box plots side by side.
-func compare(h Host, pub display.Publisher, args string) error {
+// the first, with box plots side by side. With -v NAME the
+// *timing.Comparison is bound to a session variable; with -o it is also
+// the cell's value (the table as text, the comparison as JSON).
+func compare(h Host, pub display.Publisher, args string) (*display.Data, error) {
 	p, err := parseOptions("compare", compareUsage, args, compareSpecs)
 	if err != nil {
-		return err
+		return nil, err
+	}
+	bad := func(opt, reason string) error {
+		return &UsageError{Magic: "compare", Option: opt, Reason: reason, Usage: compareUsage}
+	}
+	name := p.strs["-v"]
+	if p.has("-v") && !isIdent(name) {
+		return nil, bad("-v", "\""+name+"\" is not a Go identifier: name the variable like cmp or fastVsBase")
+	}
+	if p.has("-q") && p.has("--json") {
+		return nil, bad("-q", "-q shows nothing and --json shows only JSON: choose one")
 	}
 	names := strings.Fields(p.Rest)
 	if len(names) < 2 {
-		return &UsageError{Magic: "compare", Option: "NAMES", Reason: "compare needs at least two results: save them with %timeit -v A ... and %timeit -v B ...", Usage: compareUsage}
+		return nil, bad("NAMES", "compare needs at least two results: save them with %timeit -v A ... and %timeit -v B ...")
 	}
 	results := make([]*timing.Result, len(names))
-	for i, name := range names {
-		r, err := savedResult(h, name)
+	for i, n := range names {
+		r, err := savedResult(h, n)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		c := *r // relabel a copy: the saved result stays as it was
-		c.Label = name
+		c.Label = n
 		results[i] = &c
 	}
 	c := timing.Compare(results...)
+	if name != "" {
+		if err := h.SetVar(name, c); err != nil {
+			return nil, fmt.Errorf("%%compare -v %s: %w", name, err)
+		}
+	}
+	digits := p.ints["-p"]
+	if !p.has("-q") {
+		if err := showComparison(pub, p, c, results); err != nil {
+			return nil, err
+		}
+	}
+	if !p.has("-o") {
+		return nil, nil
+	}
+	d, err := report{Text: c.Text(digits), JSON: c}.bundle(false)
+	if err != nil {
+		return nil, fmt.Errorf("%%compare: %w", err)
+	}
+	d.Metadata = nil
+	return &d, nil
+}
+
+// showComparison publishes the comparison's table, box plots and JSON.
+func showComparison(pub display.Publisher, p *parsed, c *timing.Comparison, results []*timing.Result) error {
 	rep := report{Text: c.Text(p.ints["-p"]), SVG: p.has("--svg"), JSON: map[string]any{"comparison": c, "results": results}}
 	if p.strs["--plot"] != "none" {
 		box, err := plotting.Box(results...)

@@ -199,6 +199,44 @@ func TestSaveAndCompare(t *testing.T) {
 	if res.Err == nil || !strings.Contains(res.Err.Value, "not a timing result") {
 		t.Errorf("comparing a non-result: %v", res.Err)
 	}
+	testCompareKeep(t, s)
+}
+
+// testCompareKeep checks %compare -v/-o/-q on the session of
+// TestSaveAndCompare: a notebook can assert on the saved comparison.
+func testCompareKeep(t *testing.T, s *session.Session) {
+	res, k := run(t, s, 6, "%compare -q -o -v cmp small large")
+	if res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	if len(k.pub)+len(k.upd) != 0 {
+		t.Errorf("-q showed %d outputs", len(k.pub)+len(k.upd))
+	}
+	if res.Value == nil || !strings.Contains(res.Value.Bundle["text/plain"].(string), "large") {
+		t.Errorf("-o: the cell value is %+v", res.Value)
+	} else if _, ok := res.Value.Bundle["application/json"]; !ok {
+		t.Errorf("-o: the cell value has no JSON: %v", res.Value.Bundle)
+	}
+	// The 100× longer loop differs significantly: the cell can assert so.
+	mustRun(t, s, 7, `significant := cmp.Rows[1].P < 0.05 && cmp.Rows[1].Ratio > 1`)
+	v, err := s.Eval("significant")
+	if err != nil || !v.Bool() {
+		p, _ := s.Eval("cmp.Rows[1].P")
+		t.Errorf("cmp.Rows[1]: significant = %v (%v), p = %v", v, err, p)
+	}
+	for code, want := range map[string]string{
+		"%compare -v 2x small large":        `"2x" is not a Go identifier`,
+		"%compare -q --json small large":    "choose one",
+		"%compare -v other -n 3 small large": "-n",
+	} {
+		res, _ := run(t, s, 8, code)
+		if res.Err == nil || !strings.Contains(res.Err.Value, want) {
+			t.Errorf("%s: err %v, want %q", code, res.Err, want)
+		}
+	}
+	if _, err := s.Eval("other"); err == nil {
+		t.Errorf("a usage error bound -v other anyway")
+	}
 }
 
 func TestTimeitVs(t *testing.T) {

@@ -57,7 +57,8 @@ func Magics() []session.Magic {
 				if err != nil {
 					return err
 				}
-				return compare(h, c.Sink, c.Args)
+				c.Value, err = compare(h, c.Sink, c.Args)
+				return err
 			}},
 	}
 }
