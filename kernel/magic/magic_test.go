@@ -225,8 +225,8 @@ func testCompareKeep(t *testing.T, s *session.Session) {
 		t.Errorf("cmp.Rows[1]: significant = %v (%v), p = %v", v, err, p)
 	}
 	for code, want := range map[string]string{
-		"%compare -v 2x small large":        `"2x" is not a Go identifier`,
-		"%compare -q --json small large":    "choose one",
+		"%compare -v 2x small large":         `"2x" is not a Go identifier`,
+		"%compare -q --json small large":     "choose one",
 		"%compare -v other -n 3 small large": "-n",
 	} {
 		res, _ := run(t, s, 8, code)
