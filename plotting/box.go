@@ -24,7 +24,8 @@ func Box(results ...*timing.Result) (*plot.Plot, error) {
 	}
 	name, div := unit(ref)
 	p := plot.New()
-	p.Title.Text = "per-loop time by statement"
+	p.Title.Text = "per-loop time by statement\nbox: quartiles and median · whiskers: 1.5 IQR · floor subtracted"
+	p.X.Label.Text = "statement (saved name or code)"
 	p.Y.Label.Text = "time per loop (" + name + ")"
 	var names []string
 	for i, r := range results {

@@ -31,7 +31,7 @@ func ECDF(r *timing.Result) (*plot.Plot, error) {
 	}
 	l.StepStyle = plotter.PostStep
 	p := plot.New()
-	p.Title.Text = "ECDF of per-loop time, " + what(r)
+	p.Title.Text = title(r, "ECDF of per-loop time", what(r))
 	p.X.Label.Text = "time per loop (" + name + ")"
 	p.Y.Label.Text = "fraction of samples ≤ x"
 	p.Y.Min, p.Y.Max = 0, 1

@@ -32,9 +32,9 @@ func Histogram(r *timing.Result) (*plot.Plot, error) {
 	}
 	h.FillColor = color.RGBA{R: 70, G: 130, B: 180, A: 200}
 	p := plot.New()
-	p.Title.Text = "per-loop time, " + what(r)
+	p.Title.Text = title(r, "distribution of per-loop time", what(r))
 	p.X.Label.Text = "time per loop (" + name + ")"
-	p.Y.Label.Text = "samples"
+	p.Y.Label.Text = "samples (count)"
 	p.Add(h)
 	top := 0.0
 	for _, b := range h.Bins {
@@ -65,6 +65,5 @@ func Histogram(r *timing.Result) (*plot.Plot, error) {
 			p.Legend.Add(m.label, l)
 		}
 	}
-	p.Legend.Top = true
 	return p, nil
 }

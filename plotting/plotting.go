@@ -3,6 +3,8 @@
 // bundle. Each chart is a small file: Histogram, Trace, ECDF, Box and
 // PhaseBar build a *plot.Plot; Render turns one plot into bytes and
 // Figure renders the default pair (histogram and trace side by side).
+// Legends are drawn in a strip beside the data area, so they never hide
+// data; log axes always carry a few labelled values (see logTicks).
 // Fonts are the Liberation fonts embedded in gonum/plot, so rendering
 // works offline.
 package plotting
@@ -71,15 +73,60 @@ func RenderRow(f Format, ps ...*plot.Plot) ([]byte, error) {
 	dc := draw.New(c)
 	tiles := draw.Tiles{Rows: 1, Cols: len(ps), PadX: vg.Millimeter * 4, PadTop: vg.Millimeter * 2,
 		PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 2}
-	cs := plot.Align([][]*plot.Plot{ps}, tiles, dc)
+	// Each chart is laid out in its own tile: plot.Align would line the
+	// data areas up, but it does not know about the legend strip and the
+	// title drawBesideLegend draws, and shifts the titles out of line.
 	for i, p := range ps {
-		p.Draw(cs[0][i])
+		drawBesideLegend(p, tiles.At(dc, i, 0))
 	}
 	var buf bytes.Buffer
 	if _, err := c.WriteTo(&buf); err != nil {
 		return nil, fmt.Errorf("plotting: render %s: %w", f, err)
 	}
 	return buf.Bytes(), nil
+}
+
+// drawBesideLegend draws p into c with its title centred over the whole
+// of c and its legend in a strip to the right of the data area, below the
+// title, so the legend never hides data. p is restored afterwards.
+func drawBesideLegend(p *plot.Plot, c draw.Canvas) {
+	if p.Title.Text != "" {
+		ttl := p.Title
+		descent := ttl.TextStyle.FontExtents().Descent
+		c.FillText(ttl.TextStyle, vg.Point{X: c.Center().X, Y: c.Max.Y + descent}, ttl.Text)
+		c = draw.Crop(c, 0, 0, 0, -(ttl.TextStyle.Rectangle(ttl.Text).Size().Y + ttl.Padding))
+		p.Title.Text = ""
+		defer func() { p.Title = ttl }()
+	}
+	leg := p.Legend
+	w := leg.Rectangle(c).Size().X
+	if w == 0 { // no entries
+		p.Draw(c)
+		return
+	}
+	gap := vg.Millimeter * 2
+	p.Legend = plot.NewLegend()
+	p.Draw(draw.Crop(c, 0, -(w + gap), 0, 0))
+	p.Legend = leg
+	leg.Top, leg.Left = true, true
+	leg.Draw(draw.Crop(c, c.Size().X-w, 0, 0, 0))
+}
+
+// title names what a chart shows and, when known, the statement measured,
+// on two lines: "x*2+1: per-loop time" over detail. Long statements are
+// shortened.
+func title(r *timing.Result, what, detail string) string {
+	if r.Label != "" {
+		l := []rune(r.Label)
+		if len(l) > 32 {
+			l = append(l[:31], '…')
+		}
+		what = string(l) + ": " + what
+	}
+	if detail == "" {
+		return what
+	}
+	return what + "\n" + detail
 }
 
 // Figure renders the default chart of a result: the histogram of per-loop

@@ -116,6 +116,15 @@ func TestCharts(t *testing.T) {
 		{Name: timing.PhaseGraph, Time: 200 * time.Microsecond}, {Name: timing.PhaseCompile, Time: 2 * time.Millisecond},
 		{Name: timing.PhaseDevice, Time: 500 * time.Microsecond}}})
 	golden(t, "phasebar", p, err)
+	// Device execution is concurrent: a bar of its own, not stacked into
+	// the wall time.
+	var rows []string
+	for _, tk := range p.Y.Tick.Marker.Ticks(p.Y.Min, p.Y.Max) {
+		rows = append(rows, tk.Label)
+	}
+	if len(rows) != 2 || !strings.HasPrefix(rows[1], "device execution") {
+		t.Errorf("phase bar rows %q: want the calling goroutine, then device execution on its own", rows)
+	}
 }
 
 func TestFigure(t *testing.T) {

@@ -3,6 +3,7 @@ package plotting
 import (
 	"fmt"
 	"image/color"
+	"math"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -24,7 +25,7 @@ var phaseColors = map[timing.CallPhase]color.Color{
 var phaseOrder = []timing.CallPhase{timing.PhaseCold, timing.PhaseCapture, timing.PhaseWarmup, timing.PhaseCalibrate, timing.PhaseMeasured}
 
 // Trace plots every timed interval of r in order — cold, capture, warm-up,
-// calibration and measured samples, coloured by phase — as time per call
+// calibration and measured samples, coloured by phase — as time per loop
 // on a log axis, so compilation, capture and drift are visible at once.
 func Trace(r *timing.Result) (*plot.Plot, error) {
 	if len(r.Samples) == 0 {
@@ -37,14 +38,16 @@ func Trace(r *timing.Result) (*plot.Plot, error) {
 		if y <= 0 {
 			y = 1 / div // log axis: show a zero-length interval at 1 ns
 		}
-		byPhase[s.Phase] = append(byPhase[s.Phase], plotter.XY{X: float64(i), Y: y})
+		byPhase[s.Phase] = append(byPhase[s.Phase], plotter.XY{X: float64(i), Y: math.Log10(y)})
 	}
 	p := plot.New()
-	p.Title.Text = fmt.Sprintf("time per call by sample (%d measured × %d loops)", r.Repeats, r.Loops)
-	p.X.Label.Text = "sample (in order)"
-	p.Y.Label.Text = "time per call (" + name + ", log)"
-	p.Y.Scale = plot.LogScale{}
-	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	p.Title.Text = title(r, "every timed interval, in order", fmt.Sprintf("%d measured samples × %d loops", r.Repeats, r.Loops))
+	p.X.Label.Text = "interval number (cold call first)"
+	p.Y.Label.Text = "time per loop (" + name + ", log scale)"
+	// The axis is linear in log10(time), labelled with times: gonum's
+	// LogScale centres the axis label on the mean of the data values,
+	// which on a log axis is near the top, and pads the chart for it.
+	p.Y.Tick.Marker = log10Axis{}
 	for _, ph := range phaseOrder {
 		xys := byPhase[ph]
 		if len(xys) == 0 {
@@ -60,6 +63,5 @@ func Trace(r *timing.Result) (*plot.Plot, error) {
 		p.Add(s)
 		p.Legend.Add(string(ph), s)
 	}
-	p.Legend.Top = true
 	return p, nil
 }
