@@ -424,6 +424,13 @@ func runSplitRows(prog Program, mems []Memory, n, perOut, row int) {
 	wg.Wait()
 }
 
+// cached returns k's compiled program, or nil if it is not compiled yet.
+func (d *Dev) cached(k *Kernel) Program {
+	d.progMu.Lock()
+	defer d.progMu.Unlock()
+	return d.progs[k.Key()]
+}
+
 // program returns the compiled program for k, compiling it on first use.
 func (d *Dev) program(k *Kernel) (Program, error) {
 	key := k.Key()

@@ -117,16 +117,43 @@ func TestElementwiseMatchesLoops(t *testing.T) {
 		t.Run(dev, func(t *testing.T) {
 			onDevice(t, dev)
 			r := rand.New(rand.NewSource(1))
+			var checks []pendingCheck
 			for _, op := range binaries {
 				for _, sh := range shapes {
 					a, b := randHost(r, sh[0]...), randHost(r, sh[1]...)
 					out := broadcastShape("test", a.shape, b.shape)
-					got := op.op(a.tensor(), b.tensor()).Float64s()
 					want := refMap(func(x ...float64) float64 { return f32(op.ref(x[0], x[1])) }, out, a, b)
-					assertClose(t, fmt.Sprintf("%s %v %v", op.name, sh[0], sh[1]), got, want, 1e-5)
+					checks = append(checks, pendingCheck{fmt.Sprintf("%s %v %v", op.name, sh[0], sh[1]), op.op(a.tensor(), b.tensor()), want, 1e-5})
 				}
 			}
+			runChecks(t, checks)
 		})
+	}
+}
+
+// pendingCheck is a result to compare with a reference once every check of
+// a test is realized: realizing them in one schedule lets a cold CPU device
+// compile their kernels concurrently. The kernels are the same as checking
+// one at a time (each result is cast to float64 inside its own kernel).
+type pendingCheck struct {
+	name string
+	got  *Tensor
+	want []float64
+	tol  float64
+}
+
+func runChecks(t *testing.T, checks []pendingCheck) {
+	t.Helper()
+	ts := make([]*Tensor, len(checks))
+	for i, c := range checks {
+		if c.got.DType() != Float64 {
+			checks[i].got = c.got.Cast(Float64)
+		}
+		ts[i] = checks[i].got
+	}
+	RealizeAll(ts...)
+	for _, c := range checks {
+		assertClose(t, c.name, c.got.Float64s(), c.want, c.tol)
 	}
 }
 
@@ -164,11 +191,12 @@ func TestUnaryMatchesLoops(t *testing.T) {
 		t.Run(dev, func(t *testing.T) {
 			onDevice(t, dev)
 			a := randHost(rand.New(rand.NewSource(2)), 4, 5)
+			var checks []pendingCheck
 			for _, op := range unaries {
-				got := op.op(a.tensor()).Float64s()
 				want := refMap(func(x ...float64) float64 { return op.ref(x[0]) }, a.shape, a)
-				assertClose(t, op.name, got, want, 2e-6)
+				checks = append(checks, pendingCheck{op.name, op.op(a.tensor()), want, 2e-6})
 			}
+			runChecks(t, checks)
 		})
 	}
 }
@@ -235,6 +263,7 @@ func TestReductionsMatchLoops(t *testing.T) {
 		t.Run(dev, func(t *testing.T) {
 			onDevice(t, dev)
 			r := rand.New(rand.NewSource(3))
+			var checks []pendingCheck
 			for _, c := range cases {
 				for _, s := range shapes {
 					h := randHost(r, s.shape...)
@@ -253,10 +282,11 @@ func TestReductionsMatchLoops(t *testing.T) {
 						for i := range want.data {
 							want.data[i] = f32(want.data[i])
 						}
-						assertClose(t, fmt.Sprintf("%s%v of %v", c.name, axes, s.shape), got.Float64s(), want.data, 1e-5)
+						checks = append(checks, pendingCheck{fmt.Sprintf("%s%v of %v", c.name, axes, s.shape), got, want.data, 1e-5})
 					}
 				}
 			}
+			runChecks(t, checks)
 			h := randHost(r, 3, 4)
 			if s := h.tensor().Sum(1).Shape(); !equalInts(s, []int{3}) {
 				t.Errorf("Sum(1) of [3 4] has shape %v, want [3]", s)

@@ -48,7 +48,17 @@ typedef float tick_vf __attribute__((vector_size(64)));
 typedef double tick_vd __attribute__((vector_size(64)));
 static inline tick_vf tick_vf_ld(const float *p) { tick_vf v; __builtin_memcpy(&v, p, sizeof v); return v; }
 static inline tick_vd tick_vd_ld(const double *p) { tick_vd v; __builtin_memcpy(&v, p, sizeof v); return v; }
-#if defined(__AVX512F__) || defined(__AVX__) || defined(__SSE2__)
+static inline int32_t tick_divi(int32_t a, int32_t b) {
+	if (b == 0) return 0;
+	if (b == -1) return (int32_t)(0u - (uint32_t)a);
+	return a / b;
+}
+`
+
+// cStreamPrelude defines the non-temporal copy some reduce kernels use. It
+// is included only by kernels that call it: parsing immintrin.h with
+// -march=native is about half of a small kernel's compile time.
+const cStreamPrelude = `#if defined(__AVX512F__) || defined(__AVX__) || defined(__SSE2__)
 #include <immintrin.h>
 #endif
 // tick_stream copies n bytes to dst with non-temporal stores (plain memcpy
@@ -79,11 +89,6 @@ static inline void tick_stream_fence(void) {
 	_mm_sfence();
 #endif
 }
-static inline int32_t tick_divi(int32_t a, int32_t b) {
-	if (b == 0) return 0;
-	if (b == -1) return (int32_t)(0u - (uint32_t)a);
-	return a / b;
-}
 `
 
 // loadInfo is one Load's addressing after axis collapsing.
@@ -98,17 +103,24 @@ type loadInfo struct {
 func renderC(k *Kernel, symbol string) string {
 	r := &cRender{k: k, temps: map[*Node]string{}}
 	var sb strings.Builder
-	sb.WriteString("// " + strings.ReplaceAll(k.Key(), "\n", "\n// ") + "\n")
-	sb.WriteString(cPrelude)
 	if k.Reduce != ReduceNone {
 		r.reduce(&sb, symbol)
-		return sb.String()
+	} else {
+		fmt.Fprintf(&sb, "void %s(void **bufs, int64_t start, int64_t end) {\n", symbol)
+		r.bufDecls(&sb)
+		r.elementwise(&sb)
+		sb.WriteString("}\n")
 	}
-	fmt.Fprintf(&sb, "void %s(void **bufs, int64_t start, int64_t end) {\n", symbol)
-	r.bufDecls(&sb)
-	r.elementwise(&sb)
-	sb.WriteString("}\n")
-	return sb.String()
+	body := sb.String()
+	var out strings.Builder
+	out.Grow(len(cPrelude) + len(cStreamPrelude) + len(body) + 256)
+	out.WriteString("// " + strings.ReplaceAll(k.Key(), "\n", "\n// ") + "\n")
+	out.WriteString(cPrelude)
+	if strings.Contains(body, "tick_stream") {
+		out.WriteString(cStreamPrelude)
+	}
+	out.WriteString(body)
+	return out.String()
 }
 
 // bufDecls declares the typed buffer pointers b0 (output), b1, ... from bufs.

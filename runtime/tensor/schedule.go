@@ -8,7 +8,9 @@ package tensor
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -181,11 +183,12 @@ func realizeAll(ls []*lazy) {
 			w = nil
 		}
 	}
-	for _, it := range s.items {
-		p, err := it.dev.program(it.k)
-		if err != nil {
-			panic(err)
-		}
+	progs, err := compileAll(s.items)
+	if err != nil {
+		panic(err)
+	}
+	for i, it := range s.items {
+		p := progs[i]
 		if it.k.OutSize() == 0 {
 			continue
 		}
@@ -229,4 +232,48 @@ func countLaunches(w *work) {
 	counters.launched.Add(int64(len(w.launches)))
 	counters.flops.Add(w.flops)
 	counters.bytes.Add(w.bytes)
+}
+
+// compileAll returns the program of each item. Kernels not yet compiled are
+// compiled concurrently, at most GOMAXPROCS at a time (a C compile takes
+// tens of milliseconds, so a cold schedule of several kernels is bounded by
+// the compiler). The first error in schedule order is returned.
+func compileAll(items []schedItem) ([]Program, error) {
+	progs := make([]Program, len(items))
+	errs := make([]error, len(items))
+	var missing []int
+	seen := map[string]bool{}
+	for i, it := range items {
+		if p := it.dev.cached(it.k); p != nil {
+			counters.cacheHits.Add(1)
+			progs[i] = p
+			continue
+		}
+		if key := it.dev.name + "\x00" + it.k.Key(); !seen[key] {
+			seen[key] = true
+			missing = append(missing, i)
+		}
+	}
+	if len(missing) > 1 && runtime.GOMAXPROCS(0) > 1 {
+		sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+		var wg sync.WaitGroup
+		for _, i := range missing {
+			wg.Add(1)
+			sem <- struct{}{}
+			go func() {
+				defer func() { <-sem; wg.Done() }()
+				progs[i], errs[i] = items[i].dev.program(items[i].k)
+			}()
+		}
+		wg.Wait()
+	}
+	for i, it := range items {
+		if progs[i] == nil && errs[i] == nil {
+			progs[i], errs[i] = it.dev.program(it.k)
+		}
+		if errs[i] != nil {
+			return nil, errs[i]
+		}
+	}
+	return progs, nil
 }
