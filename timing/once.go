@@ -146,6 +146,9 @@ func (o *Once) Text(digits int) string {
 		return fmt.Sprintf("%.1f%%", p)
 	}
 	for _, p := range o.Phases {
+		if p.Time == 0 {
+			continue // nothing to read; the JSON keeps it
+		}
 		kind, note := Overlap(p.Name)
 		if kind == Sequential {
 			sum += p.Time

@@ -58,9 +58,9 @@ func TestOnceTextOverlap(t *testing.T) {
 			[]string{"100.7%*", "* over 100% of the wall time", "sum to 43.8 µs, more than the wall time"},
 			[]string{"\nother"}},
 		{"custom phases are sequential",
-			Once{Wall: 10 * us, Phases: []PhaseTime{{"custom", 4 * us}}},
+			Once{Wall: 10 * us, Phases: []PhaseTime{{PhaseTransfer, 0}, {"custom", 4 * us}}},
 			[]string{"custom", "40.0%", "other", "60.0%"},
-			[]string{"¹", "*"}},
+			[]string{"¹", "*", "transfer"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

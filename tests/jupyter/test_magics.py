@@ -85,6 +85,35 @@ class TimingMagicTests(unittest.TestCase):
         self.assertEqual(len(pages), 1)
         self.assertIn("--check EXPR", pages[0]["data"]["text/plain"])
 
+    def test_compare_keeps_its_result(self):
+        for name, n in (("small", 10), ("large", 1000)):
+            reply, outputs = run(self.kc, f"%timeit -q -v {name} -n 50 -r 7 for i := 0; i < {n}; i++ {{ calls += 0 }}")
+            self.assertEqual(reply["content"]["status"], "ok", reply["content"])
+            self.assertEqual(shown(outputs), [], "-q shows nothing")
+        reply, outputs = run(self.kc, "%compare -q -o -v cmp small large")
+        self.assertEqual(reply["content"]["status"], "ok", reply["content"])
+        results = [m["content"] for m in outputs if m["msg_type"] == "execute_result"]
+        self.assertEqual(len(results), 1, "-o makes the comparison the cell's value")
+        self.assertIn("large", results[0]["data"]["text/plain"])
+        rows = results[0]["data"]["application/json"]["rows"]
+        self.assertEqual([r["label"] for r in rows], ["small", "large"])
+        # The notebook can assert on the saved *timing.Comparison.
+        reply, outputs = run(self.kc, "cmp.Rows[1].P < 0.05 && cmp.Rows[1].Ratio > 1")
+        results = [m["content"] for m in outputs if m["msg_type"] == "execute_result"]
+        self.assertEqual(results[0]["data"]["text/plain"], "true")
+
+    def test_time_table_is_honest(self):
+        reply, outputs = run(self.kc, "%time --plot=none y = step.Call(x)")
+        self.assertEqual(reply["content"]["status"], "ok", reply["content"])
+        text = shown(outputs)[-1]["data"]["text/plain"]
+        self.assertIn("Wall time", text)
+        for line in text.splitlines():
+            for word in line.split():
+                if word.endswith("%") and word[:-1].replace(".", "", 1).isdigit():
+                    self.assertLessEqual(float(word[:-1]), 100.0, f"a share over 100% without a footnote: {line!r}")
+        if "device execution" in text:
+            self.assertIn("not part of the sum", text)
+
 
 if __name__ == "__main__":
     unittest.main()
