@@ -106,20 +106,16 @@ func provenance() timing.Provenance {
 
 // backendOf describes the backend behind device name, e.g. "C (/usr/bin/cc
 // -O3 -march=native)" for CPU, rather than repeating the device's name. It
-// asks the device (Dev.Backend, when the runtime has it and it says more
-// than the name) and otherwise knows the runtime's built-in backends.
+// asks the device (Dev.Backend) and, when that says no more than the name,
+// knows the runtime's built-in backends.
 func backendOf(name string) string {
-	var d any
 	if dev, err := tensor.LookupDevice(name); err == nil {
-		d = dev
-	}
-	if b, ok := d.(interface{ Backend() string }); ok {
-		s := b.Backend()
+		s := dev.Backend()
 		// "CPU (C via cc -O3)": the device's name is in Provenance.Device.
-		if in, ok := strings.CutPrefix(s, name+" ("); ok && strings.HasSuffix(in, ")") {
+		if in, ok := strings.CutPrefix(s, dev.Name()+" ("); ok && strings.HasSuffix(in, ")") {
 			s = strings.TrimSuffix(in, ")")
 		}
-		if s != "" && !strings.EqualFold(s, name) {
+		if s != "" && !strings.EqualFold(s, dev.Name()) {
 			return s
 		}
 	}
