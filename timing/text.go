@@ -159,8 +159,11 @@ func (r *Result) Text(digits int) string {
 // Line renders the provenance compactly on one line.
 func (p Provenance) Line() string {
 	var parts []string
-	if p.Backend != "" || p.Device != "" {
-		parts = append(parts, strings.Trim(p.Backend+"/"+p.Device, "/"))
+	if p.Device != "" {
+		parts = append(parts, "device "+p.Device)
+	}
+	if p.Backend != "" {
+		parts = append(parts, "backend "+p.Backend)
 	}
 	if len(p.Inputs) > 0 {
 		parts = append(parts, strings.Join(p.Inputs, ", "))
