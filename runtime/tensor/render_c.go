@@ -314,6 +314,11 @@ func (r *cRender) elementwise(sb *strings.Builder) {
 	v := r.expr(r.k.Expr)
 	body := r.body.String()
 	out := cTypes[r.k.Bufs[0].DType]
+	if inner < cStreamMin { // rows too short to stream: one plain loop
+		fmt.Fprintf(sb, "\t\tfor (int64_t j = j0; j < j1; j++) {\n%s", body)
+		fmt.Fprintf(sb, "\t\t\to[j] = %s;\n\t\t}\n\t\ti += j1 - j0;\n\t}\n", r.store(v))
+		return
+	}
 	// Long rows stream their output past the cache in blocks (the result of
 	// a large kernel is not read back before it would be evicted anyway).
 	fmt.Fprintf(sb, "\t\tif (j1 - j0 >= %d) {\n", cStreamMin)

@@ -1,6 +1,7 @@
 package tensor
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -190,4 +191,43 @@ func BenchmarkCPUReplay10(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkCPUCompileCold compiles a typical elementwise kernel (a*c+1 on
+// 256 float32, c new each time so neither cache hits) with gcc, alternating
+// the source as rendered ("rendered_ms") with the same source plus the
+// immintrin.h stream prelude every kernel used to include ("immintrin_ms";
+// the streaming loop kernels of short rows also carried is not added back).
+func BenchmarkCPUCompileCold(b *testing.B) {
+	c, err := native.Default()
+	if err != nil {
+		b.Skip(err)
+	}
+	cc, err := native.NewCompiler(native.Options{CacheDir: b.TempDir(), Flags: c.Flags()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	base := float64(time.Now().UnixNano() % 1e6)
+	var plain, withIntrin time.Duration
+	for i := 0; i < b.N; i++ {
+		a := cpuLd(1, Float32, []int{1}, 0, nil)
+		k := &Kernel{Name: "E_256", Shape: []int{256},
+			Expr: cpuBin(OpAdd, Float32, cpuBin(OpMul, Float32, a, cpuCst(Float32, base+float64(i))), cpuCst(Float32, 1)),
+			Bufs: []BufferSpec{{Float32, 256}, {Float32, 256}}}
+		sym := cSymbol(k)
+		src := renderC(k, sym)
+		t0 := time.Now()
+		if _, err := cc.Compile(src, sym); err != nil {
+			b.Fatal(err)
+		}
+		plain += time.Since(t0)
+		t0 = time.Now()
+		if _, err := cc.Compile(strings.Replace(src, cPrelude, cPrelude+cStreamPrelude, 1), sym); err != nil {
+			b.Fatal(err)
+		}
+		withIntrin += time.Since(t0)
+	}
+	b.ReportMetric(plain.Seconds()*1e3/float64(b.N), "rendered_ms")
+	b.ReportMetric(withIntrin.Seconds()*1e3/float64(b.N), "immintrin_ms")
+	b.ReportMetric(withIntrin.Seconds()/plain.Seconds(), "ratio")
 }
