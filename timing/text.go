@@ -140,7 +140,9 @@ func (r *Result) Text(digits int) string {
 	fmt.Fprintf(&b, "  loop    enqueue %s vs synced %s per loop · floor %s per loop subtracted (%s) · timer %s · sync %s\n",
 		f(r.EnqueueMedian), f(st.Median+r.Floor), f(r.Floor), r.FloorSource,
 		f(float64(r.Resolution)), f(float64(r.SyncCost)))
-	if c := r.Counters; c != nil {
+	if c := r.Counters; c != nil && c.Kernels == 0 {
+		b.WriteString("  device  no kernels launched: the statement ran on the host only\n")
+	} else if c != nil {
 		fmt.Fprintf(&b, "  device  %s kernels · %sFLOP (%sFLOP/s) · %sB (%sB/s) per loop, estimated\n",
 			formatSig(c.Kernels, digits), formatSI(c.FLOPs, digits), formatSI(c.GFLOPS*1e9, digits),
 			formatSI(c.Bytes, digits), formatSI(c.GBps*1e9, digits))

@@ -10,8 +10,9 @@ type WarningKind string
 
 // Warning kinds. docs/timing.md explains each one.
 const (
-	// WarnColdDominates: the cold call took ≥ ColdFactor × a warm call —
-	// compilation or capture dominates the first call.
+	// WarnColdDominates: the cold call compiled kernels and took ≥
+	// ColdFactor × a warm call (≥ 10·ColdFactor × when it compiled
+	// nothing) — one-time work dominates the first call.
 	WarnColdDominates WarningKind = "cold-dominates"
 	// WarnWorstBest: the slowest measured sample per loop is ≥
 	// WorstBestFactor × the fastest — something is being cached or the
@@ -73,8 +74,14 @@ func Diagnose(r *Result) []Warning {
 		ws = append(ws, Warning{Kind: k, Message: fmt.Sprintf(format, args...), Fix: fix})
 	}
 	st := r.Stats
-	if r.WarmCall > 0 && float64(r.Cold.Time) >= ColdFactor*float64(r.WarmCall) {
-		what := "the first call does one-time work (compilation, capture, allocation)"
+	// Without compilation a cold call is only a first call (the interpreter,
+	// caches and allocator warming up): worth a warning only when extreme.
+	coldFactor := ColdFactor
+	if r.Cold.Compiles == 0 {
+		coldFactor = 10 * ColdFactor
+	}
+	if r.WarmCall > 0 && float64(r.Cold.Time) >= coldFactor*float64(r.WarmCall) {
+		what := "the first call does one-time work (the interpreter's first call, allocation, caches warming up) that warm calls do not"
 		if r.Cold.Compiles > 0 {
 			what = fmt.Sprintf("compilation dominates the first call (%d kernels compiled)", r.Cold.Compiles)
 		}
