@@ -171,6 +171,12 @@ func (s *Session) callMagic(ctx context.Context, head, body string, isCell bool,
 	}
 	call := &MagicCall{Name: name, Args: args, Body: body, IsCell: isCell, Count: count, Session: s, Sink: sink}
 	if err := s.runMagic(ctx, m, call); err != nil {
+		if s.Interrupted() || ctx.Err() != nil {
+			// Whatever the magic was waiting on when the interrupt came,
+			// the user's question is "did my interrupt work": say so.
+			msg := fmt.Sprintf("%s%s was stopped by an interrupt; it recorded nothing, and everything defined before it is kept (it stopped at: %v)", kind, name, err)
+			return Result{Err: &Error{Name: "Interrupted", Value: msg, Traceback: []string{"Interrupted: " + msg}}}
+		}
 		if e, ok := err.(*Error); ok {
 			return Result{Err: e}
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	goruntime "runtime"
 	"strings"
 	"testing"
 )
@@ -120,5 +121,33 @@ func TestMagicSessionAPI(t *testing.T) {
 	}
 	if _, err := s.Eval("x := 1"); err == nil {
 		t.Error("Eval of a statement: no error")
+	}
+}
+
+// An interrupt during a magic ends the cell as Interrupted, whatever error
+// the magic returns on its way out (a device wait, a measurement phase).
+func TestMagicInterrupted(t *testing.T) {
+	s := newSession(t)
+	started := make(chan struct{})
+	wait := Magic{Name: "wait", Line: true, Summary: "wait for an interrupt",
+		Run: func(_ context.Context, c *MagicCall) error {
+			close(started)
+			for !c.Session.Interrupted() {
+				goruntime.Gosched()
+			}
+			return errors.New("sync: interrupted while waiting for the device")
+		}}
+	if err := s.RegisterMagic(wait); err != nil {
+		t.Fatal(err)
+	}
+	go func() { <-started; s.Interrupt() }()
+	res, _ := exec(t, s, 1, "x := 41\n%wait")
+	if res.Err == nil || res.Err.Name != "Interrupted" || !strings.Contains(res.Err.Value, "%wait was stopped by an interrupt") ||
+		!strings.Contains(res.Err.Value, "waiting for the device") {
+		t.Fatalf("interrupted magic: %+v", res.Err)
+	}
+	res, _ = exec(t, s, 2, "x + 1")
+	if res.Err != nil || res.Value.Bundle["text/plain"] != "42" {
+		t.Errorf("state after an interrupted magic: %v %v", res.Err, res.Value)
 	}
 }
