@@ -23,11 +23,12 @@ func TestChooseDefault(t *testing.T) {
 		prefs      []string
 		want       string
 		wantReason string
+		fellBack   bool
 	}{
-		{"env wins", "null", []string{"GO"}, "NULL", "DEVICE environment variable"},
-		{"first available", "", []string{"GO", "NULL"}, "GO", "first available"},
-		{"unavailable skipped with its reason", "", []string{"TESTOFF", "NULL"}, "NULL", "TESTOFF unavailable (no C compiler (test))"},
-		{"nothing available falls back to GO", "", []string{"TESTOFF"}, "GO", "TESTOFF unavailable"},
+		{"env wins", "null", []string{"GO"}, "NULL", "DEVICE environment variable", false},
+		{"first available", "", []string{"GO", "NULL"}, "GO", "first available", false},
+		{"unavailable skipped with its reason", "", []string{"TESTOFF", "NULL"}, "NULL", "TESTOFF unavailable (no C compiler (test))", true},
+		{"nothing available falls back to GO", "", []string{"TESTOFF"}, "GO", "TESTOFF unavailable", true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -35,9 +36,10 @@ func TestChooseDefault(t *testing.T) {
 			prev := preferredDevices
 			preferredDevices = tc.prefs
 			defer func() { preferredDevices = prev }()
-			got, reason := chooseDefault()
-			if got != tc.want || !strings.Contains(reason, tc.wantReason) {
-				t.Errorf("chooseDefault() = %q, %q; want %q and a reason containing %q", got, reason, tc.want, tc.wantReason)
+			got, reason, fellBack := chooseDefault()
+			if got != tc.want || !strings.Contains(reason, tc.wantReason) || fellBack != tc.fellBack {
+				t.Errorf("chooseDefault() = %q, %q, %v; want %q, a reason containing %q, %v",
+					got, reason, fellBack, tc.want, tc.wantReason, tc.fellBack)
 			}
 		})
 	}
@@ -109,5 +111,34 @@ func TestDebugKernelLine(t *testing.T) {
 	}
 	if !strings.Contains(line, "shape=[256] ") || strings.Contains(line, "[256 ") {
 		t.Errorf("DEBUG=2 kernel line %q: want shape=[256] followed by padding", line)
+	}
+}
+
+// A fallback (a preferred device that cannot run here) is said once on the
+// debug writer, at any DEBUG level, with the reason.
+func TestDefaultDeviceFallbackIsReported(t *testing.T) {
+	defaultDevice.Lock()
+	prevName, prevReason := defaultDevice.name, defaultDevice.reason
+	defaultDevice.name = ""
+	defaultDevice.Unlock()
+	prevPrefs := preferredDevices
+	preferredDevices = []string{"TESTOFF", "GO"}
+	var buf bytes.Buffer
+	SetDebugWriter(&buf)
+	t.Setenv("DEVICE", "")
+	t.Cleanup(func() {
+		SetDebugWriter(nil)
+		preferredDevices = prevPrefs
+		defaultDevice.Lock()
+		defaultDevice.name, defaultDevice.reason = prevName, prevReason
+		defaultDevice.Unlock()
+	})
+	if got := DefaultDevice(); got != "GO" {
+		t.Fatalf("DefaultDevice() = %q, want GO", got)
+	}
+	DefaultDevice()
+	out := buf.String()
+	if strings.Count(out, "tensor: using device GO because TESTOFF unavailable (no C compiler (test))") != 1 {
+		t.Errorf("fallback note, want exactly once:\n%s", out)
 	}
 }

@@ -148,11 +148,20 @@ var preferredDevices = []string{"CPU", "GO"}
 // For the backend behind it: Device(DefaultDevice()).Backend().
 func DefaultDevice() string {
 	defaultDevice.Lock()
-	defer defaultDevice.Unlock()
-	if defaultDevice.name == "" {
-		defaultDevice.name, defaultDevice.reason = chooseDefault()
+	name, chosen := defaultDevice.name, false
+	if name == "" {
+		var fellBack bool
+		name, defaultDevice.reason, fellBack = chooseDefault()
+		defaultDevice.name, chosen = name, fellBack
 	}
-	return defaultDevice.name
+	reason := defaultDevice.reason
+	defaultDevice.Unlock()
+	if chosen {
+		// Said once, at any DEBUG level: a user who expected native
+		// kernels must learn why they got the pure-Go ones.
+		debugf("tensor: using device %s because %s\n", name, reason)
+	}
+	return name
 }
 
 // DefaultDeviceReason says in one line why DefaultDevice is what it is.
@@ -163,9 +172,11 @@ func DefaultDeviceReason() string {
 	return defaultDevice.reason
 }
 
-func chooseDefault() (name, reason string) {
+// chooseDefault picks the default device; fellBack reports that a preferred
+// device was skipped because it cannot run here.
+func chooseDefault() (name, reason string, fellBack bool) {
 	if d := os.Getenv("DEVICE"); d != "" {
-		return strings.ToUpper(d), "set by the DEVICE environment variable"
+		return strings.ToUpper(d), "set by the DEVICE environment variable", false
 	}
 	var skipped []string
 	for _, n := range preferredDevices {
@@ -176,13 +187,13 @@ func chooseDefault() (name, reason string) {
 		err := b.Available()
 		if err == nil {
 			if len(skipped) == 0 {
-				return n, "the first available of " + strings.Join(preferredDevices, ", ")
+				return n, "the first available of " + strings.Join(preferredDevices, ", "), false
 			}
-			return n, strings.Join(skipped, "; ")
+			return n, strings.Join(skipped, "; "), true
 		}
 		skipped = append(skipped, fmt.Sprintf("%s unavailable (%v)", n, err))
 	}
-	return "GO", strings.Join(skipped, "; ")
+	return "GO", strings.Join(skipped, "; "), true
 }
 
 // SetDefaultDevice changes the device new tensors are created on.
