@@ -17,6 +17,10 @@ go vet ./...
 echo "== go test"
 go test -count=1 -timeout 20m ./...
 
+echo "== without cgo (tick must build and its runtime work without a C compiler)"
+CGO_ENABLED=0 go vet ./...
+CGO_ENABLED=0 go test -count=1 ./runtime/... ./kernel/magic
+
 echo "== build"
 mkdir -p bin
 go build -ldflags "-X tick/internal/version.commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" -o bin/tick ./cmd/tick
