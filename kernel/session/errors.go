@@ -169,6 +169,11 @@ func (s *Session) panicError(p interp.Panic, count int) *Error {
 	if err, ok := p.Value.(error); ok {
 		msg = err.Error()
 	}
+	var note string
+	msg, note = goPanicMessage(msg, count)
+	if note != "" {
+		tb = append([]string{"  " + note}, tb...)
+	}
 	if first != "" {
 		// yaegi knows the function a panic unwinds through, not the
 		// statement: the position is where the innermost function starts.
@@ -185,7 +190,7 @@ func (s *Session) panicError(p interp.Panic, count int) *Error {
 // machinery (interpreter, reflection, runtime, this package) rather than to
 // native code the user called.
 func internalFrame(fn string) bool {
-	for _, p := range []string{"github.com/traefik/yaegi/", "reflect.", "runtime.", "runtime/debug.", "tick/kernel/session.", "panic(", "created by ", "testing."} {
+	for _, p := range []string{"github.com/traefik/yaegi/", "reflect.", "runtime.", "runtime/debug.", "tick/kernel.", "tick/kernel/", "main.", "panic(", "created by ", "testing."} {
 		if strings.HasPrefix(fn, p) {
 			return true
 		}
@@ -217,4 +222,45 @@ func goFrames(stack []byte) []string {
 		}
 	}
 	return out
+}
+
+// reflectPanics maps the messages of panics raised inside the interpreter's
+// reflection (where compiled Go raises a runtime error) to Go's wording, and
+// says what the interpreter leaves out.
+var reflectPanics = []struct{ yaegi, goMsg string }{
+	{"reflect: slice index out of range", "runtime error: index out of range: a slice index is negative or not less than len"},
+	{"reflect: array index out of range", "runtime error: index out of range: an array index is negative or not less than len"},
+	{"reflect: string index out of range", "runtime error: index out of range: a string index is negative or not less than len"},
+	{"reflect.Value.Slice: slice index out of bounds", "runtime error: slice bounds out of range: need 0 <= low <= high <= cap"},
+	{"reflect.Value.Slice3: slice index out of bounds", "runtime error: slice bounds out of range: need 0 <= low <= high <= max <= cap"},
+	{"reflect: call of reflect.Value.Field on zero Value", "runtime error: invalid memory address or nil pointer dereference: a field was used through a nil pointer"},
+	{"reflect: Method on nil interface value", "runtime error: invalid memory address or nil pointer dereference: a method was called on a nil interface value"},
+	{"reflect.Value.Call: call of nil function", "runtime error: invalid memory address or nil pointer dereference: a nil func was called"},
+	{"reflect: Call using zero Value argument", "runtime error: invalid memory address or nil pointer dereference: a nil pointer was dereferenced"},
+	{"reflect: call of reflect.Value.Elem on zero Value", "runtime error: invalid memory address or nil pointer dereference: a nil pointer was dereferenced"},
+	{"reflect: call of reflect.Value.Set on zero Value", "runtime error: invalid memory address or nil pointer dereference: a nil pointer was dereferenced"},
+}
+
+// panicPos matches the position yaegi puts before some runtime panics
+// ("3:7: interface conversion: ...").
+var panicPos = regexp.MustCompile(`^(\d+:\d+): (interface conversion: )`)
+
+// goPanicMessage rewrites a panic message of interpreted code the way Go
+// says it. note, when set, is a line for the traceback: the interpreter's
+// own message and what to do about what it leaves out.
+func goPanicMessage(msg string, count int) (string, string) {
+	for _, r := range reflectPanics {
+		if msg == r.yaegi {
+			return r.goMsg, fmt.Sprintf("(the interpreter reported %q and does not say which value; "+
+				"print the index, length or pointer before this line to see it)", msg)
+		}
+	}
+	if m := panicPos.FindStringSubmatchIndex(msg); m != nil {
+		return "runtime error: " + msg[m[4]:] + " (at " + cellPos(count, msg[m[2]:m[3]]) + ")", ""
+	}
+	if msg == "errors: *target must be interface or implement error" {
+		return msg, "errors.As cannot match a type declared in a cell (an interpreter limitation): " +
+			"match with errors.Is against a sentinel value (var ErrX = errors.New(...), wrapped with %w) instead"
+	}
+	return msg, ""
 }

@@ -341,7 +341,7 @@ func (s *Session) runValue(x ast.Expr, count int) Result {
 	if len(vals) == 0 || !echoed(vals[0]) {
 		return Result{}
 	}
-	d := renderValue(vals[0].(any))
+	d := renderValue(vals[0]) // may be nil: a nil error or untyped nil is shown as <nil>
 	for _, rich := range vals[1:] {
 		r := rich.([2]string)
 		d.Bundle[r[0]] = r[1]

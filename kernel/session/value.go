@@ -10,6 +10,7 @@ import (
 	"image/png"
 	"reflect"
 	"strings"
+	"unicode/utf8"
 
 	"tick/display"
 )
@@ -60,15 +61,82 @@ func renderValue(v any) *display.Data {
 	return &display.Data{Bundle: b}
 }
 
+// Limits of a cell value's text/plain, so a cell ending in a big slice or
+// string neither floods the front end nor takes long to format: slices and
+// arrays show their first and last elisionEdge elements (as numpy does),
+// anything else is cut to its first maxPlainHead and last maxPlainTail bytes.
+const (
+	elisionEdge  = 50
+	maxPlainHead = 8000
+	maxPlainTail = 1000
+)
+
 func plainText(v any) string {
 	switch x := v.(type) {
 	case string:
+		if len(x) > maxPlainHead+maxPlainTail {
+			return fmt.Sprintf("%q … %q (a string of %d bytes, middle elided; fmt.Print(s) prints it all)",
+				headRunes(x, maxPlainHead), tailRunes(x, maxPlainTail), len(x))
+		}
 		return fmt.Sprintf("%q", x)
 	case image.Image:
 		r := x.Bounds()
 		return fmt.Sprintf("<image %dx%d %T>", r.Dx(), r.Dy(), x)
 	}
-	return fmt.Sprintf("%v", v)
+	if s, ok := elideList(v); ok {
+		return s
+	}
+	return elideText(fmt.Sprintf("%v", v))
+}
+
+// elideList formats a long slice or array (without its own String, Error or
+// Format method) as [first … last] with its length.
+func elideList(v any) (string, bool) {
+	switch v.(type) {
+	case fmt.Stringer, error, fmt.Formatter:
+		return "", false
+	}
+	rv := reflect.ValueOf(v)
+	if k := rv.Kind(); k != reflect.Slice && k != reflect.Array || rv.Len() <= 2*elisionEdge {
+		return "", false
+	}
+	var b strings.Builder
+	b.WriteByte('[')
+	for i := 0; i < elisionEdge; i++ {
+		fmt.Fprintf(&b, "%v ", rv.Index(i).Interface())
+	}
+	b.WriteString("…")
+	for i := rv.Len() - elisionEdge; i < rv.Len(); i++ {
+		fmt.Fprintf(&b, " %v", rv.Index(i).Interface())
+	}
+	fmt.Fprintf(&b, "] (len %d, %d elements elided; fmt.Println(x) prints them all)", rv.Len(), rv.Len()-2*elisionEdge)
+	return elideText(b.String()), true
+}
+
+// elideText cuts text longer than the limits in the middle, saying how much.
+func elideText(s string) string {
+	if len(s) <= maxPlainHead+maxPlainTail {
+		return s
+	}
+	head, tail := headRunes(s, maxPlainHead), tailRunes(s, maxPlainTail)
+	return fmt.Sprintf("%s … (%d bytes elided; fmt.Println(x) prints it all) … %s", head, len(s)-len(head)-len(tail), tail)
+}
+
+// headRunes returns at most n bytes from the start of s, not splitting a rune.
+func headRunes(s string, n int) string {
+	for n > 0 && n < len(s) && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// tailRunes returns at most n bytes from the end of s, not splitting a rune.
+func tailRunes(s string, n int) string {
+	i := len(s) - n
+	for i > 0 && i < len(s) && !utf8.RuneStart(s[i]) {
+		i++
+	}
+	return s[i:]
 }
 
 // richMethods are the methods a cell value may offer for richer output,

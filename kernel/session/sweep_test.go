@@ -1,0 +1,125 @@
+package session
+
+import (
+	"strings"
+	"testing"
+)
+
+// Cases found by driving tick as a new user would (a sweep of cells a Go
+// programmer, a teacher and a performance engineer write): each pins the
+// fix of something that broke or confused.
+
+func TestNilCellValues(t *testing.T) {
+	s := newSession(t)
+	for i, code := range []string{"var nilErr error\nnilErr", "nil", "var nilAny any\nnilAny"} {
+		res, _ := exec(t, s, i+1, code)
+		if res.Err != nil {
+			t.Errorf("%q: %v", code, res.Err.Traceback)
+			continue
+		}
+		if res.Value == nil || res.Value.Bundle["text/plain"] != "<nil>" {
+			t.Errorf("%q: value %v, want text/plain <nil>", code, res.Value)
+		}
+	}
+}
+
+func TestLongValuesElided(t *testing.T) {
+	s := newSession(t)
+	cases := []struct {
+		name, code string
+		want       []string
+		maxLen     int
+	}{
+		{"big_slice", "big := make([]int, 100000)\nbig[99999] = 7\nbig", []string{"[0 0 0", "… 0", " 7] (len 100000, 99900 elements elided; fmt.Println(x) prints them all)"}, 1000},
+		{"small_slice_whole", "[]int{1, 2, 3}", []string{"[1 2 3]"}, 7},
+		{"long_string", `import "strings"` + "\nstrings.Repeat(\"x\", 200000) + \"END\"", []string{`"xxx`, `xEND" (a string of 200003 bytes, middle elided`}, 10000},
+		{"long_map", "lm := map[int]int{}\nfor i := 0; i < 20000; i++ { lm[i] = i }\nlm", []string{"map[0:0 1:1", "bytes elided", "19999:19999]"}, 10000},
+		{"unicode_cut_on_rune", "strings.Repeat(\"世\", 5000)", []string{`"世世`, `世世" (a string of 15000 bytes`}, 10000},
+	}
+	for i, c := range cases {
+		res, _ := exec(t, s, i+1, c.code)
+		if res.Err != nil {
+			t.Errorf("%s: %v", c.name, res.Err.Traceback)
+			continue
+		}
+		if res.Value == nil {
+			t.Errorf("%s: no value", c.name)
+			continue
+		}
+		got, _ := res.Value.Bundle["text/plain"].(string)
+		for _, w := range c.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s: text/plain lacks %q:\n%.300s … %s", c.name, w, got, got[max(0, len(got)-300):])
+			}
+		}
+		if len(got) > c.maxLen {
+			t.Errorf("%s: text/plain is %d bytes, want at most %d", c.name, len(got), c.maxLen)
+		}
+		if strings.Contains(got, "\uFFFD") {
+			t.Errorf("%s: text/plain has a broken rune", c.name)
+		}
+	}
+}
+
+func TestRuntimePanicsSayWhatGoSays(t *testing.T) {
+	s := newSession(t)
+	if res, _ := exec(t, s, 1, "type T struct{ X int }\nfunc (t *T) Get() int { return t.X }"); res.Err != nil {
+		t.Fatal(res.Err.Traceback)
+	}
+	cases := []struct{ name, code, want, note string }{
+		{"slice_index", "s := []int{}\ns[5]", "runtime error: index out of range: a slice index", "reflect: slice index out of range"},
+		{"array_index", "arr := [3]int{}\ni := 5\narr[i]", "runtime error: index out of range: an array index", "reflect: array index out of range"},
+		{"string_index", "st := \"abc\"\nst[10]", "runtime error: index out of range: a string index", "string index"},
+		{"slice_bounds", "s3 := []int{1, 2, 3}\ns3[1:10]", "runtime error: slice bounds out of range", "Slice"},
+		{"nil_pointer_field", "var tp *T\ntp.X = 3", "nil pointer dereference: a field", "Field on zero Value"},
+		{"nil_pointer_method", "var tp2 *T\ntp2.Get()", "nil pointer dereference: a field", "Field on zero Value"},
+		{"nil_interface_method", "var e error\ne.Error()", "nil pointer dereference: a method was called on a nil interface", "Method on nil interface"},
+		{"nil_func", "var fn func()\nfn()", "nil pointer dereference: a nil func", "call of nil function"},
+		{"type_assertion", "var a any = \"str\"\na.(int)", "runtime error: interface conversion: interface {} is string, not int (at cell[10]:2:1)", ""},
+		{"nil_map", "var mm map[string]int\nmm[\"a\"] = 1", "assignment to entry in nil map", ""},
+		{"divide", "zero := 0\n10 / zero", "runtime error: integer divide by zero", ""},
+		{"errors_as", "import (\"errors\"; \"fmt\")\ntype MyErr struct{}\nfunc (*MyErr) Error() string { return \"my\" }\nvar me *MyErr\nerrors.As(fmt.Errorf(\"w: %w\", &MyErr{}), &me)",
+			"errors: *target must be interface or implement error", "errors.As cannot match a type declared in a cell"},
+	}
+	for i, c := range cases {
+		res, _ := exec(t, s, i+2, c.code)
+		if res.Err == nil {
+			t.Errorf("%s: no error", c.name)
+			continue
+		}
+		tb := strings.Join(res.Err.Traceback, "\n")
+		if !strings.Contains(res.Err.Value, c.want) {
+			t.Errorf("%s: message %q, want it to contain %q", c.name, res.Err.Value, c.want)
+		}
+		if c.note != "" && !strings.Contains(tb, c.note) {
+			t.Errorf("%s: traceback lacks %q:\n%s", c.name, c.note, tb)
+		}
+		if strings.Contains(tb, "tick/kernel") {
+			t.Errorf("%s: traceback shows kernel machinery frames:\n%s", c.name, tb)
+		}
+	}
+}
+
+func TestGoFramesLeaveOutKernelMachinery(t *testing.T) {
+	stack := `goroutine 7 [running]:
+tick/runtime/tensor.(*Tensor).Add(0x0?, {0x116c380?, 0x397d41188cc8?})
+	/work/main/runtime/tensor/ops.go:155 +0x4d
+github.com/traefik/yaegi/interp.call.func9()
+	/go/pkg/mod/github.com/traefik/yaegi@v0.16.1/interp/run.go:1 +0x1
+tick/kernel.(*lazyRunner).Execute(0x397d413107c0, {0x120cf70, 0x397d4130c460})
+	/work/main/kernel/lazy.go:42 +0x1
+tick/kernel.(*Service).execute(0x397d411fe630, {0x120ce58, 0x397d4152af60}, 0x397d4138c160)
+	/work/main/kernel/execute.go:60 +0x1
+main.main()
+	/work/main/cmd/tick/main.go:20 +0x1
+`
+	got := strings.Join(goFrames([]byte(stack)), "\n")
+	if !strings.Contains(got, "tensor.(*Tensor).Add") || !strings.Contains(got, "ops.go:155") {
+		t.Errorf("the native frame of user code is missing:\n%s", got)
+	}
+	for _, bad := range []string{"lazyRunner", "Service", "yaegi", "main.main"} {
+		if strings.Contains(got, bad) {
+			t.Errorf("frames show machinery %q:\n%s", bad, got)
+		}
+	}
+}
