@@ -163,7 +163,7 @@ func (s *Session) callMagic(ctx context.Context, head, body string, isCell bool,
 	m := s.magic(name)
 	switch {
 	case m == nil:
-		return magicError(fmt.Sprintf("unknown magic %s%s; %%lsmagic lists the available magics", kind, name))
+		return magicError(fmt.Sprintf("unknown magic %s%s%s; %%lsmagic lists the available magics", kind, name, s.magicHint(kind, name)))
 	case isCell && !m.Cell:
 		return magicError(fmt.Sprintf("%%%%%s is not a cell magic; use it on a line: %%%s %s", name, name, args))
 	case !isCell && !m.Line:

@@ -159,9 +159,12 @@ func (s *Session) Execute(ctx context.Context, cell Cell, sink Sink) (res Result
 		return Result{Err: interruptedError()}
 	}
 	if hasMagic(cell.Code) {
-		return s.runMagics(ctx, &cell, sink)
+		res = s.runMagics(ctx, &cell, sink)
+	} else {
+		res = s.run(cell.Code, cell.Count)
 	}
-	return s.run(cell.Code, cell.Count)
+	res.Err = s.withHint(res.Err)
+	return res
 }
 
 // begin makes st the destination of stream output and resets per-cell state.

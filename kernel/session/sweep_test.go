@@ -1,6 +1,7 @@
 package session
 
 import (
+	"context"
 	"strings"
 	"testing"
 )
@@ -121,5 +122,42 @@ main.main()
 		if strings.Contains(got, bad) {
 			t.Errorf("frames show machinery %q:\n%s", bad, got)
 		}
+	}
+}
+
+func TestCompileErrorHints(t *testing.T) {
+	s := newSession(t)
+	if res, _ := exec(t, s, 1, `import "fmt"`); res.Err != nil {
+		t.Fatal(res.Err.Traceback)
+	}
+	for _, name := range []string{"time", "timeit"} {
+		m := Magic{Name: name, Line: true, Cell: true, Run: func(context.Context, *MagicCall) error { return nil }}
+		if err := s.RegisterMagic(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cases := []struct{ name, code, want string }{
+		{"missing_import", `strings.ToUpper("x")`, `undefined: strings; the package is not imported: add import "strings"`},
+		{"missing_import_two_paths", `rand.Intn(3)`, `add import "math/rand" or import "crypto/rand"`},
+		{"misspelled_member", `fmt.Printn("typo")`, "has no symbol Printn; did you mean fmt.Print or fmt.Printf or fmt.Println?"},
+		{"misspelled_magic", "%timit x := 1", "unknown magic %timit; did you mean %timeit?"},
+		{"misspelled_cell_magic", "%%tim\nx := 1", "unknown magic %%tim; did you mean %%time?"},
+	}
+	for i, c := range cases {
+		res, _ := exec(t, s, i+2, c.code)
+		if res.Err == nil {
+			t.Errorf("%s: no error", c.name)
+			continue
+		}
+		if !strings.Contains(res.Err.Value, c.want) {
+			t.Errorf("%s: %q, want it to contain %q", c.name, res.Err.Value, c.want)
+		}
+		if !strings.Contains(res.Err.Traceback[0], c.want) {
+			t.Errorf("%s: traceback %q, want it to contain %q", c.name, res.Err.Traceback[0], c.want)
+		}
+	}
+	// An undefined name that is no package gets no import hint.
+	if res, _ := exec(t, s, 9, "undefinedThing + 1"); res.Err == nil || strings.Contains(res.Err.Value, "import") {
+		t.Errorf("undefinedThing: %v", res.Err)
 	}
 }
