@@ -65,7 +65,9 @@ func (s *Session) importHint(name string) string {
 	if len(paths) == 0 {
 		return ""
 	}
-	sort.Slice(paths, func(i, j int) bool { return len(paths[i]) < len(paths[j]) || len(paths[i]) == len(paths[j]) && paths[i] < paths[j] })
+	sort.Slice(paths, func(i, j int) bool {
+		return len(paths[i]) < len(paths[j]) || len(paths[i]) == len(paths[j]) && paths[i] < paths[j]
+	})
 	if len(paths) > 3 {
 		paths = paths[:3]
 	}
