@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Installs what tick's tests need on a fresh Debian machine: the Jupyter
-# clients from Debian's packages (PyPI is not reachable) and the Go modules.
+# clients from Debian's packages (PyPI is not reachable; jupyter-notebook is the
+# server tests/jupyter/test_notebook_server.py drives, about 5 s to install)
+# and the Go modules.
 set -euo pipefail
 pkgs="python3-jupyter-client jupyter-client python3-ipykernel python3-jupyter-kernel-test
-python3-nbclient python3-nbformat python3-nbconvert jupyter-nbconvert jupyter-console"
+python3-nbclient python3-nbformat python3-nbconvert jupyter-nbconvert jupyter-console
+jupyter-notebook"
 missing=""
 for p in $pkgs; do
   dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
