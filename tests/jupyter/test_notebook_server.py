@@ -29,6 +29,7 @@ from tornado.websocket import websocket_connect
 from tickenv import KERNEL, TIMEOUT, wait_until
 
 NOTEBOOK = shutil.which("jupyter-notebook")
+CHROMIUM = shutil.which("chromium")
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 JIT_SETUP = """import "tick/runtime/tensor"
@@ -129,7 +130,6 @@ class NotebookServer:
         after 10 s, and kill any kernel it left behind."""
         if self.proc is None:
             return
-        self.live_before_stop = tick_processes(self.runtime_dir)
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
             try:
@@ -141,8 +141,6 @@ class NotebookServer:
         # Kernels started by this server name a connection file in its own
         # runtime directory: any still alive were leaked.
         self.leaked = tick_processes(self.runtime_dir)
-        if os.environ.get("NBT_DEBUG"):
-            print("live before stop:", self.live_before_stop, "leaked:", self.leaked)
         for pid in self.leaked:
             os.kill(pid, signal.SIGKILL)
 
@@ -402,10 +400,7 @@ class NotebookSessionTests(ServerTestCase):
     ]
 
     def test_save_run_save(self):
-        nb = {"nbformat": 4, "nbformat_minor": 5, "metadata": {
-            "kernelspec": {"name": KERNEL, "display_name": "Go (tick)", "language": "go"}},
-            "cells": [{"cell_type": "code", "id": f"c{i}", "source": src, "metadata": {},
-                       "outputs": [], "execution_count": None} for i, src in enumerate(self.CELLS)]}
+        nb = notebook(self.CELLS)
         path = "run-me.ipynb"
         saved = self.server.request("PUT", f"/api/contents/{path}", {"type": "notebook", "content": nb})
         self.assertEqual(saved["path"], path)
@@ -432,6 +427,132 @@ class NotebookSessionTests(ServerTestCase):
         png = [o["data"]["image/png"] for o in back[3]["outputs"] if "image/png" in o.get("data", {})]
         self.assertTrue(png, back[3]["outputs"])
         self.assertTrue(base64.b64decode(png[-1]).startswith(PNG_MAGIC))
+
+
+class DevTools:
+    """A headless Chromium driven over the DevTools protocol: started with
+    --remote-debugging-port=0 (it writes the port it chose to
+    DevToolsActivePort in its profile), one page, Runtime.evaluate."""
+
+    def __init__(self, loop, root, url):
+        self.loop = loop
+        self.profile = os.path.join(root, "chromium-profile")
+        self.log = open(os.path.join(root, "chromium.log"), "wb")
+        self.proc = subprocess.Popen(
+            [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu",
+             "--disable-background-networking", "--disable-component-update",
+             "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
+             f"--user-data-dir={self.profile}", "--remote-debugging-port=0", url],
+            stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
+        port_file = os.path.join(self.profile, "DevToolsActivePort")
+        def port():
+            if self.proc.poll() is not None:
+                raise AssertionError(f"chromium exited with {self.proc.returncode}; see {self.log.name}")
+            try:
+                with open(port_file) as f:
+                    return f.read().split()[0]
+            except (OSError, IndexError):
+                return None
+        self.port = wait_until(port, what="chromium's DevTools port")
+        def page():
+            with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/json/list", timeout=5) as r:
+                pages = [t for t in json.load(r) if t["type"] == "page"]
+            return pages[0]["webSocketDebuggerUrl"] if pages else None
+        ws_url = wait_until(page, what="chromium's page target")
+        self.conn = self.sync(lambda: websocket_connect(ws_url, max_message_size=64 << 20))
+        self.next_id = 0
+
+    def sync(self, start, timeout=TIMEOUT):
+        async def run():
+            return await asyncio.wait_for(start(), timeout)
+        return self.loop.run_until_complete(run())
+
+    def call(self, method, **params):
+        """Send one command; return its result (events are skipped)."""
+        self.next_id += 1
+        want = self.next_id
+        async def run():
+            await self.conn.write_message(json.dumps({"id": want, "method": method, "params": params}))
+            while True:
+                raw = await self.conn.read_message()
+                if raw is None:
+                    raise AssertionError("chromium closed the DevTools connection")
+                m = json.loads(raw)
+                if m.get("id") == want:
+                    if "error" in m:
+                        raise AssertionError(f"{method}: {m['error']}")
+                    return m["result"]
+        return self.sync(run)
+
+    def eval(self, js):
+        """The value of a JavaScript expression in the page."""
+        r = self.call("Runtime.evaluate", expression=js, returnByValue=True)
+        if "exceptionDetails" in r:
+            raise AssertionError(f"{js!r} threw: {r['exceptionDetails']}")
+        return r["result"].get("value")
+
+    def close(self):
+        try:
+            self.call("Browser.close")
+        except Exception:
+            pass  # it may already be gone; the kill below makes sure
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()
+        async def drain():  # the browser is gone: its socket ends the reader
+            while await self.conn.read_message() is not None:
+                pass
+        self.sync(drain, timeout=10)
+        self.log.close()
+
+
+@unittest.skipIf(CHROMIUM is None, "chromium is not installed (apt-get install --no-install-recommends chromium)")
+class BrowserTests(ServerTestCase):
+    """The notebook page itself in headless Chromium: its JavaScript
+    connects to a tick kernel, runs every cell, and renders the outputs."""
+
+    CELLS = [
+        'import "fmt"\nfmt.Println("printed in " + "the browser")',
+        "6 * 7",
+        JIT_SETUP,
+        "%timeit -n 10 -r 5 y = step.Call(x)",
+    ]
+
+    def test_page_runs_cells(self):
+        path = "browser.ipynb"
+        self.server.request("PUT", f"/api/contents/{path}", {"type": "notebook", "content": notebook(self.CELLS)})
+        browser = DevTools(self.loop, self.root, f"{self.server.url}/notebooks/{path}?token={self.server.token}")
+        self.addCleanup(browser.close)
+
+        connected = "window.Jupyter && Jupyter.notebook && Jupyter.notebook.kernel && Jupyter.notebook.kernel.is_connected()"
+        wait_until(lambda: browser.eval(connected), interval=0.1, what="the page's kernel to connect")
+        self.assertEqual(browser.eval("Jupyter.notebook.kernel.name"), KERNEL)
+        browser.eval("Jupyter.notebook.execute_all_cells(), true")
+
+        # Done when every cell has an execution count and the kernel is idle.
+        done = ("Jupyter.notebook.get_cells().every(c => c.input_prompt_number > 0)"
+                " && Jupyter.notebook.kernel_busy === false"
+                " && document.querySelectorAll('.output_area img[src^=\"data:image/png\"]').length > 0")
+        wait_until(lambda: browser.eval(done), interval=0.1, what="the page to run every cell and show the plot")
+        texts = browser.eval("Jupyter.notebook.get_cells().map(c => c.output_area.element[0].innerText)")
+        self.assertIn("printed in the browser", texts[0])
+        self.assertIn("42", texts[1])
+        self.assertEqual(browser.eval("document.querySelectorAll('.output_area .output_error').length"), 0, texts)
+        # The page shows %timeit's richest form, the PNG; the text is in its model.
+        timeit = "Jupyter.notebook.get_cells()[3].output_area"
+        self.assertIn("per loop", browser.eval(f"{timeit}.outputs.map(o => o.data['text/plain']).join('')"))
+        width = browser.eval(f"{timeit}.element[0].querySelector('img').naturalWidth")
+        self.assertGreater(width, 100, "the %timeit plot did not decode as an image in the page")
+
+
+def notebook(cells):
+    """An nbformat 4 notebook of code cells for the tick kernel."""
+    return {"nbformat": 4, "nbformat_minor": 5, "metadata": {
+        "kernelspec": {"name": KERNEL, "display_name": "Go (tick)", "language": "go"}},
+        "cells": [{"cell_type": "code", "id": f"c{i}", "source": src, "metadata": {},
+                   "outputs": [], "execution_count": None} for i, src in enumerate(cells)]}
 
 
 def as_output(m):
