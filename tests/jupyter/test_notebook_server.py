@@ -241,10 +241,12 @@ class Channels:
 
     def wait_ready(self, timeout=TIMEOUT):
         """Send kernel_info until iopub answers too, and return the reply.
-        The server subscribes to the kernel's iopub when the websocket
-        opens; until that subscription has joined, iopub messages are lost
-        (ZeroMQ's slow joiner), so a cell run at once could miss its status
-        and output. jupyter_client's wait_for_ready does the same."""
+        When a websocket opens, notebook 6.4's server "nudges" the kernel
+        (kernel_info on private channels until iopub speaks) and, until
+        then, consumes every iopub message itself: a request sent at once
+        gets its shell reply but its status and output can vanish (seen in
+        about 1 connection in 15 here). Retrying until our own iopub
+        status arrives is what jupyter_client's wait_for_ready does too."""
         deadline = time.monotonic() + timeout
         while True:
             msg_id = self.send("kernel_info_request", {})
