@@ -161,3 +161,28 @@ func TestCompileErrorHints(t *testing.T) {
 		t.Errorf("undefinedThing: %v", res.Err)
 	}
 }
+
+// TestSweepLimits pins interpreter behaviour docs/compatibility.md
+// describes, so the table is updated when yaegi changes.
+func TestSweepLimits(t *testing.T) {
+	s := newSession(t)
+	cases := []struct{ name, code, want string }{
+		// %T of a cell type prints the underlying type (Go: main.Rect).
+		{"type_name", "import \"fmt\"\ntype Rect struct{ W, H float64 }\nfmt.Sprintf(\"%T\", Rect{})", `"struct { W float64; H float64 }"`},
+		// Unused variables and imports are accepted.
+		{"unused", "import \"os\"\nfunc unusedVar() int { y := 3; return 1 }\nunusedVar()", "1"},
+		// errors.As with a standard library error type works.
+		{"errors_as_stdlib", "import (\"errors\"; \"io/fs\")\n_, err := os.Open(\"/no/such/file\")\nvar pe *fs.PathError\nerrors.As(err, &pe)", "true"},
+	}
+	for i, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			res, _ := exec(t, s, i+1, c.code)
+			if res.Err != nil {
+				t.Fatal(res.Err.Traceback)
+			}
+			if res.Value == nil || res.Value.Bundle["text/plain"] != c.want {
+				t.Errorf("value %v, want %s", res.Value, c.want)
+			}
+		})
+	}
+}
