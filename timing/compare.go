@@ -203,3 +203,6 @@ func (c *Comparison) Text(digits int) string {
 	}
 	return b.String()
 }
+
+// String is Text with the default precision (a cell's value, %v).
+func (c *Comparison) String() string { return c.Text(0) }

@@ -1,6 +1,7 @@
 package timing
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"sort"
@@ -150,5 +151,19 @@ func TestSummarizeCI(t *testing.T) {
 	st = Summarize(xs[:5], 0.95)
 	if st.CIValid || st.CILo != 0 || st.CIHi != 0 || !strings.Contains(st.CIWarning, "need >= 6 samples") {
 		t.Errorf("n=5: %+v, want no interval and benchmath's reason", st)
+	}
+}
+
+// A result or comparison printed with %v (a notebook cell's value) reads
+// like the magic's text, not like a dump of its samples.
+func TestResultAndComparisonPrint(t *testing.T) {
+	r := &Result{Repeats: 7, Loops: 10, Stats: Summarize([]float64{10, 11, 12, 13, 14, 15, 16}, 0.95)}
+	got := fmt.Sprintf("%v", r)
+	if !strings.HasPrefix(got, r.Headline(DefaultDigits)) || strings.Contains(got, "Samples") {
+		t.Errorf("%%v of a Result = %q; want its Text", got)
+	}
+	c := Compare(r, r)
+	if got := fmt.Sprintf("%v", c); !strings.HasPrefix(got, "statement") {
+		t.Errorf("%%v of a Comparison = %q; want its table", got)
 	}
 }

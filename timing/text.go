@@ -189,3 +189,8 @@ func (p Provenance) Line() string {
 	}
 	return strings.Join(parts, " · ")
 }
+
+// String is Text with the default precision, so a result shown as a
+// notebook cell's value (or printed with %v) reads like %timeit's output
+// rather than a dump of every sample.
+func (r *Result) String() string { return r.Text(0) }
