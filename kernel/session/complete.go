@@ -157,6 +157,8 @@ func (s *Session) members(x string) []string {
 	if !ok || !v.IsValid() {
 		return nil
 	}
+	_, _, methods := s.probeVar(x)
+	names = append(names, methods...)
 	t := v.Type()
 	for i := 0; i < t.NumMethod(); i++ {
 		names = append(names, t.Method(i).Name)
@@ -207,7 +209,11 @@ func (s *Session) Inspect(code string, cursor int, detail int) Inspection {
 	}
 	if start > 0 && code[start-1] == '.' {
 		pkg := code[identBefore(code, start-1) : start-1]
-		if text := s.inspectMember(pkg, name); text != "" {
+		text := s.inspectMember(pkg, name)
+		if text == "" {
+			text = s.inspectVarMember(pkg, name)
+		}
+		if text != "" {
 			return Inspection{Found: true, Text: text}
 		}
 		return Inspection{}
@@ -280,7 +286,7 @@ func (s *Session) inspectName(name string, detail int) string {
 		return fmt.Sprintf("package %s (import %q)", name, p)
 	}
 	if v, ok := s.globals()[name]; ok && v.IsValid() {
-		return fmt.Sprintf("%s %s = %s", name, v.Type(), short(fmt.Sprintf("%#v", v)))
+		return s.describeVar(name, v)
 	}
 	for _, b := range goBuiltins {
 		if b == name {

@@ -102,3 +102,55 @@ func TestIsComplete(t *testing.T) {
 		}
 	}
 }
+
+// TestCompleteCellTypes: the methods of a type declared in a cell are
+// completed and inspected on a variable of that type, though its
+// reflect type (a struct the interpreter built) has none.
+func TestCompleteCellTypes(t *testing.T) {
+	s := newSession(t)
+	res, _ := exec(t, s, 1, "type Point struct{ X, Y int }\nfunc (p Point) Norm() int { return p.X*p.X + p.Y*p.Y }\n"+
+		"func (p *Point) Scale(k int) { p.X *= k; p.Y *= k }\ntype Other struct{ X, Y int }\nfunc (o Other) Nope() {}\n"+
+		"type Shape interface{ Area() float64 }\ntype Celsius float64\nfunc (c Celsius) Fahrenheit() float64 { return float64(c)*9/5 + 32 }\n"+
+		"myPoint := Point{1, 2}\npp := &myPoint\ntemp := Celsius(20)\nplain := struct{ X, Y int }{3, 4}")
+	if res.Err != nil {
+		t.Fatal(res.Err.Traceback)
+	}
+	cases := []struct {
+		code    string
+		want    []string
+		notWant []string
+	}{
+		{"myPoint.", []string{"X", "Y", "Norm", "Scale"}, []string{"Nope"}},
+		{"myPoint.N", []string{"Norm"}, []string{"Nope", "X"}},
+		{"pp.", []string{"X", "Norm", "Scale"}, []string{"Nope"}},
+		{"temp.F", []string{"Fahrenheit"}, nil},
+		{"plain.", []string{"X", "Y"}, []string{"Norm", "Nope"}},
+	}
+	for _, c := range cases {
+		got := s.Complete(c.code, len(c.code))
+		for _, w := range c.want {
+			if !contains(got.Matches, w) {
+				t.Errorf("Complete(%q) = %v, want %q among them", c.code, got.Matches, w)
+			}
+		}
+		for _, w := range c.notWant {
+			if contains(got.Matches, w) {
+				t.Errorf("Complete(%q) = %v, must not hold %q", c.code, got.Matches, w)
+			}
+		}
+	}
+	inspects := []struct{ code, want, notWant string }{
+		{"myPoint.Norm", "func (p Point) Norm() int", ""},
+		{"pp.Scale", "func (p *Point) Scale(k int)", ""},
+		{"myPoint", "myPoint Point = ", "struct {"},
+		{"pp", "pp *Point = ", "struct {"},
+		{"temp", "temp Celsius = 20", ""},
+		{"plain", "plain struct { X int; Y int } = ", "Other"},
+	}
+	for _, c := range inspects {
+		got := s.Inspect(c.code, len(c.code), 0)
+		if !got.Found || !strings.Contains(got.Text, c.want) || c.notWant != "" && strings.Contains(got.Text, c.notWant) {
+			t.Errorf("Inspect(%q) = %+v, want text containing %q (and not %q)", c.code, got, c.want, c.notWant)
+		}
+	}
+}

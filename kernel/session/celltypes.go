@@ -1,0 +1,228 @@
+package session
+
+import (
+	"fmt"
+	"go/ast"
+	"reflect"
+	"sort"
+	"strings"
+)
+
+// This file finds the declared type of a session variable whose type a cell
+// declared. The interpreter builds such a type's reflect type without its
+// name or methods (a Point is a struct { X int; Y int }), so completion and
+// inspection ask the compiler instead: x has method M when
+// `func() { _ = x.M }()` compiles, and is of cell type T when
+// `func(T) {}(x)` compiles and T's methods are x's.
+
+// varType is a variable's cell-declared type: its name and whether the
+// variable holds a pointer to it.
+type varType struct {
+	name string
+	ptr  bool
+}
+
+// String writes the type as Go does: "Point" or "*Point".
+func (t varType) String() string {
+	if t.ptr {
+		return "*" + t.name
+	}
+	return t.name
+}
+
+// probeTypes returns the cell-declared types a variable can be probed
+// against: named non-interface, non-generic, non-alias types, sorted.
+func (s *Session) probeTypes() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var names []string
+	for name, text := range s.declText {
+		if strings.Contains(name, ".") || !strings.HasPrefix(text, "type "+name+" ") {
+			continue
+		}
+		rest := strings.TrimPrefix(text, "type "+name+" ")
+		if strings.HasPrefix(rest, "interface") || strings.HasPrefix(rest, "=") {
+			continue
+		}
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// typeOfVar returns the cell-declared type of global variable x, when it
+// is known.
+func (s *Session) typeOfVar(x string) (varType, bool) {
+	vt, ok, _ := s.probeVar(x)
+	return vt, ok
+}
+
+// probeVar finds out, by compiling probes, which methods declared in cells
+// global variable x has, and its cell-declared type: the type x is
+// assignable to whose methods are exactly those (the interpreter's
+// assignability is structural, so methods tell same-shaped types apart).
+// When two candidates are equally good the type is unknown. It runs only
+// while no cell runs, and never waits for one: completion must answer at
+// once.
+func (s *Session) probeVar(x string) (vt varType, ok bool, methods []string) {
+	if _, ok := s.globals()[x]; !ok {
+		return varType{}, false, nil
+	}
+	s.mu.Lock()
+	_, isDecl := s.declText[x]
+	s.mu.Unlock()
+	types := s.probeTypes()
+	if isDecl || len(types) == 0 || !s.exec.TryLock() { // a constant or function, not a variable
+		return varType{}, false, nil
+	}
+	defer s.exec.Unlock()
+	allMethods := s.methodNames()
+	var code strings.Builder
+	for _, m := range allMethods {
+		fmt.Fprintf(&code, "func() { _ = %s.%s }()\n", x, m)
+	}
+	var probes []varType
+	for _, t := range types {
+		for _, ptr := range []bool{false, true} {
+			probes = append(probes, varType{t, ptr})
+			fmt.Fprintf(&code, "func(%s) {}(%s)\n", probes[len(probes)-1], x)
+		}
+	}
+	compiles := s.compileProbes(code.String(), len(allMethods)+len(probes))
+	if compiles == nil {
+		return varType{}, false, nil
+	}
+	has := map[string]bool{}
+	for i, m := range allMethods {
+		if compiles[i] {
+			has[m] = true
+			methods = append(methods, m)
+		}
+	}
+	best, tie := -1, false
+	for i, p := range probes {
+		if !compiles[len(allMethods)+i] {
+			continue
+		}
+		own := s.methodsOf(p.name)
+		if !allIn(own, has) {
+			continue
+		}
+		switch {
+		case best < 0 || len(own) > len(s.methodsOf(probes[best].name)):
+			best, tie = i, false
+		case len(own) == len(s.methodsOf(probes[best].name)):
+			tie = true
+		}
+	}
+	if best < 0 || tie {
+		return varType{}, false, methods
+	}
+	return probes[best], true, methods
+}
+
+// compileProbes compiles each line of code (expression statements) on its
+// own and reports which compiled; nil when code does not parse into n.
+func (s *Session) compileProbes(code string, n int) []bool {
+	pc, err := parseCell(s.ip.FileSet(), code)
+	if err != nil {
+		return nil
+	}
+	stmts := pc.stmts
+	if pc.value != nil {
+		stmts = append(stmts, &ast.ExprStmt{X: pc.value})
+	}
+	if len(stmts) != n {
+		return nil
+	}
+	ok := make([]bool, n)
+	for i, st := range stmts {
+		_, err := s.compile(block([]ast.Stmt{st}))
+		ok[i] = err == nil
+	}
+	return ok
+}
+
+func allIn(names []string, set map[string]bool) bool {
+	for _, n := range names {
+		if !set[n] {
+			return false
+		}
+	}
+	return true
+}
+
+// methodNames returns the names of all methods cells declared, sorted.
+func (s *Session) methodNames() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	seen := map[string]bool{}
+	var out []string
+	for k := range s.declText {
+		if i := strings.IndexByte(k, '.'); i >= 0 && !seen[k[i+1:]] {
+			seen[k[i+1:]] = true
+			out = append(out, k[i+1:])
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// methodsOf returns the names of the methods cells declared on type name.
+func (s *Session) methodsOf(name string) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []string
+	for k := range s.declText {
+		if m, ok := strings.CutPrefix(k, name+"."); ok {
+			out = append(out, m)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// inspectVarMember describes member name of session variable x: a method
+// its cell-declared type has, or a field.
+func (s *Session) inspectVarMember(x, name string) string {
+	v, ok := s.globals()[x]
+	if !ok || !v.IsValid() {
+		return ""
+	}
+	if vt, ok := s.typeOfVar(x); ok {
+		s.mu.Lock()
+		text, ok := s.declText[vt.name+"."+name]
+		s.mu.Unlock()
+		if ok {
+			return fmt.Sprintf("%s\n(method of %s, the type of %s)", text, vt.name, x)
+		}
+	}
+	t := v.Type()
+	if m, ok := t.MethodByName(name); ok {
+		return fmt.Sprintf("%s.%s: %s", x, name, strings.Replace(m.Type.String(), "func("+t.String()+", ", "func(", 1))
+	}
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() == reflect.Struct {
+		if f, ok := t.FieldByName(name); ok {
+			return fmt.Sprintf("%s.%s %s (field)", x, name, f.Type)
+		}
+	}
+	return ""
+}
+
+// describeVar describes session variable name holding v, naming its
+// cell-declared type when it has one.
+func (s *Session) describeVar(name string, v reflect.Value) string {
+	typ, val := v.Type().String(), short(fmt.Sprintf("%#v", v))
+	if vt, ok := s.typeOfVar(name); ok {
+		// The value's text starts with the interpreter's unnamed type.
+		val = strings.Replace(val, typ, vt.String(), 1)
+		if vt.ptr {
+			val = strings.Replace(val, v.Type().Elem().String(), vt.name, 1)
+		}
+		typ = vt.String()
+	}
+	return fmt.Sprintf("%s %s = %s", name, typ, val)
+}
