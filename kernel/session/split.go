@@ -1,6 +1,7 @@
 package session
 
 import (
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -8,6 +9,7 @@ import (
 	"go/token"
 	"sort"
 	"strings"
+	"unicode"
 )
 
 // srcName is the file name every cell is compiled under. yaegi keys a
@@ -166,7 +168,7 @@ func parseCell(fset *token.FileSet, code string) (*parsedCell, error) {
 	pc := &parsedCell{fset: fset}
 	f, err := parser.ParseFile(fset, srcName, decls.String(), parser.SkipObjectResolution)
 	if err != nil {
-		return nil, err
+		return nil, atEndOfCell(err, code)
 	}
 	var vars []ast.Stmt
 	var kept []ast.Decl
@@ -187,7 +189,7 @@ func parseCell(fset *token.FileSet, code string) (*parsedCell, error) {
 	if nstmt > 0 {
 		g, err := parser.ParseFile(fset, srcName, stmts.String(), parser.SkipObjectResolution)
 		if err != nil {
-			return nil, err
+			return nil, atEndOfCell(err, code)
 		}
 		pc.stmts = g.Decls[0].(*ast.FuncDecl).Body.List
 	}
@@ -247,4 +249,55 @@ func varStmts(g *ast.GenDecl) []ast.Stmt {
 		out = append(out, &ast.AssignStmt{Lhs: lhs, TokPos: vs.Names[0].End(), Tok: token.DEFINE, Rhs: rhs})
 	}
 	return out
+}
+
+// atEndOfCell rewrites the parse errors of code that lie at or past the end
+// of its last line (where the cell stops in the middle of an expression or
+// block, the parser reports the brace or end of file the session wraps
+// around the cell) to the end of that line, saying what is missing.
+func atEndOfCell(err error, code string) error {
+	var list scanner.ErrorList
+	if !errors.As(err, &list) {
+		return err
+	}
+	trimmed := strings.TrimRightFunc(code, unicode.IsSpace)
+	endLine := 1 + strings.Count(trimmed, "\n")
+	endCol := len(trimmed) - strings.LastIndexByte(trimmed, '\n')
+	last := token.ILLEGAL
+	for _, t := range scanTokens(trimmed) {
+		if t.tok != token.SEMICOLON && t.tok != token.EOF {
+			last = t.tok
+		}
+	}
+	out := make(scanner.ErrorList, len(list))
+	for i, e := range list {
+		c := *e
+		past := c.Pos.Line > endLine || c.Pos.Line == endLine && c.Pos.Column >= endCol
+		if past && (strings.HasSuffix(c.Msg, "found '}'") || strings.HasSuffix(c.Msg, "found 'EOF'")) {
+			c.Pos.Line, c.Pos.Column = endLine, endCol
+			c.Msg = endMessage(c.Msg, last)
+		}
+		out[i] = &c
+	}
+	return out
+}
+
+// endMessage says what is missing where a cell ends early; last is the
+// cell's last token.
+func endMessage(msg string, last token.Token) string {
+	after := ""
+	if last.IsOperator() {
+		after = fmt.Sprintf(" after '%s'", last)
+	}
+	expected, _, _ := strings.Cut(strings.TrimPrefix(msg, "expected "), ", found")
+	switch expected {
+	case "operand":
+		return "expected an operand" + after + " (the cell ends in the middle of an expression)"
+	case "selector or type assertion":
+		return "expected a name" + after + " (the cell ends in the middle of an expression)"
+	case "'}'", "')'", "']'":
+		open := map[string]string{"'}'": "'{'", "')'": "'('", "']'": "'['"}[expected]
+		return fmt.Sprintf("expected %s at the end of the cell: a %s opened in the cell is not closed", expected, open)
+	}
+	return "expected " + expected + after + " (the cell ends before the statement is complete)"
 }

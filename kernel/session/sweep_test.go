@@ -186,3 +186,29 @@ func TestSweepLimits(t *testing.T) {
 		})
 	}
 }
+
+// TestSyntaxErrorAtEndOfCell: a cell that stops in the middle of an
+// expression or block is reported at the end of its last line (not at a
+// line of the code the session wraps around it), saying what is missing.
+func TestSyntaxErrorAtEndOfCell(t *testing.T) {
+	s := newSession(t)
+	cases := []struct{ name, code, want string }{
+		{"operand", "x := 1\ny := x +", "cell[1]:2:9: expected an operand after '+' (the cell ends in the middle of an expression)"},
+		{"trailing_blank_lines", "x := 1\ny := x *\n\n  \n", "cell[2]:2:9: expected an operand after '*'"},
+		{"open_block", "for i := 0; i < 3; i++ {", "cell[3]:1:25: expected '}' at the end of the cell: a '{' opened in the cell is not closed"},
+		{"open_call", "x := f(", "cell[4]:1:8: expected an operand after '('"},
+		{"in_func", "func f() int {\n return 1 +", "cell[5]:2:12: expected an operand after '+'"},
+		{"selector", "x := a.", "cell[6]:1:8: expected a name after '.'"},
+		{"middle_untouched", "y := x +\nz := 3", "cell[7]:2:3: expected ';', found ':='"},
+	}
+	for i, c := range cases {
+		res, _ := exec(t, s, i+1, c.code)
+		if res.Err == nil {
+			t.Errorf("%s: no error", c.name)
+			continue
+		}
+		if !strings.Contains(res.Err.Value, c.want) {
+			t.Errorf("%s: %q, want it to contain %q", c.name, res.Err.Value, c.want)
+		}
+	}
+}
