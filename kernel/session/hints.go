@@ -2,6 +2,8 @@ package session
 
 import (
 	"fmt"
+	"go/ast"
+	"go/token"
 	"regexp"
 	"sort"
 	"strings"
@@ -16,18 +18,27 @@ var (
 	noSymbol      = regexp.MustCompile(`package ([\pL_][\pL\pN_]*) "[^"]*" has no symbol ([\pL_][\pL\pN_]*)$`)
 )
 
-// withHint returns e with a hint appended to its message and first
-// traceback line, when the session knows one.
-func (s *Session) withHint(e *Error) *Error {
+// withHint returns e, an error of cell count with Go code code, with a
+// hint appended to its message and first traceback line, when the session
+// knows one.
+func (s *Session) withHint(e *Error, code string, count int) *Error {
 	if e == nil || e.Name != "CompileError" {
 		return e
 	}
-	hint := s.compileHint(e.Value)
+	value := e.Value
+	if strings.HasSuffix(value, "definition loop") {
+		// yaegi's message for a type or conversion of a package that is not
+		// imported (var w io.Writer): say what Go says.
+		if pkg, at := s.unimportedUse(code); pkg != "" {
+			value = cellPos(count, at) + ": undefined: " + pkg
+		}
+	}
+	hint := s.compileHint(value)
 	if hint == "" {
 		return e
 	}
 	out := *e
-	out.Value = e.Value + "; " + hint
+	out.Value = value + "; " + hint
 	out.Traceback = append([]string{out.Name + ": " + out.Value}, e.Traceback[min(1, len(e.Traceback)):]...)
 	return &out
 }
@@ -46,6 +57,60 @@ func (s *Session) compileHint(msg string) string {
 		}
 	}
 	return ""
+}
+
+// unimportedUse finds the first use in code of a package name tick knows
+// that no cell imported and that names nothing else in the session, with
+// its line:col in the cell.
+func (s *Session) unimportedUse(code string) (pkg, at string) {
+	if hasMagic(code) {
+		return "", ""
+	}
+	pc, err := parseCell(token.NewFileSet(), code)
+	if err != nil {
+		return "", ""
+	}
+	globals := s.globals()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	known := map[string]bool{}
+	for _, n := range s.pkgNames {
+		known[n] = true
+	}
+	find := func(n ast.Node) bool {
+		sel, ok := n.(*ast.SelectorExpr)
+		if !ok || pkg != "" {
+			return pkg == ""
+		}
+		id, ok := sel.X.(*ast.Ident)
+		if !ok || !known[id.Name] {
+			return true
+		}
+		_, imported := s.imports[id.Name]
+		_, global := globals[id.Name]
+		_, declared := s.declText[id.Name]
+		if !imported && !global && !declared {
+			pkg, at = id.Name, lineCol(pc.fset, id.Pos())
+		}
+		return true
+	}
+	var nodes []ast.Node
+	if pc.decls != nil {
+		nodes = append(nodes, pc.decls)
+	}
+	for _, st := range pc.stmts {
+		nodes = append(nodes, st)
+	}
+	if pc.value != nil {
+		nodes = append(nodes, pc.value)
+	}
+	// Declarations and statements are parsed as two files: order by cell position.
+	pos := func(n ast.Node) int { p := pc.fset.Position(n.Pos()); return p.Line<<16 + p.Column }
+	sort.Slice(nodes, func(i, j int) bool { return pos(nodes[i]) < pos(nodes[j]) })
+	for _, n := range nodes {
+		ast.Inspect(n, find)
+	}
+	return pkg, at
 }
 
 // importHint names the imports that would define name, when name is the

@@ -163,7 +163,7 @@ func (s *Session) Execute(ctx context.Context, cell Cell, sink Sink) (res Result
 	} else {
 		res = s.run(cell.Code, cell.Count)
 	}
-	res.Err = s.withHint(res.Err)
+	res.Err = s.withHint(res.Err, cell.Code, cell.Count)
 	return res
 }
 

@@ -142,6 +142,8 @@ func TestCompileErrorHints(t *testing.T) {
 		{"misspelled_member", `fmt.Printn("typo")`, "has no symbol Printn; did you mean fmt.Print or fmt.Printf or fmt.Println?"},
 		{"misspelled_magic", "%timit x := 1", "unknown magic %timit; did you mean %timeit?"},
 		{"misspelled_cell_magic", "%%tim\nx := 1", "unknown magic %%tim; did you mean %%time?"},
+		{"type_of_unimported_package", "var ifc io.Writer", `cell[7]:1:9: undefined: io; the package is not imported: add import "io"`},
+		{"conversion_to_unimported_type", "x := 1\nw := io.Writer(nil)", `cell[8]:2:6: undefined: io; the package is not imported: add import "io"`},
 	}
 	for i, c := range cases {
 		res, _ := exec(t, s, i+2, c.code)
@@ -157,7 +159,7 @@ func TestCompileErrorHints(t *testing.T) {
 		}
 	}
 	// An undefined name that is no package gets no import hint.
-	if res, _ := exec(t, s, 9, "undefinedThing + 1"); res.Err == nil || strings.Contains(res.Err.Value, "import") {
+	if res, _ := exec(t, s, 19, "undefinedThing + 1"); res.Err == nil || strings.Contains(res.Err.Value, "import") {
 		t.Errorf("undefinedThing: %v", res.Err)
 	}
 }
