@@ -8,6 +8,7 @@ cd "$(dirname "$0")"
 root=$(pwd)
 
 scripts/install-deps.sh
+logs=$(mktemp -d)
 
 echo "== gofmt / go vet"
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
@@ -15,11 +16,11 @@ if [ -n "$unformatted" ]; then echo "gofmt would change:"; echo "$unformatted"; 
 go vet ./...
 
 echo "== go test"
-go test -count=1 -timeout 20m ./...
+go test -count=1 -timeout 20m ./... 2>&1 | tee "$logs/go.log"
 
 echo "== without cgo (tick must build and its runtime work without a C compiler)"
 CGO_ENABLED=0 go vet ./...
-CGO_ENABLED=0 go test -count=1 ./runtime/... ./kernel/magic
+CGO_ENABLED=0 go test -count=1 ./runtime/... ./kernel/magic 2>&1 | tee "$logs/go-nocgo.log"
 
 echo "== build"
 mkdir -p bin
@@ -27,7 +28,7 @@ go build -ldflags "-X tick/internal/version.commit=$(git rev-parse --short HEAD 
 
 # Keep all Jupyter state in a throwaway directory, never in $HOME.
 W=$(mktemp -d)
-trap 'rm -rf "$W"' EXIT
+trap 'rm -rf "$W" "$logs"' EXIT
 export JUPYTER_CONFIG_DIR=$W/config JUPYTER_DATA_DIR=$W/data JUPYTER_RUNTIME_DIR=$W/runtime \
        IPYTHONDIR=$W/ipython XDG_CACHE_HOME=$W/cache XDG_CONFIG_HOME=$W/xdgconf \
        PYDEVD_DISABLE_FILE_VALIDATION=1 TICK_BIN=$root/bin/tick TICK_TMP=$W
@@ -36,11 +37,17 @@ bin/tick install --name tick
 echo "== Jupyter clients (tests/jupyter)"
 # Debian's python3 has the Jupyter packages; another python3 on PATH may not.
 cd tests/jupyter
-/usr/bin/python3 -m unittest -v 2>&1 | tee "$W/unittest.log"
+/usr/bin/python3 -m unittest -v 2>&1 | tee "$logs/unittest.log"
 cd "$root"
 
 if [ -x scripts/test-notebooks.sh ]; then
   echo "== notebooks"
-  scripts/test-notebooks.sh
+  scripts/test-notebooks.sh 2>&1 | tee "$logs/notebooks.log"
 fi
-echo "test.sh: all passed"
+
+# One closing line for every layer: Go packages, Jupyter client tests, notebooks.
+gopkgs=$(cat "$logs"/go*.log | grep -c '^ok' || true)
+pytests=$(sed -n 's/^Ran \([0-9]*\) tests\? in .*/\1/p' "$logs/unittest.log" | tail -1)
+nbs=$(sed -n 's/^test-notebooks: \([0-9]*\) notebooks passed.*/\1/p' "$logs/notebooks.log" 2>/dev/null | tail -1)
+echo "test.sh: Go packages ${gopkgs}, Jupyter client tests ${pytests:-0}, notebooks ${nbs:-0}"
+echo "summary: $((gopkgs + ${pytests:-0} + ${nbs:-0})) passed, 0 failed"
