@@ -33,12 +33,14 @@ func (s *Session) withHint(e *Error, code string, count int) *Error {
 			value = cellPos(count, at) + ": undefined: " + pkg
 		}
 	}
-	hint := s.compileHint(value)
-	if hint == "" {
+	out := *e
+	if g := s.genericHint(value, code, count); g != "" {
+		out.Value = g
+	} else if hint := s.compileHint(value); hint != "" {
+		out.Value = value + "; " + hint
+	} else {
 		return e
 	}
-	out := *e
-	out.Value = value + "; " + hint
 	out.Traceback = append([]string{out.Name + ": " + out.Value}, e.Traceback[min(1, len(e.Traceback)):]...)
 	return &out
 }

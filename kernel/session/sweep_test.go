@@ -214,3 +214,49 @@ func TestSyntaxErrorAtEndOfCell(t *testing.T) {
 		}
 	}
 }
+
+// TestGenericInferenceHints: where the interpreter cannot infer a type
+// parameter of a generic function declared in a cell, the error says so
+// at the call and writes the explicit instantiation; that instantiation
+// runs.
+func TestGenericInferenceHints(t *testing.T) {
+	s := newSession(t)
+	res, _ := exec(t, s, 1, "import \"fmt\"\ntype Number interface{ ~int | ~float64 }\n"+
+		"func Sum[T Number](xs ...T) T { var s T; for _, x := range xs { s += x }; return s }\n"+
+		"func Add[T Number](a, b T) T { return a + b }\n"+
+		"func Map[T, U any](xs []T, f func(T) U) []U { var out []U; for _, x := range xs { out = append(out, f(x)) }; return out }\n"+
+		"a, b := 1.5, 2.5")
+	if res.Err != nil {
+		t.Fatal(res.Err.Traceback)
+	}
+	cases := []struct{ name, code, want, fixed, value string }{
+		{"variadic_constants", "Sum(1.5, 2.5)", "cell[2]:1:1: cannot infer the type parameters of Sum in this call (the interpreter does not infer a type parameter from variadic arguments",
+			"Sum[float64](1.5, 2.5)", "4"},
+		{"variadic_vars", "x := 1\nSum(a, b)", "cell[3]:2:1: cannot infer the type parameters of Sum", "Sum[float64](a, b)", "4"},
+		{"func_literal", "Map([]int{1, 2}, func(i int) string { return fmt.Sprint(i * 10) })", "does not infer type parameters from a func literal argument",
+			"Map[int, string]([]int{1, 2}, func(i int) string { return fmt.Sprint(i * 10) })", "[10 20]"},
+		{"spread_slice", "Sum([]float64{1, 3}...)", "cannot infer the type parameters of Sum", "Sum[float64]([]float64{1, 3}...)", "4"},
+		{"untyped_constants", "Add(1.5, 2.5)", "does not infer a type parameter from untyped constants", "Add[float64](1.5, 2.5)", "4"},
+	}
+	for i, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			res, _ := exec(t, s, i+2, c.code)
+			if res.Err == nil {
+				t.Fatalf("no error (the interpreter infers this now: update docs/compatibility.md)")
+			}
+			if !strings.Contains(res.Err.Value, c.want) || !strings.Contains(res.Err.Value, "instantiate it explicitly: "+c.fixed[:strings.IndexByte(c.fixed, '(')]+"(...)") {
+				t.Errorf("%q, want it to contain %q and the instantiation of %q", res.Err.Value, c.want, c.fixed)
+			}
+			if res.Err.Traceback[0] != "CompileError: "+res.Err.Value {
+				t.Errorf("traceback %q does not start with the message", res.Err.Traceback[0])
+			}
+			res, _ = exec(t, s, 20+i, c.fixed)
+			if res.Err != nil {
+				t.Fatalf("%s: %v", c.fixed, res.Err.Traceback)
+			}
+			if res.Value == nil || res.Value.Bundle["text/plain"] != c.value {
+				t.Errorf("%s = %v, want %s", c.fixed, res.Value, c.value)
+			}
+		})
+	}
+}
