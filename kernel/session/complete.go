@@ -358,7 +358,11 @@ func (s *Session) IsComplete(code string) Completeness {
 		}
 	}
 	for _, e := range errs {
-		if strings.Contains(e.Msg, "raw string literal not terminated") || strings.Contains(e.Msg, "comment not terminated") {
+		if strings.Contains(e.Msg, "raw string literal not terminated") {
+			// No indent: it would become part of the string.
+			return Completeness{Status: "incomplete"}
+		}
+		if strings.Contains(e.Msg, "comment not terminated") {
 			return Completeness{Status: "incomplete", Indent: indentFor(stack)}
 		}
 	}

@@ -87,7 +87,11 @@ func TestIsComplete(t *testing.T) {
 		{"func f() {", "incomplete", "    "},
 		{"for {\n\tif true {", "incomplete", "        "},
 		{"fmt.Println(1,", "incomplete", "    "},
-		{"s := `raw\nstring", "incomplete", ""},
+		{"s := `raw\nstring", "incomplete", ""}, // an indent would go into the string
+		{"func f() {\n\ts := `raw", "incomplete", ""},
+		{"for i := 0; i < 3; i++ {", "incomplete", "    "},
+		{"%%timeit\nfor {", "incomplete", "    "},
+		{")", "invalid", ""},
 		{"x := 1 +", "incomplete", ""},
 		{"}", "invalid", ""},
 		{"x := (]", "invalid", ""},
@@ -98,7 +102,7 @@ func TestIsComplete(t *testing.T) {
 	}
 	for _, c := range cases {
 		got := s.IsComplete(c.code)
-		if got.Status != c.status || c.status == "incomplete" && c.indent != "" && got.Indent != c.indent {
+		if got.Status != c.status || c.status == "incomplete" && got.Indent != c.indent {
 			t.Errorf("IsComplete(%q) = %+v, want %s %q", c.code, got, c.status, c.indent)
 		}
 	}
