@@ -20,17 +20,17 @@ import (
 func Interleave(ctx context.Context, a, b Target, o Options) (*Result, *Result, error) {
 	ra, err := newRunner(a, o)
 	if err != nil {
-		return nil, nil, fmt.Errorf("timing: first statement: %w", err)
+		return nil, nil, wrapf(err, "first statement")
 	}
 	rb, err := newRunner(b, o)
 	if err != nil {
-		return nil, nil, fmt.Errorf("timing: second statement: %w", err)
+		return nil, nil, wrapf(err, "second statement")
 	}
 	if err := ra.prepare(ctx); err != nil {
-		return nil, nil, fmt.Errorf("timing: first statement: %w", err)
+		return nil, nil, wrapf(err, "first statement")
 	}
 	if err := rb.prepare(ctx); err != nil {
-		return nil, nil, fmt.Errorf("timing: second statement: %w", err)
+		return nil, nil, wrapf(err, "second statement")
 	}
 	restore := ra.o.gcOff()
 	defer restore()
@@ -40,7 +40,7 @@ func Interleave(ctx context.Context, a, b Target, o Options) (*Result, *Result, 
 				continue
 			}
 			if err := r.sample(ctx); err != nil {
-				return nil, nil, fmt.Errorf("timing: statement %d: %w", i+1, err)
+				return nil, nil, wrapf(err, "statement %d", i+1)
 			}
 		}
 	}

@@ -2,7 +2,6 @@ package timing
 
 import (
 	"context"
-	"fmt"
 	"runtime"
 	"runtime/debug"
 	"slices"
@@ -80,7 +79,7 @@ func (r *runner) sync(t *Target) error {
 		return nil
 	}
 	if err := t.Sync(); err != nil {
-		return fmt.Errorf("timing: sync: %w", err)
+		return wrapf(err, "sync")
 	}
 	return nil
 }
@@ -182,7 +181,7 @@ func (r *runner) cold() error {
 	}
 	s, err := r.timed(&r.t, 1, mode)
 	if err != nil {
-		return fmt.Errorf("timing: cold call: %w", err)
+		return wrapf(err, "cold call")
 	}
 	r.record(s, PhaseCold)
 	d := r.probe().sub(p0)
@@ -191,7 +190,7 @@ func (r *runner) cold() error {
 	if r.t.Check != nil {
 		ok, err := r.t.Check()
 		if err != nil {
-			return fmt.Errorf("timing: check after the cold call: %w", err)
+			return wrapf(err, "check after the cold call")
 		}
 		if !ok {
 			return &CheckError{}
@@ -210,12 +209,12 @@ func (r *runner) capture(ctx context.Context) error {
 	}
 	for i := range r.o.MaxCapture {
 		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("timing: capture: %w", err)
+			return wrapf(err, "capture")
 		}
 		p0 := r.probe()
 		s, err := r.timed(&r.t, 1, r.o.Sync)
 		if err != nil {
-			return fmt.Errorf("timing: capture call %d: %w", i+1, err)
+			return wrapf(err, "capture call %d", i+1)
 		}
 		d := r.probe().sub(p0)
 		if i == 0 && d.JITCaptures == 0 && d.JITReplays == 0 {
@@ -250,11 +249,11 @@ func (r *runner) warmup(ctx context.Context) error {
 	deadline := r.now() + r.o.Budget/10
 	for i := 0; i < limit; i++ {
 		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("timing: warm-up: %w", err)
+			return wrapf(err, "warm-up")
 		}
 		s, err := r.timed(&r.t, 1, r.o.Sync)
 		if err != nil {
-			return fmt.Errorf("timing: warm-up call %d: %w", i+1, err)
+			return wrapf(err, "warm-up call %d", i+1)
 		}
 		r.record(s, PhaseWarmup)
 		r.warm = append(r.warm, float64(s.Elapsed))
@@ -288,11 +287,11 @@ func (r *runner) calibrate(ctx context.Context) error {
 	n := 1
 	for {
 		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("timing: calibration: %w", err)
+			return wrapf(err, "calibration")
 		}
 		s, err := r.timed(&r.t, n, r.o.Sync)
 		if err != nil {
-			return fmt.Errorf("timing: calibration with %d loops: %w", n, err)
+			return wrapf(err, "calibration with %d loops", n)
 		}
 		r.record(s, PhaseCalibrate)
 		r.progress(PhaseCalibrate, n, 0)
@@ -312,19 +311,19 @@ func (r *runner) floor(ctx context.Context) error {
 	var ds []float64
 	if f := r.o.Floor; f != nil {
 		if f.Call == nil {
-			return fmt.Errorf("timing: floor: %w", ErrNoCall)
+			return wrapf(ErrNoCall, "floor")
 		}
 		r.res.FloorSource = "empty statement"
 		if _, err := r.timed(f, 1, r.o.Sync); err != nil {
-			return fmt.Errorf("timing: floor: %w", err)
+			return wrapf(err, "floor")
 		}
 		for range 5 {
 			if err := ctx.Err(); err != nil {
-				return fmt.Errorf("timing: floor: %w", err)
+				return wrapf(err, "floor")
 			}
 			s, err := r.timed(f, n, r.o.Sync)
 			if err != nil {
-				return fmt.Errorf("timing: floor: %w", err)
+				return wrapf(err, "floor")
 			}
 			ds = append(ds, s.PerLoop())
 		}
@@ -334,7 +333,7 @@ func (r *runner) floor(ctx context.Context) error {
 		for range 11 {
 			s, err := r.timed(&empty, 0, r.o.Sync)
 			if err != nil {
-				return fmt.Errorf("timing: floor: %w", err)
+				return wrapf(err, "floor")
 			}
 			d := float64(s.Elapsed) / float64(n)
 			if r.o.Sync == SyncIter {
@@ -373,7 +372,7 @@ func (o Options) gcOff() func() {
 func (r *runner) sample(ctx context.Context) error {
 	k := len(r.measured)
 	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("timing: after %d samples: %w", k, err)
+		return wrapf(err, "after %d samples", k)
 	}
 	if r.o.GC == GCCollect {
 		runtime.GC()
@@ -383,7 +382,7 @@ func (r *runner) sample(ctx context.Context) error {
 	runtime.ReadMemStats(&m0)
 	s, err := r.timed(&r.t, r.res.Loops, r.o.Sync)
 	if err != nil {
-		return fmt.Errorf("timing: sample %d: %w", k+1, err)
+		return wrapf(err, "sample %d", k+1)
 	}
 	runtime.ReadMemStats(&m1)
 	if r.t.Probe != nil {

@@ -1,7 +1,6 @@
 package timing
 
 import (
-	"errors"
 	"fmt"
 	"time"
 )
@@ -101,8 +100,10 @@ func (r *Result) Measured() []float64 {
 // CheckError reports that Target.Check returned false after the cold call.
 type CheckError struct{}
 
-func (*CheckError) Error() string {
-	return "timing: the check after the cold call is false: the statement computed a wrong result, so its time would mean nothing; fix the statement or the --check expression"
+func (e *CheckError) Error() string { return "timing: " + e.detail() }
+
+func (*CheckError) detail() string {
+	return "the check after the cold call is false: the statement computed a wrong result, so its time would mean nothing; fix the statement or the --check expression"
 }
 
 // RecaptureError reports that the JIT captured or compiled again while
@@ -113,11 +114,13 @@ type RecaptureError struct {
 	Compiles int64 // new kernel compilations during it
 }
 
-func (e *RecaptureError) Error() string {
-	return fmt.Sprintf("timing: the JIT re-captured during measured sample %d (%d captures, %d compiles): "+
+func (e *RecaptureError) Error() string { return "timing: " + e.detail() }
+
+func (e *RecaptureError) detail() string {
+	return fmt.Sprintf("the JIT re-captured during measured sample %d (%d captures, %d compiles): "+
 		"inputs changed shape, dtype or device between calls, or the jitted function is not pure; "+
 		"keep the inputs fixed (or time it without the JIT)", e.Sample, e.Captures, e.Compiles)
 }
 
 // ErrNoCall reports a Target without a Call function.
-var ErrNoCall = errors.New("timing: target has no Call function")
+var ErrNoCall error = sentinel("target has no Call function")

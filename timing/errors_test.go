@@ -1,0 +1,65 @@
+package timing
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+)
+
+// Each layer adds its context once: the package prefix appears at the
+// start only, and the target's own error stays reachable.
+func TestErrorPrefixOnce(t *testing.T) {
+	boom := errors.New("device lost")
+	call := func(int) error { return nil }
+	o := Options{Clock: &fakeClock{res: 1, read: 20}, Loops: 1, Warmup: 1, Repeats: 5}
+	// Count the syncs of a whole measurement, then fail the last one, which
+	// belongs to the last measured sample.
+	calls, last := 0, 0
+	count := func() error { last++; return nil }
+	if _, err := Measure(context.Background(), Target{Call: call, Sync: count}, o); err != nil {
+		t.Fatal(err)
+	}
+	failLate := func() error {
+		calls++
+		if calls == last {
+			return boom
+		}
+		return nil
+	}
+	tests := []struct {
+		name string
+		run  func() error
+		want string
+	}{
+		{"sync in a sample", func() error {
+			_, err := Measure(context.Background(), Target{Call: call, Sync: failLate}, o)
+			return err
+		}, "timing: sample 5: sync: device lost"},
+		{"check in the first statement", func() error {
+			_, _, err := Interleave(context.Background(), Target{Call: call, Check: func() (bool, error) { return false, nil }}, Target{Call: call}, o)
+			return err
+		}, "timing: first statement: the check after the cold call is false"},
+		{"no call in the floor", func() error {
+			_, err := Measure(context.Background(), Target{Call: call}, Options{Clock: o.Clock, Floor: &Target{}})
+			return err
+		}, "timing: floor: target has no Call function"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.run()
+			if err == nil {
+				t.Fatal("no error")
+			}
+			msg := err.Error()
+			if !strings.HasPrefix(msg, tc.want) || strings.Count(msg, "timing:") != 1 {
+				t.Errorf("error %q: want it to start %q and say timing: once", msg, tc.want)
+			}
+		})
+	}
+	calls = 0
+	_, err := Measure(context.Background(), Target{Call: call, Sync: failLate}, o)
+	if !errors.Is(err, boom) || !strings.Contains(err.Error(), ": sync: device lost") {
+		t.Errorf("sync error %v: want the target's error wrapped after sync:", err)
+	}
+}
