@@ -58,13 +58,13 @@ func Read(r io.Reader) (*Notebook, error) {
 		return nil, &FormatError{Msg: "the file is not a JSON notebook (is it an .ipynb file?)", Err: err, notNotebook: true}
 	}
 	nb := &Notebook{}
-	if err := takeInt(top, "nbformat", &nb.Format, true); err != nil {
+	if err := take(top, "nbformat", &nb.Format, true); err != nil {
 		return nil, &FormatError{Msg: "missing or bad \"nbformat\"", Err: err, notNotebook: true}
 	}
 	if nb.Format != 4 {
 		return nil, &FormatError{Msg: fmt.Sprintf("nbformat %d is not supported; tick reads nbformat 4 (convert with `jupyter nbconvert --to notebook`)", nb.Format), notNotebook: true}
 	}
-	if err := takeInt(top, "nbformat_minor", &nb.FormatMinor, false); err != nil {
+	if err := take(top, "nbformat_minor", &nb.FormatMinor, false); err != nil {
 		return nil, &FormatError{Where: "nbformat_minor", Msg: "not an integer", Err: err}
 	}
 	if err := takeObject(top, "metadata", &nb.Metadata); err != nil {
@@ -96,7 +96,7 @@ func readCell(raw json.RawMessage) (*Cell, error) {
 		return nil, err
 	}
 	c := &Cell{}
-	if err := takeString(obj, "cell_type", &c.Type, true); err != nil {
+	if err := take(obj, "cell_type", &c.Type, true); err != nil {
 		return nil, &FormatError{Msg: "bad \"cell_type\"", Err: err}
 	}
 	switch c.Type {
@@ -104,7 +104,7 @@ func readCell(raw json.RawMessage) (*Cell, error) {
 	default:
 		return nil, &FormatError{Msg: fmt.Sprintf("unknown cell_type %q (want code, markdown or raw)", c.Type)}
 	}
-	if err := takeString(obj, "id", &c.ID, false); err != nil {
+	if err := take(obj, "id", &c.ID, false); err != nil {
 		return nil, &FormatError{Msg: "bad \"id\"", Err: err}
 	}
 	if err := takeMultiline(obj, "source", &c.Source, true); err != nil {
@@ -155,12 +155,12 @@ func readOutput(raw json.RawMessage) (*Output, error) {
 		return nil, err
 	}
 	o := &Output{}
-	if err := takeString(obj, "output_type", &o.Type, true); err != nil {
+	if err := take(obj, "output_type", &o.Type, true); err != nil {
 		return nil, &FormatError{Msg: "bad \"output_type\"", Err: err}
 	}
 	switch o.Type {
 	case Stream:
-		if err := takeString(obj, "name", &o.Name, true); err != nil {
+		if err := take(obj, "name", &o.Name, true); err != nil {
 			return nil, &FormatError{Msg: "bad stream \"name\"", Err: err}
 		}
 		if err := takeMultiline(obj, "text", &o.Text, true); err != nil {
@@ -176,10 +176,10 @@ func readOutput(raw json.RawMessage) (*Output, error) {
 			}
 		}
 	case ErrorOutput:
-		if err := takeString(obj, "ename", &o.EName, true); err != nil {
+		if err := take(obj, "ename", &o.EName, true); err != nil {
 			return nil, &FormatError{Msg: "bad \"ename\"", Err: err}
 		}
-		if err := takeString(obj, "evalue", &o.EValue, true); err != nil {
+		if err := take(obj, "evalue", &o.EValue, true); err != nil {
 			return nil, &FormatError{Msg: "bad \"evalue\"", Err: err}
 		}
 		if tb, ok := obj["traceback"]; ok {
@@ -241,50 +241,44 @@ func object(raw json.RawMessage) (map[string]json.RawMessage, error) {
 // The take* helpers decode obj[key] into dst and delete the key, so that
 // what remains in obj is the set of fields kept as Extra.
 
-func takeInt(obj map[string]json.RawMessage, key string, dst *int, required bool) error {
-	raw, ok := obj[key]
+// pop removes obj[key] and returns it; ok is false when key is absent,
+// which is an error when the key is required.
+func pop(obj map[string]json.RawMessage, key string, required bool) (raw json.RawMessage, ok bool, err error) {
+	raw, ok = obj[key]
 	if !ok {
 		if required {
-			return fmt.Errorf("%q is missing", key)
+			return nil, false, fmt.Errorf("%q is missing", key)
 		}
-		return nil
+		return nil, false, nil
 	}
 	delete(obj, key)
-	return json.Unmarshal(raw, dst)
+	return raw, true, nil
 }
 
-func takeString(obj map[string]json.RawMessage, key string, dst *string, required bool) error {
-	raw, ok := obj[key]
+// take decodes a JSON value of dst's type.
+func take[T any](obj map[string]json.RawMessage, key string, dst *T, required bool) error {
+	raw, ok, err := pop(obj, key, required)
 	if !ok {
-		if required {
-			return fmt.Errorf("%q is missing", key)
-		}
-		return nil
+		return err
 	}
-	delete(obj, key)
 	return json.Unmarshal(raw, dst)
 }
 
 func takeMultiline(obj map[string]json.RawMessage, key string, dst *string, required bool) error {
-	raw, ok := obj[key]
+	raw, ok, err := pop(obj, key, required)
 	if !ok {
-		if required {
-			return fmt.Errorf("%q is missing", key)
-		}
-		return nil
+		return err
 	}
-	delete(obj, key)
 	s, err := multiline(raw)
 	*dst = s
 	return err
 }
 
 func takeObject(obj map[string]json.RawMessage, key string, dst *map[string]json.RawMessage) error {
-	raw, ok := obj[key]
+	raw, ok, _ := pop(obj, key, false)
 	if !ok {
 		return nil
 	}
-	delete(obj, key)
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &m); err != nil {
 		return err
@@ -297,11 +291,10 @@ func takeObject(obj map[string]json.RawMessage, key string, dst *map[string]json
 }
 
 func takeCount(obj map[string]json.RawMessage, key string, dst **int) error {
-	raw, ok := obj[key]
+	raw, ok, _ := pop(obj, key, false)
 	if !ok {
 		return nil
 	}
-	delete(obj, key)
 	if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
 		*dst = nil
 		return nil
