@@ -111,6 +111,29 @@ func (g *gemmPlan) run(st *runState, start, end int) {
 	}
 }
 
+// packStrips packs kc values of each of n lines of src into k-major strips
+// of w lines (strip s holds dst[s*w*kc:], value k of its line l at w*k+l),
+// zero-padding the lines past n in the last strip. Line i starts at
+// src[first+i*lineStride]; its values are kStride apart.
+func packStrips(dst, src []float32, w, n, kc, first, lineStride, kStride int) {
+	for s := 0; s < (n+w-1)/w; s++ {
+		strip := dst[s*w*kc : (s+1)*w*kc]
+		for l := 0; l < w; l++ {
+			i := s*w + l
+			if i >= n {
+				for k := 0; k < kc; k++ {
+					strip[w*k+l] = 0
+				}
+				continue
+			}
+			base := first + i*lineStride
+			for k := 0; k < kc; k++ {
+				strip[w*k+l] = src[base+k*kStride]
+			}
+		}
+	}
+}
+
 // tiled computes rows [r0, r1) of one batch's C: K is blocked by gemmKC,
 // columns by gemmNC; A is packed into k-major strips of 4 rows and B into
 // k-major strips of 8 columns (zero-padded at the edges) for gemmMicro4x8.
@@ -131,42 +154,12 @@ func (g *gemmPlan) tiled(c, A, B []float32, oa, ob, r0, r1 int, sc *gemmScratch)
 	for k0 := 0; k0 < K; k0 += gemmKC {
 		kc := min(gemmKC, K-k0)
 		ap := sc.ap[:strips*4*kc]
-		for s := 0; s < strips; s++ {
-			strip := ap[s*4*kc : (s+1)*4*kc]
-			for rr := 0; rr < 4; rr++ {
-				r := s*4 + rr
-				if r >= rows {
-					for k := 0; k < kc; k++ {
-						strip[4*k+rr] = 0
-					}
-					continue
-				}
-				base := oa + (r0+r)*g.sAi + k0*g.sAk
-				for k := 0; k < kc; k++ {
-					strip[4*k+rr] = A[base+k*g.sAk]
-				}
-			}
-		}
+		packStrips(ap, A, 4, rows, kc, oa+r0*g.sAi+k0*g.sAk, g.sAi, g.sAk)
 		for j0 := 0; j0 < N; j0 += gemmNC {
 			nc := min(gemmNC, N-j0)
 			cstrips := (nc + 7) / 8
 			bp := sc.bp[:cstrips*8*kc]
-			for s := 0; s < cstrips; s++ {
-				strip := bp[s*8*kc : (s+1)*8*kc]
-				for jj := 0; jj < 8; jj++ {
-					j := s*8 + jj
-					if j >= nc {
-						for k := 0; k < kc; k++ {
-							strip[8*k+jj] = 0
-						}
-						continue
-					}
-					base := ob + (j0+j)*g.sBj + k0*g.sBk
-					for k := 0; k < kc; k++ {
-						strip[8*k+jj] = B[base+k*g.sBk]
-					}
-				}
-			}
+			packStrips(bp, B, 8, nc, kc, ob+j0*g.sBj+k0*g.sBk, g.sBj, g.sBk)
 			for s := 0; s < strips; s++ {
 				pa := &ap[s*4*kc]
 				for t := 0; t < cstrips; t++ {
