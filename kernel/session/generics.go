@@ -149,17 +149,7 @@ func (s *Session) genericCalls(code string) []genericCall {
 		out = append(out, g)
 		return true
 	}
-	var nodes []ast.Node
-	if pc.decls != nil {
-		nodes = append(nodes, pc.decls)
-	}
-	for _, st := range pc.stmts {
-		nodes = append(nodes, st)
-	}
-	if pc.value != nil {
-		nodes = append(nodes, pc.value)
-	}
-	for _, n := range nodes {
+	for _, n := range pc.nodes() {
 		ast.Inspect(n, visit)
 	}
 	return out

@@ -96,16 +96,7 @@ func (s *Session) unimportedUse(code string) (pkg, at string) {
 		}
 		return true
 	}
-	var nodes []ast.Node
-	if pc.decls != nil {
-		nodes = append(nodes, pc.decls)
-	}
-	for _, st := range pc.stmts {
-		nodes = append(nodes, st)
-	}
-	if pc.value != nil {
-		nodes = append(nodes, pc.value)
-	}
+	nodes := pc.nodes()
 	// Declarations and statements are parsed as two files: order by cell position.
 	pos := func(n ast.Node) int { p := pc.fset.Position(n.Pos()); return p.Line<<16 + p.Column }
 	sort.Slice(nodes, func(i, j int) bool { return pos(nodes[i]) < pos(nodes[j]) })

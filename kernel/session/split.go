@@ -139,6 +139,22 @@ type parsedCell struct {
 	value ast.Expr
 }
 
+// nodes returns the cell's parts in this order: the declarations file,
+// the statements, the value expression (those present).
+func (pc *parsedCell) nodes() []ast.Node {
+	var nodes []ast.Node
+	if pc.decls != nil {
+		nodes = append(nodes, pc.decls)
+	}
+	for _, st := range pc.stmts {
+		nodes = append(nodes, st)
+	}
+	if pc.value != nil {
+		nodes = append(nodes, pc.value)
+	}
+	return nodes
+}
+
 // lineDirective positions the following text at line:col of the cell.
 func lineDirective(code string, off int) string {
 	line := 1 + strings.Count(code[:off], "\n")
