@@ -136,7 +136,7 @@ func (goBackend) Compile(k *Kernel) (Program, error) {
 		p.run = makeRun(root.(evalFn[int32]), k.Reduce, R)
 	case Bool:
 		if k.Reduce != ReduceNone {
-			return nil, fmt.Errorf("tensor: GO backend: %s reduces bool values; cast to int32 first", k.Name)
+			return nil, fmt.Errorf("GO backend: %s reduces bool values; cast to int32 first", k.Name)
 		}
 		p.run = runElem(root.(evalFn[bool]))
 	}

@@ -456,6 +456,8 @@ func (d *Dev) program(k *Kernel) (Program, error) {
 	p, err := d.backend.Compile(k)
 	addPhase(&counters.compileNS, t0)
 	if err != nil {
+		// The one place a compile error gets the package prefix: this
+		// package's backends return theirs without it.
 		return nil, fmt.Errorf("tensor: compiling %s for %s: %w", k.Name, d.name, err)
 	}
 	counters.compiled.Add(1)

@@ -63,7 +63,7 @@ func (cpuBackend) Alloc(dt DType, n int) (Memory, error) {
 func (cpuBackend) Compile(k *Kernel) (prog Program, err error) {
 	defer func() { // a renderer bug is an error on this kernel, never a crash
 		if r := recover(); r != nil {
-			prog, err = nil, fmt.Errorf("tensor: rendering %s as C: %v (please report this kernel: run with DEBUG=3)", k.Name, r)
+			prog, err = nil, fmt.Errorf("rendering %s as C: %v (please report this kernel: run with DEBUG=3)", k.Name, r)
 		}
 	}()
 	sym := cSymbol(k)

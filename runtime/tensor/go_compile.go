@@ -118,7 +118,7 @@ func (c *goCompiler) node(n *Node) any {
 	}
 	f := c.build(n)
 	if f == nil && c.err == nil {
-		c.err = fmt.Errorf("tensor: GO backend cannot compile %s on %s", n.Op, n.DType)
+		c.err = fmt.Errorf("GO backend cannot compile %s on %s", n.Op, n.DType)
 	}
 	if c.refs[n] > 1 && n.Arity() > 0 && f != nil {
 		m := c.p.nmemo

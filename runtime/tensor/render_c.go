@@ -689,7 +689,7 @@ func (r *cRender) op(n *Node, s []string) string {
 	case OpWhere:
 		return fmt.Sprintf("%s ? %s : %s", s[0], s[1], s[2])
 	}
-	panic(fmt.Sprintf("tensor: C renderer: unsupported op %s", n.Op))
+	panic(fmt.Sprintf("unsupported op %s", n.Op)) // Compile recovers: "rendering K as C: unsupported op X"
 }
 
 var cCompare = [...]string{"<", "<=", ">", ">=", "==", "!="}
