@@ -28,12 +28,15 @@ type report struct {
 	JSON any
 }
 
+// The helpers here return errors without a prefix: the magic that calls
+// them adds its name ("%timeit: ...").
+
 // bundle renders r into display data: text/plain, the charts as one PNG
 // (or SVG) and application/json. With jsonOnly only the JSON is shown.
 func (r report) bundle(jsonOnly bool) (display.Data, error) {
 	raw, err := json.Marshal(r.JSON)
 	if err != nil {
-		return display.Data{}, fmt.Errorf("magic: encoding the result as JSON: %w", err)
+		return display.Data{}, fmt.Errorf("encoding the result as JSON: %w", err)
 	}
 	msg := json.RawMessage(raw)
 	d := display.Data{Bundle: display.Bundle{"application/json": msg}, Metadata: map[string]any{MetadataKey: msg}}
@@ -52,7 +55,7 @@ func (r report) bundle(jsonOnly bool) (display.Data, error) {
 	}
 	img, err := plotting.RenderRow(f, r.Plots...)
 	if err != nil {
-		return display.Data{}, fmt.Errorf("magic: drawing the chart: %w", err)
+		return display.Data{}, fmt.Errorf("drawing the chart: %w", err)
 	}
 	if f == plotting.SVG {
 		d.Bundle[f.MIME()] = string(img)
@@ -76,10 +79,10 @@ func resultPlots(r *timing.Result, kinds []string) ([]*plot.Plot, error) {
 		case "ecdf":
 			p, err = plotting.ECDF(r)
 		default:
-			return nil, fmt.Errorf("magic: unknown plot %q", k)
+			return nil, fmt.Errorf("unknown plot %q", k)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("magic: drawing the %s chart: %w", k, err)
+			return nil, fmt.Errorf("drawing the %s chart: %w", k, err)
 		}
 		out = append(out, p)
 	}

@@ -60,7 +60,11 @@ func timeit(ctx context.Context, h Host, pub display.Publisher, args, body strin
 	if !a.Object {
 		return nil, nil
 	}
-	return resultValue(r, a.Digits)
+	v, err := resultValue(r, a.Digits)
+	if err != nil {
+		return nil, fmt.Errorf("%%timeit: %w", err)
+	}
+	return v, nil
 }
 
 // timeitOne measures one statement.
@@ -96,7 +100,7 @@ func timeitVs(ctx context.Context, h Host, a *timeitArgs, t timing.Target) (*tim
 	if len(a.Plots) > 0 {
 		box, err := plotting.Box(ra, rb)
 		if err != nil {
-			return nil, report{}, fmt.Errorf("magic: drawing the box plot: %w", err)
+			return nil, report{}, fmt.Errorf("drawing the box plot: %w", err)
 		}
 		plots = []*plot.Plot{box}
 	}
