@@ -33,11 +33,7 @@ func Box(results ...*timing.Result) (*plot.Plot, error) {
 		if len(xs) == 0 {
 			return nil, fmt.Errorf("plotting: box: result %d has no measured samples", i+1)
 		}
-		vs := make(plotter.Values, len(xs))
-		for j, x := range xs {
-			vs[j] = x / div
-		}
-		b, err := plotter.NewBoxPlot(vg.Points(40), float64(i), vs)
+		b, err := plotter.NewBoxPlot(vg.Points(40), float64(i), scaled(xs, div))
 		if err != nil {
 			return nil, fmt.Errorf("plotting: box: %w", err)
 		}

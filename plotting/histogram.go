@@ -21,10 +21,7 @@ func Histogram(r *timing.Result) (*plot.Plot, error) {
 		return nil, fmt.Errorf("plotting: histogram: the result has no measured samples")
 	}
 	name, div := unit(r.Stats.Median)
-	vs := make(plotter.Values, len(xs))
-	for i, x := range xs {
-		vs[i] = x / div
-	}
+	vs := scaled(xs, div)
 	bins := int(math.Max(5, math.Min(40, math.Sqrt(float64(len(vs))))))
 	h, err := plotter.NewHist(vs, bins)
 	if err != nil {

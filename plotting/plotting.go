@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
@@ -175,4 +176,13 @@ func measured(r *timing.Result) []float64 {
 		xs[i] -= r.Floor
 	}
 	return xs
+}
+
+// scaled returns xs divided by div (a unit from unit) as plotter values.
+func scaled(xs []float64, div float64) plotter.Values {
+	vs := make(plotter.Values, len(xs))
+	for i, x := range xs {
+		vs[i] = x / div
+	}
+	return vs
 }
