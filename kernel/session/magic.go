@@ -113,7 +113,8 @@ func (s *Session) runMagics(ctx context.Context, cell *Cell, sink Sink) Result {
 		first++
 	}
 	if t := strings.TrimSpace(lines[first]); strings.HasPrefix(t, "%%") {
-		return s.callMagic(ctx, t[2:], strings.Join(lines[first+1:], "\n"), true, cell.Count, sink)
+		src := cellMagicSource(cell.Code, lines, first)
+		return s.callMagic(ctx, t[2:], strings.Join(lines[first+1:], "\n"), true, cell.Count, sink, src)
 	}
 	var res Result
 	goStart := -1
@@ -140,7 +141,8 @@ func (s *Session) runMagics(ctx context.Context, cell *Cell, sink Sink) Result {
 		if !flushGo(i) {
 			return res
 		}
-		res = s.callMagic(ctx, strings.TrimSpace(line)[1:], "", false, cell.Count, sink)
+		src := lineMagicSource(cell.Code, lines, i)
+		res = s.callMagic(ctx, strings.TrimSpace(line)[1:], "", false, cell.Count, sink, src)
 		if res.Err != nil {
 			return res
 		}
@@ -149,8 +151,9 @@ func (s *Session) runMagics(ctx context.Context, cell *Cell, sink Sink) Result {
 	return res
 }
 
-// callMagic runs one magic call; head is the text after % or %%.
-func (s *Session) callMagic(ctx context.Context, head, body string, isCell bool, count int, sink Sink) Result {
+// callMagic runs one magic call; head is the text after % or %%, src
+// where the call's text is in the cell.
+func (s *Session) callMagic(ctx context.Context, head, body string, isCell bool, count int, sink Sink, src *magicSource) Result {
 	name, args, _ := strings.Cut(head, " ")
 	args = strings.TrimSpace(args)
 	if strings.HasSuffix(name, "?") && args == "" {
@@ -170,6 +173,8 @@ func (s *Session) callMagic(ctx context.Context, head, body string, isCell bool,
 		return magicError(fmt.Sprintf("%%%s is a cell magic; start the cell with %%%%%s", name, name))
 	}
 	call := &MagicCall{Name: name, Args: args, Body: body, IsCell: isCell, Count: count, Session: s, Sink: sink}
+	s.setMagicSource(src)
+	defer s.setMagicSource(nil)
 	if err := s.runMagic(ctx, m, call); err != nil {
 		if s.Interrupted() || ctx.Err() != nil {
 			// Whatever the magic was waiting on when the interrupt came,

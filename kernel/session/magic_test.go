@@ -103,8 +103,9 @@ func TestMagicSessionAPI(t *testing.T) {
 	if err := boom(1); !errors.As(err, &e) || e.Name != "Panic" {
 		t.Errorf("panicking loop: %v", err)
 	}
-	if _, err := s.CompileLoop("", "undefinedName++"); err == nil {
-		t.Error("CompileLoop of bad code: no error")
+	// With no magic running, positions are the statement's own.
+	if _, err := s.CompileLoop("k := 1", "undefinedName++"); err == nil || !strings.Contains(err.Error(), "cell[1]:1:1: undefined: undefinedName") {
+		t.Errorf("CompileLoop of bad code: %v, want an error at cell[1]:1:1", err)
 	}
 	if err := s.SetVar("data", []float64{1, 2, 3}); err != nil {
 		t.Fatal(err)

@@ -86,7 +86,9 @@ func (s *Session) SetVar(name string, v any) error {
 
 // CompileLoop compiles, once and in the session's scope, an interpreted
 // func(n int) that runs setup once and then stmt n times in a loop, and
-// returns a Go function that calls it. A panic (or an interrupt) in the
+// returns a Go function that calls it. Errors in setup and stmt are
+// reported at their place in the running magic's cell (at line 1 of the
+// text itself when no magic runs). A panic (or an interrupt) in the
 // loop is returned as an *Error. The loop itself has no interrupt
 // checkpoint: the function's entry has one, as do loops inside stmt.
 func (s *Session) CompileLoop(setup, stmt string) (func(n int) error, error) {
@@ -94,7 +96,13 @@ func (s *Session) CompileLoop(setup, stmt string) (func(n int) error, error) {
 	s.nvars++
 	name := fmt.Sprintf("ᐩloop%d", s.nvars)
 	s.mu.Unlock()
-	code := fmt.Sprintf("%s := func(ᐩn int) {\n%s\nfor ᐩi := 0; ᐩi < ᐩn; ᐩi++ {\n%s\n}\n}", name, setup, stmt)
+	// The directives put setup and stmt at their place in the running
+	// magic's cell, so compile errors name the user's line and column. The
+	// function's body starts at stmt too: yaegi reports a panic at the
+	// start of the function it unwinds through.
+	src := s.magicSource()
+	code := fmt.Sprintf("%s := func(ᐩn int) %s{\n%s%s\nfor ᐩi := 0; ᐩi < ᐩn; ᐩi++ {\n%s%s\n}\n}",
+		name, src.inlineDirective(stmt), src.directive(setup), setup, src.directive(stmt), stmt)
 	if err := s.Exec(code); err != nil {
 		return nil, err
 	}

@@ -64,6 +64,7 @@ type Session struct {
 	declText map[string]string // func/type/const name → its declaration text
 	count    int               // execution count of the running (or last) cell
 	nvars    int               // counter for names made by SetVar and CompileLoop
+	magicSrc *magicSource      // where the running magic's text is in its cell (nil: no magic runs)
 }
 
 // New starts a session: a fresh interpreter with the standard library,
