@@ -83,8 +83,9 @@ func (rw *rewriter) topLevel(list []ast.Stmt) []ast.Stmt {
 }
 
 // commaOK splits a top-level `v, ok := m[k]` into `v := m[k]; ok := false;
-// v, ok = m[k]` and `v, ok := x.(T)` into `var v T; ok := false; v, ok =
-// x.(T)` (the define form crashes yaegi at top level).
+// v, ok = m[k]`, `v, ok := x.(T)` into `var v T; ok := false; v, ok =
+// x.(T)` and `v, ok := <-c` as commaOKRecv does (the define form crashes
+// yaegi at top level; the assignment form works).
 func (rw *rewriter) commaOK(a *ast.AssignStmt) []ast.Stmt {
 	if a.Tok != token.DEFINE || len(a.Lhs) != 2 || len(a.Rhs) != 1 {
 		return []ast.Stmt{a}
@@ -98,6 +99,11 @@ func (rw *rewriter) commaOK(a *ast.AssignStmt) []ast.Stmt {
 	switch x := a.Rhs[0].(type) {
 	case *ast.IndexExpr:
 		first = &ast.AssignStmt{Lhs: []ast.Expr{ident(v.Name)}, Tok: token.DEFINE, Rhs: []ast.Expr{x}}
+	case *ast.UnaryExpr:
+		if x.Op != token.ARROW {
+			return []ast.Stmt{a}
+		}
+		return rw.commaOKRecv(a, v.Name, ok.Name, x)
 	case *ast.TypeAssertExpr:
 		if x.Type == nil {
 			return []ast.Stmt{a}
@@ -120,6 +126,44 @@ func (rw *rewriter) commaOK(a *ast.AssignStmt) []ast.Stmt {
 		setPos(st, a.Pos())
 	}
 	return out
+}
+
+// commaOKRecv splits a top-level `v, ok := <-c` into `ᐩc := c; ᐩz := ᐩc;
+// ᐩrt.ClosedChan(&ᐩz); v := (<-ᐩz); ok := false; v, ok = <-ᐩc`: c is
+// evaluated once, and receiving from the closed channel ᐩz declares v with
+// c's element type (its zero value) without naming the type. A blank v or
+// ok becomes a fresh variable.
+func (rw *rewriter) commaOKRecv(a *ast.AssignStmt, v, ok string, recv *ast.UnaryExpr) []ast.Stmt {
+	c, z := rw.fresh("c"), rw.fresh("z")
+	define := func(name string, x ast.Expr) ast.Stmt {
+		return &ast.AssignStmt{Lhs: []ast.Expr{ident(name)}, Tok: token.DEFINE, Rhs: []ast.Expr{x}}
+	}
+	out := []ast.Stmt{
+		define(c, recv.X),
+		define(z, ident(c)),
+		&ast.ExprStmt{X: rtCall("ClosedChan", &ast.UnaryExpr{Op: token.AND, X: ident(z)})},
+	}
+	// yaegi assigns the wrong values to a blank on the left of a top-level
+	// receive: a blank gets a variable of its own.
+	if v == "_" {
+		v = rw.fresh("v")
+		a.Lhs[0] = ident(v)
+	}
+	if ok == "_" {
+		ok = rw.fresh("ok")
+		a.Lhs[1] = ident(ok)
+	}
+	// Parenthesised: yaegi leaves a variable defined at top level from a
+	// bare receive unaddressable, so the assignment below would panic.
+	out = append(out, define(v, &ast.ParenExpr{X: &ast.UnaryExpr{Op: token.ARROW, X: ident(z)}}),
+		define(ok, ident("false")))
+	for _, st := range out {
+		setPos(st, a.Pos())
+	}
+	recv.X = ident(c)
+	setPos(recv.X, recv.OpPos)
+	a.Tok = token.ASSIGN
+	return append(out, a)
 }
 
 func ident(name string) *ast.Ident { return &ast.Ident{Name: name} }

@@ -72,6 +72,7 @@ func (rt *runtime) exports() map[string]map[string]reflect.Value {
 			"Rich":        reflect.ValueOf(func(mime, text string) { rt.rich(mime, text) }),
 			"GoPanic":     reflect.ValueOf(func(r any) { rt.goPan(r) }),
 			"Clear":       reflect.ValueOf(clearValue),
+			"ClosedChan":  reflect.ValueOf(closedChan),
 		},
 	}
 }
@@ -87,4 +88,18 @@ func clearValue(x any) {
 	default:
 		panic(fmt.Sprintf("invalid argument: clear(%s): argument must be a map or slice", v.Type()))
 	}
+}
+
+// closedChan sets the channel variable p points to to a new, closed
+// channel of the same element type. Receiving from it gives the element
+// type's zero value at once: the comma-ok receive bridge declares its value
+// variable that way, without naming the type.
+func closedChan(p any) {
+	v := reflect.ValueOf(p)
+	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Chan {
+		panic(fmt.Sprintf("session: ClosedChan(%T): want a pointer to a channel variable", p))
+	}
+	c := reflect.MakeChan(reflect.ChanOf(reflect.BothDir, v.Elem().Type().Elem()), 0)
+	c.Close()
+	v.Elem().Set(c)
 }
