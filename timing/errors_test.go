@@ -63,3 +63,30 @@ func TestErrorPrefixOnce(t *testing.T) {
 		t.Errorf("sync error %v: want the target's error wrapped after sync:", err)
 	}
 }
+
+// A re-capture during sampling means the statement builds a new JIT or new
+// kernels on every call (a JIT input that changes shape fails at the call,
+// before sampling): the message says what was seen and what to do.
+func TestRecaptureErrorMessage(t *testing.T) {
+	tests := []struct {
+		err  *RecaptureError
+		want []string
+	}{
+		{&RecaptureError{Sample: 3, Captures: 2, Compiles: 5}, []string{
+			"timing: JIT captures and kernel compiles increased during measured sample 3 (+2 captures, +5 compiles)",
+			"builds a new JIT or new kernels on every call", "tensor.JIT(...) inside the timed statement",
+			"create the JIT once outside the timed statement", "keep input shapes fixed", "%time"}},
+		{&RecaptureError{Sample: 1, Compiles: 1}, []string{"during measured sample 1 (+0 captures, +1 compiles)", "%time"}},
+	}
+	for _, tc := range tests {
+		msg := tc.err.Error()
+		for _, w := range tc.want {
+			if !strings.Contains(msg, w) {
+				t.Errorf("message %q: want it to contain %q", msg, w)
+			}
+		}
+		if strings.Contains(msg, "dtype or device") {
+			t.Errorf("message %q blames changed inputs, which fail at the call before sampling", msg)
+		}
+	}
+}

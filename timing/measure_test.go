@@ -164,7 +164,7 @@ func TestMeasureErrors(t *testing.T) {
 	n := 0
 	tg.Call = func(k int) error {
 		n++
-		if n > 30 { // inputs change shape mid-measurement: the JIT captures again
+		if n > 30 { // the statement builds a new JIT every call: captures keep rising
 			w.p.JITCaptures++
 		}
 		return w.call(k)

@@ -106,8 +106,11 @@ func (*CheckError) detail() string {
 	return "the check after the cold call is false: the statement computed a wrong result, so its time would mean nothing; fix the statement or the --check expression"
 }
 
-// RecaptureError reports that the JIT captured or compiled again while
-// samples were taken, so samples would mix capture and replay.
+// RecaptureError reports that JIT captures or kernel compiles increased
+// while samples were taken, so samples would mix compiling and running.
+// With tensor.JIT a changed input shape, dtype or device fails at the call
+// (a JITError) before sampling; this error means the statement builds a new
+// JIT or new kernels on every call.
 type RecaptureError struct {
 	Sample   int   // index of the measured sample
 	Captures int64 // new JIT captures during it
@@ -117,9 +120,11 @@ type RecaptureError struct {
 func (e *RecaptureError) Error() string { return "timing: " + e.detail() }
 
 func (e *RecaptureError) detail() string {
-	return fmt.Sprintf("the JIT re-captured during measured sample %d (%d captures, %d compiles): "+
-		"inputs changed shape, dtype or device between calls, or the jitted function is not pure; "+
-		"keep the inputs fixed (or time it without the JIT)", e.Sample, e.Captures, e.Compiles)
+	return fmt.Sprintf("JIT captures and kernel compiles increased during measured sample %d (+%d captures, +%d compiles): "+
+		"the statement builds a new JIT or new kernels on every call (for example tensor.JIT(...) inside the timed statement, "+
+		"or, without a JIT, inputs whose shape changes from call to call), so its samples would mix compiling and running; "+
+		"create the JIT once outside the timed statement (in an earlier cell or the setup), keep input shapes fixed, "+
+		"or time the cold path once with %%time", e.Sample, e.Captures, e.Compiles)
 }
 
 // ErrNoCall reports a Target without a Call function.
