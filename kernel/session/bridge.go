@@ -74,12 +74,45 @@ func (rw *rewriter) topLevel(list []ast.Stmt) []ast.Stmt {
 			setPos(call, st.Pos())
 			out = append(out, call)
 		case *ast.AssignStmt:
+			parenRecv(x)
 			out = append(out, rw.commaOK(x)...)
+		case *ast.DeclStmt:
+			parenRecv(x)
+			out = append(out, st)
 		default:
 			out = append(out, st)
 		}
 	}
 	return out
+}
+
+// parenRecv parenthesises the bare receives `<-c` that a top-level
+// assignment or var declaration gives one variable each (`x := <-c`, `x =
+// <-c`, `var x = <-c`): yaegi leaves such a variable unaddressable, so a
+// later assignment to it panics; `x := (<-c)` works. The comma-ok form is
+// commaOK's.
+func parenRecv(st ast.Stmt) {
+	wrap := func(xs []ast.Expr) {
+		for i, x := range xs {
+			if u, ok := x.(*ast.UnaryExpr); ok && u.Op == token.ARROW {
+				xs[i] = &ast.ParenExpr{Lparen: u.Pos(), X: u, Rparen: u.End() - 1}
+			}
+		}
+	}
+	switch x := st.(type) {
+	case *ast.AssignStmt:
+		if len(x.Lhs) == len(x.Rhs) {
+			wrap(x.Rhs)
+		}
+	case *ast.DeclStmt:
+		if g, ok := x.Decl.(*ast.GenDecl); ok && g.Tok == token.VAR {
+			for _, sp := range g.Specs {
+				if v, ok := sp.(*ast.ValueSpec); ok && len(v.Names) == len(v.Values) {
+					wrap(v.Values)
+				}
+			}
+		}
+	}
 }
 
 // commaOK splits a top-level `v, ok := m[k]` into `v := m[k]; ok := false;

@@ -70,6 +70,7 @@ func TestBridges(t *testing.T) {
 		{name: "commaok_chan_toplevel", code: "cq := make(chan int, 1)\ncq <- 7\nr, open := <-cq\nclose(cq)\nr2, open2 := <-cq\n_, open3 := <-cq\nr2++\nfmt.Sprint(r, open, r2, open2, open3)", value: `"7 true 1 false false"`},
 		{name: "commaok_chan_blank_ok", code: "cb := make(chan int, 1)\ncb <- 4\nq, _ := <-cb\nq", value: "4"},
 		{name: "commaok_chan_recvonly_struct", code: "type cpair struct{ A, B int }\ncp := make(chan cpair, 1)\ncp <- cpair{1, 2}\nvar ro <-chan cpair = cp\npv, pok := <-ro\nfunc chans() chan string { c := make(chan string); close(c); return c }\nsv, sok := <-chans()\nfmt.Sprint(pv.A+pv.B, pok, sv == \"\", sok)", value: `"3 true true false"`},
+		{name: "recv_toplevel_then_assign", code: "rq := make(chan int, 4)\nrq <- 1\nrq <- 2\nrq <- 3\nrq <- 4\nra := <-rq\nvar rb int\nrb = <-rq\nvar rc = <-rq\nrd, re := <-rq, 10\nra, rb, rc, rd = ra+10, rb+10, rc+10, rd+re\nfmt.Sprint(ra, rb, rc, rd)", value: `"11 12 13 14"`},
 		{name: "commaok_in_if_toplevel", code: "if q, ok := mm[\"k\"]; ok { fmt.Print(q) }", out: "7"},
 		{name: "switch_toplevel", code: "switch x := 2; x { case 2: fmt.Print(\"two\") }", out: "two"},
 		{name: "generics", code: "func Map[T, U any](xs []T, f func(T) U) []U { var out []U; for _, x := range xs { out = append(out, f(x)) }; return out }\nMap[int, string]([]int{1, 2}, func(i int) string { return fmt.Sprint(i * 10) })", value: "[10 20]"},
