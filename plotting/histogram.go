@@ -44,7 +44,12 @@ func Histogram(r *timing.Result) (*plot.Plot, error) {
 	}
 	marks := []mark{{r.Stats.Median, false, "median " + timing.FormatDuration(r.Stats.Median, 3)}}
 	if r.Stats.CIValid {
-		ci := fmt.Sprintf("%.0f%% CI", 100*r.Stats.Confidence)
+		// Name the level the text names; the order statistics that bound
+		// the interval usually cover a little more, and the label says so.
+		ci := fmt.Sprintf("%.0f%% CI", 100*timing.DefaultConfidence)
+		if math.Abs(r.Stats.Confidence-timing.DefaultConfidence) >= 0.005 {
+			ci += fmt.Sprintf(" (covers %.1f%%)", 100*r.Stats.Confidence)
+		}
 		marks = append(marks, mark{r.Stats.CILo, true, ci}, mark{r.Stats.CIHi, true, ""})
 	}
 	for _, m := range marks {
