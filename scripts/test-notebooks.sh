@@ -37,7 +37,9 @@ nbconvert=1
 if [ "${TICK_SKIP_NBCONVERT:-}" = 1 ]; then
   nbconvert=0
   echo "test-notebooks: TICK_SKIP_NBCONVERT=1: not running notebooks through jupyter nbconvert"
-elif ! jupyter kernelspec list 2>/dev/null | grep -qE '^\s*tick\s'; then
+# Read the whole list first: with pipefail, `jupyter ... | grep -q` fails
+# whenever grep exits before jupyter has written everything (SIGPIPE).
+elif ! { specs=$(jupyter kernelspec list 2>/dev/null) && grep -qE '^\s*tick\s' <<<"$specs"; }; then
   echo "test-notebooks: the \"tick\" kernelspec is not installed; run \`$TICK_BIN install --name tick\` (or set TICK_SKIP_NBCONVERT=1)" >&2
   exit 1
 fi
