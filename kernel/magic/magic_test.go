@@ -328,9 +328,9 @@ func keys(b display.Bundle) []string {
 func TestStatementErrors(t *testing.T) {
 	s := newSession(t)
 	cases := []struct{ code, want string }{
-		{"%timeit -n 1 -r 6 y := undefinedThing + 1", "compiling the statement"},
+		{"%timeit -n 1 -r 6 y := undefinedThing + 1", "compiling the statement: cell[1]:1:24: undefined: undefinedThing"},
 		{`%timeit -n 1 -r 6 panic("boom")`, "boom"},
-		{"%time nosuch()", "compiling the statement"},
+		{"%time nosuch()", "compiling the statement: cell[3]:1:7: undefined: nosuch"},
 		{"%compare onlyOne", "at least two results"},
 	}
 	for i, c := range cases {

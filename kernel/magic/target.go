@@ -1,6 +1,7 @@
 package magic
 
 import (
+	"errors"
 	"fmt"
 	goscanner "go/scanner"
 	"go/token"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"tick/kernel/session"
 	"tick/runtime/tensor"
 	"tick/timing"
 )
@@ -31,6 +33,12 @@ type Host interface {
 func compileTarget(h Host, setup, stmt, check string) (timing.Target, error) {
 	call, err := h.CompileLoop(setup, stmt)
 	if err != nil {
+		// A session error already names its kind and position; say which
+		// step failed without repeating "CompileError:".
+		var se *session.Error
+		if errors.As(err, &se) {
+			return timing.Target{}, fmt.Errorf("compiling the statement: %s", se.Value)
+		}
 		return timing.Target{}, fmt.Errorf("compiling the statement: %w", err)
 	}
 	t := timing.Target{Call: call, Sync: tensor.SynchronizeAll, Probe: probe}
