@@ -5,24 +5,12 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"unsafe"
 )
 
 // BenchmarkCall is the cost of one kernel launch through cgo on one element.
 func BenchmarkCall(b *testing.B) {
-	c := newCompiler(b, b.TempDir())
-	lib, err := c.Compile(affineSrc, "affine")
-	if err != nil {
-		b.Fatal(err)
-	}
-	k, _ := lib.Kernel("affine")
-	out, in, err := allocPair(1)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer Free(out)
-	defer Free(in)
-	bufs := []unsafe.Pointer{out, in}
+	k := affineKernel(b)
+	bufs := allocBufs(b, 2, 1)
 	for b.Loop() {
 		k.Call(bufs, 0, 1)
 	}
@@ -31,22 +19,12 @@ func BenchmarkCall(b *testing.B) {
 // BenchmarkPlanStep is the per-kernel cost of a 10-step replay plan run in
 // one cgo crossing (ns/op is per step).
 func BenchmarkPlanStep(b *testing.B) {
-	c := newCompiler(b, b.TempDir())
-	lib, err := c.Compile(affineSrc, "affine")
-	if err != nil {
-		b.Fatal(err)
-	}
-	k, _ := lib.Kernel("affine")
-	out, in, err := allocPair(1)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer Free(out)
-	defer Free(in)
+	k := affineKernel(b)
+	bufs := allocBufs(b, 2, 1)
 	var p Plan
 	defer p.Free()
 	for range 10 {
-		p.Add(k, []unsafe.Pointer{out, in}, 0, 1)
+		p.Add(k, bufs, 0, 1)
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i += 10 {
@@ -104,21 +82,10 @@ func BenchmarkCompile(b *testing.B) {
 // BenchmarkBatchStep is the per-kernel cost of a 10-call Batch rebuilt and
 // run each time, as a JIT replay would (ns/op is per kernel).
 func BenchmarkBatchStep(b *testing.B) {
-	c := newCompiler(b, b.TempDir())
-	lib, err := c.Compile(affineSrc, "affine")
-	if err != nil {
-		b.Fatal(err)
-	}
-	k, _ := lib.Kernel("affine")
-	out, in, err := allocPair(1)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer Free(out)
-	defer Free(in)
+	k := affineKernel(b)
+	bufs := allocBufs(b, 2, 1)
 	var batch Batch
 	defer batch.Free()
-	bufs := []unsafe.Pointer{out, in}
 	b.ResetTimer()
 	for i := 0; i < b.N; i += 10 {
 		batch.Reset()

@@ -137,3 +137,33 @@ func newCompiler(t testing.TB, dir string) *Compiler {
 	}
 	return c
 }
+
+// affineKernel compiles affineSrc with a fresh compiler over a temporary
+// cache and returns its kernel.
+func affineKernel(t testing.TB) *Kernel {
+	t.Helper()
+	lib, err := newCompiler(t, t.TempDir()).Compile(affineSrc, "affine")
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := lib.Kernel("affine")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
+// allocBufs allocates count C buffers of n float32s, freed when t ends.
+func allocBufs(t testing.TB, count, n int) []unsafe.Pointer {
+	t.Helper()
+	bufs := make([]unsafe.Pointer, count)
+	for i := range bufs {
+		p, err := Alloc(4 * n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { Free(p) })
+		bufs[i] = p
+	}
+	return bufs
+}

@@ -255,20 +255,9 @@ func TestUnavailableCompiler(t *testing.T) {
 }
 
 func TestPlanRunsStepsAndSwapsBuffers(t *testing.T) {
-	c := newCompiler(t, t.TempDir())
-	lib, err := c.Compile(affineSrc, "affine")
-	if err != nil {
-		t.Fatal(err)
-	}
-	k, _ := lib.Kernel("affine")
+	k := affineKernel(t)
 	const n = 256
-	bufs := make([]unsafe.Pointer, 4)
-	for i := range bufs {
-		if bufs[i], err = Alloc(4 * n); err != nil {
-			t.Fatal(err)
-		}
-		defer Free(bufs[i])
-	}
+	bufs := allocBufs(t, 4, n)
 	f := func(i int) []float32 { return unsafe.Slice((*float32)(bufs[i]), n) }
 	for i := range n {
 		f(0)[i], f(3)[i] = float32(i), float32(-i)
@@ -297,20 +286,9 @@ func TestPlanRunsStepsAndSwapsBuffers(t *testing.T) {
 }
 
 func TestBatchRunsCallsInOrder(t *testing.T) {
-	c := newCompiler(t, t.TempDir())
-	lib, err := c.Compile(affineSrc, "affine")
-	if err != nil {
-		t.Fatal(err)
-	}
-	k, _ := lib.Kernel("affine")
+	k := affineKernel(t)
 	const n = 100
-	bufs := make([]unsafe.Pointer, 3)
-	for i := range bufs {
-		if bufs[i], err = Alloc(4 * n); err != nil {
-			t.Fatal(err)
-		}
-		defer Free(bufs[i])
-	}
+	bufs := allocBufs(t, 3, n)
 	f := func(i int) []float32 { return unsafe.Slice((*float32)(bufs[i]), n) }
 	for i := range n {
 		f(0)[i], f(2)[i] = float32(i), -1
