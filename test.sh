@@ -24,7 +24,7 @@ CGO_ENABLED=0 go test -count=1 ./runtime/... ./kernel/magic 2>&1 | tee "$logs/go
 
 echo "== build"
 mkdir -p bin
-go build -ldflags "-X tick/internal/version.commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" -o bin/tick ./cmd/tick
+go build -ldflags "-X github.com/tick-kernel/tick/internal/version.commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" -o bin/tick ./cmd/tick
 
 # Keep all Jupyter state in a throwaway directory, never in $HOME.
 W=$(mktemp -d)

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"sort"
 
-	"tick/display"
+	"github.com/tick-kernel/tick/display"
 )
 
 // printer is a Publisher that prints what user code shows; the notebook

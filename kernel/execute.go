@@ -5,8 +5,8 @@ import (
 	"errors"
 	"time"
 
-	"tick/display"
-	"tick/kernel/session"
+	"github.com/tick-kernel/tick/display"
+	"github.com/tick-kernel/tick/kernel/session"
 )
 
 type executeRequest struct {

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"tick/kernel/wire"
+	"github.com/tick-kernel/tick/kernel/wire"
 )
 
 // iopub back-pressure (see also transport.go):

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"tick/kernel/wire"
+	"github.com/tick-kernel/tick/kernel/wire"
 )
 
 // gatedSender is a send function that blocks until the gate opens: a

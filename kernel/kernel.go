@@ -21,8 +21,8 @@ import (
 	"github.com/go-zeromq/zmq4"
 	"github.com/google/uuid"
 
-	"tick/kernel/session"
-	"tick/kernel/wire"
+	"github.com/tick-kernel/tick/kernel/session"
+	"github.com/tick-kernel/tick/kernel/wire"
 )
 
 // Config configures a Kernel.

@@ -4,7 +4,7 @@ import (
 	"context"
 	"sync"
 
-	"tick/kernel/session"
+	"github.com/tick-kernel/tick/kernel/session"
 )
 
 // lazyRunner is a session.Runner built in the background, so the kernel

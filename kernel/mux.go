@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"tick/kernel/wire"
+	"github.com/tick-kernel/tick/kernel/wire"
 )
 
 // Request is one decoded request with the time its socket received it.

@@ -7,7 +7,7 @@ import (
 
 	"github.com/go-zeromq/zmq4"
 
-	"tick/kernel/wire"
+	"github.com/tick-kernel/tick/kernel/wire"
 )
 
 // sockResponder answers one request over the kernel's sockets.

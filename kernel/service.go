@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"tick/kernel/session"
+	"github.com/tick-kernel/tick/kernel/session"
 )
 
 // Info describes the kernel in kernel_info_reply.

@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"tick/display"
-	"tick/kernel"
-	"tick/kernel/kerneltest"
-	"tick/kernel/session"
+	"github.com/tick-kernel/tick/display"
+	"github.com/tick-kernel/tick/kernel"
+	"github.com/tick-kernel/tick/kernel/kerneltest"
+	"github.com/tick-kernel/tick/kernel/session"
 )
 
 // fixture wires a Service to a scripted runner and serves requests

@@ -13,10 +13,10 @@ import (
 
 	"github.com/go-zeromq/zmq4"
 
-	"tick/display"
-	"tick/kernel"
-	"tick/kernel/session"
-	"tick/kernel/wire"
+	"github.com/tick-kernel/tick/display"
+	"github.com/tick-kernel/tick/kernel"
+	"github.com/tick-kernel/tick/kernel/session"
+	"github.com/tick-kernel/tick/kernel/wire"
 )
 
 // client is a minimal Jupyter client over zmq4, as jupyter_client does it.

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"tick/kernel/session"
+	"github.com/tick-kernel/tick/kernel/session"
 )
 
 // Options control Execute.

@@ -10,8 +10,8 @@ import (
 	"sync"
 	"time"
 
-	"tick/display"
-	"tick/kernel/session"
+	"github.com/tick-kernel/tick/display"
+	"github.com/tick-kernel/tick/kernel/session"
 )
 
 // fakeRunner is a session.Runner whose cells are scripts of one command a

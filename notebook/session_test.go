@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"tick/kernel/session"
+	"github.com/tick-kernel/tick/kernel/session"
 )
 
 // These tests run the notebooks of tests/notebooks through the real session,

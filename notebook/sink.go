@@ -7,7 +7,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"tick/display"
+	"github.com/tick-kernel/tick/display"
 )
 
 // recorder turns what a running cell reports into nbformat outputs. One

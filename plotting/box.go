@@ -9,7 +9,7 @@ import (
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 
-	"tick/timing"
+	"github.com/tick-kernel/tick/timing"
 )
 
 // Box draws one box plot per result side by side (per-loop times, floor

@@ -7,7 +7,7 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 
-	"tick/timing"
+	"github.com/tick-kernel/tick/timing"
 )
 
 // ECDF plots the empirical cumulative distribution of per-loop times of

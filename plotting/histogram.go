@@ -9,7 +9,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
-	"tick/timing"
+	"github.com/tick-kernel/tick/timing"
 )
 
 // Histogram plots the distribution of per-loop times of r's measured

@@ -10,7 +10,7 @@ import (
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 
-	"tick/timing"
+	"github.com/tick-kernel/tick/timing"
 )
 
 // PhaseBar draws %time's phase breakdown as stacked bars: the phases run

@@ -20,7 +20,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"tick/timing"
+	"github.com/tick-kernel/tick/timing"
 )
 
 // Format is an output format.

@@ -14,7 +14,7 @@ import (
 
 	"gonum.org/v1/plot"
 
-	"tick/timing"
+	"github.com/tick-kernel/tick/timing"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")

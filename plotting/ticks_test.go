@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"tick/timing"
+	"github.com/tick-kernel/tick/timing"
 )
 
 // spanResult is a result whose samples span lo to lo×ratio ns per loop,

@@ -10,7 +10,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"tick/timing"
+	"github.com/tick-kernel/tick/timing"
 )
 
 // phaseColors colour the trace by call phase.

@@ -3,7 +3,7 @@ package timing_test
 import (
 	"fmt"
 
-	"tick/timing"
+	"github.com/tick-kernel/tick/timing"
 )
 
 // Summarize gives the median with its distribution-free 95% interval. The

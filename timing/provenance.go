@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"tick/internal/version"
+	"github.com/tick-kernel/tick/internal/version"
 )
 
 // Provenance records what was measured and where. The caller fills Backend,

@@ -7,7 +7,7 @@ import (
 	"io"
 	"io/fs"
 
-	"tick/install"
+	"github.com/tick-kernel/tick/install"
 )
 
 func init() {

@@ -9,8 +9,8 @@ import (
 	"syscall"
 	"time"
 
-	"tick/kernel"
-	"tick/kernel/session"
+	"github.com/tick-kernel/tick/kernel"
+	"github.com/tick-kernel/tick/kernel/session"
 )
 
 func init() {

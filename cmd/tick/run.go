@@ -12,8 +12,8 @@ import (
 	"strings"
 	"time"
 
-	"tick/kernel/session"
-	"tick/notebook"
+	"github.com/tick-kernel/tick/kernel/session"
+	"github.com/tick-kernel/tick/notebook"
 )
 
 // Exit statuses of `tick run`.

@@ -4,9 +4,9 @@ import (
 	"errors"
 	"fmt"
 
-	"tick/kernel/magic"
-	"tick/kernel/session"
-	"tick/runtime/tensor"
+	"github.com/tick-kernel/tick/kernel/magic"
+	"github.com/tick-kernel/tick/kernel/session"
+	"github.com/tick-kernel/tick/runtime/tensor"
 )
 
 // errInterruptedWait is what a device wait returns when the user interrupts

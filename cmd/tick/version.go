@@ -5,7 +5,7 @@ import (
 	"io"
 	"runtime"
 
-	"tick/internal/version"
+	"github.com/tick-kernel/tick/internal/version"
 )
 
 func init() {

@@ -12,7 +12,7 @@ const Version = "0.1.0"
 
 // commit is set at build time:
 //
-//	go build -ldflags "-X tick/internal/version.commit=$(git rev-parse --short HEAD)"
+//	go build -ldflags "-X github.com/tick-kernel/tick/internal/version.commit=$(git rev-parse --short HEAD)"
 var commit string
 
 var once sync.Once

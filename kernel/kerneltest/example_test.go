@@ -3,8 +3,8 @@ package kerneltest_test
 import (
 	"fmt"
 
-	"tick/kernel"
-	"tick/kernel/kerneltest"
+	"github.com/tick-kernel/tick/kernel"
+	"github.com/tick-kernel/tick/kernel/kerneltest"
 )
 
 // A handler is served through a Mux into a Recorder, without sockets.

@@ -11,8 +11,8 @@ import (
 	"sync"
 	"time"
 
-	"tick/kernel"
-	"tick/kernel/wire"
+	"github.com/tick-kernel/tick/kernel"
+	"github.com/tick-kernel/tick/kernel/wire"
 )
 
 // Sent is one captured message. Content is the JSON round trip of what

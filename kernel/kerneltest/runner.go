@@ -4,7 +4,7 @@ import (
 	"context"
 	"sync"
 
-	"tick/kernel/session"
+	"github.com/tick-kernel/tick/kernel/session"
 )
 
 // Runner is a scripted session.Runner. Each method calls the matching Func

@@ -7,9 +7,9 @@ import (
 
 	"gonum.org/v1/plot"
 
-	"tick/display"
-	"tick/plotting"
-	"tick/timing"
+	"github.com/tick-kernel/tick/display"
+	"github.com/tick-kernel/tick/plotting"
+	"github.com/tick-kernel/tick/timing"
 )
 
 const compareUsage = "%compare [-p DIGITS] [--plot=box|none] [--svg] [--json] [-o] [-v NAME] [-q] A B [C ...]   (names saved with %timeit -v NAME)"

@@ -9,9 +9,9 @@ import (
 	"sync"
 	"testing"
 
-	"tick/display"
-	"tick/kernel/session"
-	"tick/timing"
+	"github.com/tick-kernel/tick/display"
+	"github.com/tick-kernel/tick/kernel/session"
+	"github.com/tick-kernel/tick/timing"
 )
 
 // sink records what a cell shows.

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"tick/timing"
+	"github.com/tick-kernel/tick/timing"
 )
 
 func TestParseTimeit(t *testing.T) {

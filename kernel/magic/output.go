@@ -8,9 +8,9 @@ import (
 	"github.com/google/uuid"
 	"gonum.org/v1/plot"
 
-	"tick/display"
-	"tick/plotting"
-	"tick/timing"
+	"github.com/tick-kernel/tick/display"
+	"github.com/tick-kernel/tick/plotting"
+	"github.com/tick-kernel/tick/timing"
 )
 
 // MetadataKey is the display_data metadata key under which results are

@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"tick/display"
-	"tick/timing"
+	"github.com/tick-kernel/tick/display"
+	"github.com/tick-kernel/tick/timing"
 )
 
 // The progress line appears only after progressAfter, updates at most

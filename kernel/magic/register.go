@@ -12,7 +12,7 @@ import (
 	"fmt"
 	"strings"
 
-	"tick/kernel/session"
+	"github.com/tick-kernel/tick/kernel/session"
 )
 
 //go:embed help.md

@@ -10,9 +10,9 @@ import (
 	"strings"
 	"time"
 
-	"tick/kernel/session"
-	"tick/runtime/tensor"
-	"tick/timing"
+	"github.com/tick-kernel/tick/kernel/session"
+	"github.com/tick-kernel/tick/runtime/tensor"
+	"github.com/tick-kernel/tick/timing"
 )
 
 // Host is what the magics need from a notebook session. *session.Session

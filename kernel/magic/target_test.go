@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"tick/runtime/tensor"
+	"github.com/tick-kernel/tick/runtime/tensor"
 )
 
 func TestCPUCompiler(t *testing.T) {

@@ -6,9 +6,9 @@ import (
 
 	"gonum.org/v1/plot"
 
-	"tick/display"
-	"tick/plotting"
-	"tick/timing"
+	"github.com/tick-kernel/tick/display"
+	"github.com/tick-kernel/tick/plotting"
+	"github.com/tick-kernel/tick/timing"
 )
 
 const (

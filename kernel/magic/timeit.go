@@ -7,9 +7,9 @@ import (
 
 	"gonum.org/v1/plot"
 
-	"tick/display"
-	"tick/plotting"
-	"tick/timing"
+	"github.com/tick-kernel/tick/display"
+	"github.com/tick-kernel/tick/plotting"
+	"github.com/tick-kernel/tick/timing"
 )
 
 // timeit runs %timeit (cell false: args is the line) or %%timeit (args is

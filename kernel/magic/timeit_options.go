@@ -3,7 +3,7 @@ package magic
 import (
 	"strings"
 
-	"tick/timing"
+	"github.com/tick-kernel/tick/timing"
 )
 
 const (

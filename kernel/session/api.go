@@ -7,7 +7,7 @@ package session
 import (
 	"context"
 
-	"tick/display"
+	"github.com/tick-kernel/tick/display"
 )
 
 // Sink receives what a running cell produces, in order. Calls come from the

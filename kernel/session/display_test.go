@@ -8,7 +8,7 @@ import (
 	"sync"
 	"testing"
 
-	"tick/display"
+	"github.com/tick-kernel/tick/display"
 )
 
 func TestDisplayRouting(t *testing.T) {

@@ -190,7 +190,7 @@ func (s *Session) panicError(p interp.Panic, count int) *Error {
 // machinery (interpreter, reflection, runtime, this package) rather than to
 // native code the user called.
 func internalFrame(fn string) bool {
-	for _, p := range []string{"github.com/traefik/yaegi/", "reflect.", "runtime.", "runtime/debug.", "tick/kernel.", "tick/kernel/", "main.", "panic(", "created by ", "testing."} {
+	for _, p := range []string{"github.com/traefik/yaegi/", "reflect.", "runtime.", "runtime/debug.", "tick/kernel.", "tick/kernel/", "github.com/tick-kernel/tick/", "main.", "panic(", "created by ", "testing."} {
 		if strings.HasPrefix(fn, p) {
 			return true
 		}

@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	"tick/display"
+	"github.com/tick-kernel/tick/display"
 )
 
 // Magic is a command cells invoke with %name (line magic) or %%name (cell

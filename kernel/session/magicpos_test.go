@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"tick/display"
-	"tick/kernel/magic"
-	"tick/kernel/session"
+	"github.com/tick-kernel/tick/display"
+	"github.com/tick-kernel/tick/kernel/magic"
+	"github.com/tick-kernel/tick/kernel/session"
 )
 
 // nullSink drops a cell's output.

@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"tick/display"
+	"github.com/tick-kernel/tick/display"
 )
 
 // flushEvery is how long stream text may wait before it is sent to the

@@ -18,8 +18,8 @@ import (
 	"github.com/traefik/yaegi/interp"
 	"github.com/traefik/yaegi/stdlib"
 
-	"tick/display"
-	"tick/kernel/session/symbols"
+	"github.com/tick-kernel/tick/display"
+	"github.com/tick-kernel/tick/kernel/session/symbols"
 )
 
 // Options configure a Session. The zero value is ready to use.
@@ -91,7 +91,7 @@ func New(opts Options) (*Session, error) {
 	s.rt.value = func(v any) { s.setValues(v) }
 	s.rt.rich = func(mime, text string) { s.setValues([2]string{mime, text}) }
 	s.rt.goPan = s.goroutinePanic
-	tables := append([]map[string]map[string]reflect.Value{stdlib.Symbols, s.stdioSymbols(), symbols.Symbols, s.rt.exports()}, opts.Symbols...)
+	tables := append([]map[string]map[string]reflect.Value{stdlib.Symbols, s.stdioSymbols(), symbols.Exports(), s.rt.exports()}, opts.Symbols...)
 	s.pkgNames = packageNames(tables)
 	for _, t := range tables {
 		if err := s.ip.Use(t); err != nil {

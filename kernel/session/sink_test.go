@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"tick/display"
+	"github.com/tick-kernel/tick/display"
 )
 
 // recorder is a Sink that records everything, for tests.

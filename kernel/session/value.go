@@ -12,7 +12,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"tick/display"
+	"github.com/tick-kernel/tick/display"
 )
 
 // Rich-output methods a cell value may offer.

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"tick/kernel/wire"
+	"github.com/tick-kernel/tick/kernel/wire"
 )
 
 func Example() {

@@ -14,7 +14,7 @@ import (
 	"time"
 	"unsafe"
 
-	"tick/runtime/native"
+	"github.com/tick-kernel/tick/runtime/native"
 )
 
 // init only registers the backend: whether the C compiler works is probed

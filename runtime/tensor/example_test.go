@@ -3,7 +3,7 @@ package tensor_test
 import (
 	"fmt"
 
-	"tick/runtime/tensor"
+	"github.com/tick-kernel/tick/runtime/tensor"
 )
 
 // The tutorial's step: a lazy a*2+1, fused into one kernel and replayed by

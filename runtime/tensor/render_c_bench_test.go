@@ -8,7 +8,7 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas32"
 
-	"tick/runtime/native"
+	"github.com/tick-kernel/tick/runtime/native"
 )
 
 // cpuBench compiles k on the CPU backend with zero-filled buffers and

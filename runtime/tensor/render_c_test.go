@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"tick/runtime/native"
+	"github.com/tick-kernel/tick/runtime/native"
 )
 
 // These tests run hand-built kernels through the CPU backend and compare with
