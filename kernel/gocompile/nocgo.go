@@ -1,0 +1,5 @@
+//go:build !cgo
+
+package gocompile
+
+const cgoEnabled = false

@@ -1,0 +1,5 @@
+//go:build !race
+
+package gocompile
+
+const raceEnabled = false
