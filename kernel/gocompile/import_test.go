@@ -3,6 +3,7 @@ package gocompile
 import (
 	"context"
 	"os"
+	"reflect"
 	"testing"
 )
 
@@ -60,4 +61,12 @@ func TestImportUUID(t *testing.T) {
 	if err != nil || changed || again != pkg {
 		t.Fatalf("second import: %v %v %v", again, changed, err)
 	}
+}
+
+func valuesOf(xs ...any) []reflect.Value {
+	out := make([]reflect.Value, len(xs))
+	for i, x := range xs {
+		out[i] = reflect.ValueOf(x)
+	}
+	return out
 }

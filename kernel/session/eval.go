@@ -199,3 +199,13 @@ func isIdent(name string) bool {
 	}
 	return true
 }
+
+// Use registers compiled packages' yaegi symbol tables ("path/name"
+// keys), so that Go the magic runs next can import them (%%go).
+func (e *Evaluator) Use(tables map[string]map[string]reflect.Value) error {
+	return e.s.registerSymbols(tables)
+}
+
+// Locate is where text, code of the magic, is in the cell (the start of a
+// cell magic's body for its body).
+func (e *Evaluator) Locate(text string) cell.Pos { return e.locate(text) }

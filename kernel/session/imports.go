@@ -1,6 +1,8 @@
 package session
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/printer"
@@ -8,7 +10,9 @@ import (
 	"path"
 	"reflect"
 	"strings"
+	"time"
 
+	"github.com/tick-kernel/tick/display"
 	"github.com/tick-kernel/tick/kernel/session/cell"
 )
 
@@ -174,3 +178,114 @@ func (s *Session) noteTypes(f *ast.File, cellDefs map[string]string) {
 		}
 	}
 }
+
+// Importer provides packages that the symbol tables lack: imported
+// modules, compiled as plugins (kernel/gocompile). The session asks it
+// for every such import of a cell, re-imports included (a local module
+// whose source changed gives a new version).
+type Importer interface {
+	// Import returns the package at path; progress may go to sink. An
+	// error wrapping ErrNotProvided leaves the import to the interpreter
+	// (and its "unknown package" error).
+	Import(ctx context.Context, path string, sink Sink) (Imported, error)
+}
+
+// Imported is what an Importer gives for one import.
+type Imported struct {
+	// Symbols are yaegi symbol tables to register ("path/name" keys).
+	// Changed says they are new (a first import or a new version): an
+	// unchanged package is not registered again.
+	Symbols map[string]map[string]reflect.Value
+	Changed bool
+	// Source says the package is to be interpreted from its source, laid
+	// out under Options.GoPath.
+	Source bool
+}
+
+// ErrNotProvided is what an Importer returns (wrapped) for a path it does
+// not provide.
+var ErrNotProvided = errors.New("session: package not provided")
+
+// importCompiled asks the Importer for the cell's imports that the symbol
+// tables lack and registers what it returns, so that the interpreter
+// then imports them like tick's own packages. This is the one place the
+// engine meets compiled Go.
+func (s *Session) importCompiled(pc *cell.Parsed) *Error {
+	if s.opts.Importer == nil || pc.Decls == nil {
+		return nil
+	}
+	for _, d := range pc.Decls.Decls {
+		g, ok := d.(*ast.GenDecl)
+		if !ok || g.Tok != token.IMPORT {
+			continue
+		}
+		for _, sp := range g.Specs {
+			spec := sp.(*ast.ImportSpec)
+			p := strings.Trim(spec.Path.Value, "\"`")
+			if s.builtin[p] || p == "C" {
+				continue
+			}
+			if err := s.importOne(p); err != nil {
+				return cell.Errorf(cell.CompileError, "%s: import %q: %v", pc.Pos(spec.Pos()), p, err)
+			}
+		}
+	}
+	return nil
+}
+
+// importOne imports p through the Importer, interruptibly.
+func (s *Session) importOne(p string) error {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		for ctx.Err() == nil {
+			if s.Interrupted() {
+				cancel()
+				return
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}()
+	s.mu.Lock()
+	st := s.cur
+	s.mu.Unlock()
+	var sink Sink = discardSink{}
+	if st != nil {
+		sink = orderedSink{st}
+	}
+	imp, err := s.opts.Importer.Import(ctx, p, sink)
+	switch {
+	case errors.Is(err, ErrNotProvided):
+		return nil
+	case err != nil:
+		if s.Interrupted() {
+			return fmt.Errorf("stopped by an interrupt while building it; nothing was imported")
+		}
+		return err
+	case !imp.Changed || imp.Symbols == nil:
+		return nil
+	}
+	return s.registerSymbols(imp.Symbols)
+}
+
+// registerSymbols makes compiled packages' symbol tables importable.
+func (s *Session) registerSymbols(tables map[string]map[string]reflect.Value) error {
+	if err := s.ip.Use(tables); err != nil {
+		return fmt.Errorf("registering its symbols: %w", err)
+	}
+	names := packageNames([]map[string]map[string]reflect.Value{tables})
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for p, n := range names {
+		s.pkgNames[p] = n
+	}
+	return nil
+}
+
+// discardSink drops output (an import outside any cell).
+type discardSink struct{}
+
+func (discardSink) Stream(string, string) {}
+func (discardSink) Publish(display.Data)  {}
+func (discardSink) Update(display.Data)   {}
+func (discardSink) Clear(bool)            {}

@@ -47,6 +47,14 @@ type Options struct {
 	// RewriteDump, when set, receives the Go source of every cell after
 	// each rewrite pass (package rewrite), for debugging the rewrites.
 	RewriteDump io.Writer
+	// Importer, when set, provides the packages cells import that the
+	// symbol tables lack (compiled Go: kernel/gocompile, through
+	// kernel/magic's Compiled). See imports.go.
+	Importer Importer
+	// GoPath is the interpreter's GOPATH: source packages under
+	// GoPath/src are interpreted when imported (the Importer lays them
+	// out there when it cannot compile them).
+	GoPath string
 }
 
 // Session is one notebook session. Execute runs one cell at a time; the
@@ -67,7 +75,8 @@ type Session struct {
 	funcCell map[string]int    // function name → the cell that declared it
 	values   []any             // the value of the running cell's last expression
 	imports  map[string]string // package name → import path, of successful cells
-	pkgNames map[string]string // import path → package name, of the symbol tables (set by New)
+	pkgNames map[string]string // import path → package name, of the symbol tables (set by New) and compiled packages
+	builtin  map[string]bool   // import paths of the symbol tables given to New
 	typeText map[string]string // type or method name ("T", "T.M") → its declaration text
 	declText map[string]string // func/type/const name → its declaration text
 	count    int               // execution count of the running (or last) cell
@@ -94,12 +103,17 @@ func New(opts Options) (*Session, error) {
 		Stderr:       router{s, "stderr"},
 		Args:         args,
 		Unrestricted: true,
+		GoPath:       opts.GoPath,
 	})
 	s.rt.value = func(v any) { s.setValues(v) }
 	s.rt.rich = func(mime, text string) { s.setValues([2]string{mime, text}) }
 	s.rt.goPan = s.goroutinePanic
 	tables := append([]map[string]map[string]reflect.Value{stdlib.Symbols, s.stdioSymbols(), symbols.Exports(), s.rt.exports()}, opts.Symbols...)
 	s.pkgNames = packageNames(tables)
+	s.builtin = map[string]bool{}
+	for p := range s.pkgNames {
+		s.builtin[p] = true
+	}
 	for _, t := range tables {
 		if err := s.ip.Use(t); err != nil {
 			return nil, fmt.Errorf("session: loading symbols: %w", err)
@@ -305,6 +319,9 @@ func (s *Session) runMarked(c cell.Cell, generated func(*cell.Parsed) []ast.Node
 		return Result{Err: compileError(c, err)}
 	}
 	if e := checkDecls(pc); e != nil {
+		return Result{Err: e}
+	}
+	if e := s.importCompiled(pc); e != nil {
 		return Result{Err: e}
 	}
 	if e := s.dropReimports(pc); e != nil {
