@@ -1,6 +1,7 @@
 // Package app is tick's composition root: it builds the production
 // session, the Go engine (kernel/session) with the magics (kernel/magic)
-// and the tensor runtime reporting to it. `tick kernel`, `tick run` and the
+// and the tensor runtime reporting to it, and compiled Go (kernel/gocompile:
+// imports of any module, %%go cells). `tick kernel`, `tick run` and the
 // tests start their sessions here, so a notebook behaves the same in
 // Jupyter, headless and under test.
 package app
@@ -10,6 +11,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/tick-kernel/tick/kernel/gocompile"
 	"github.com/tick-kernel/tick/kernel/magic"
 	"github.com/tick-kernel/tick/kernel/session"
 	"github.com/tick-kernel/tick/runtime/tensor"
@@ -34,11 +36,15 @@ func New(opts session.Options) (*magic.Runner, error) {
 	if opts.RewriteDump == nil && os.Getenv(DumpRewritesEnv) != "" {
 		opts.RewriteDump = os.Stderr
 	}
+	compiled := magic.NewCompiled(gocompile.New(gocompile.Config{}))
+	if opts.Importer == nil {
+		opts.Importer = compiled
+	}
 	engine, err := session.New(opts)
 	if err != nil {
 		return nil, err
 	}
-	r, err := magic.NewRunner(engine, magic.Magics()...)
+	r, err := magic.NewRunner(engine, append(magic.Magics(), compiled.Magics()...)...)
 	if err != nil {
 		return nil, fmt.Errorf("app: registering the magics: %w", err)
 	}

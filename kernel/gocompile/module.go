@@ -114,10 +114,9 @@ func (b *Builder) goMod(extra []string) string {
 	case h.MainVersion != "" && h.MainVersion != "(devel)":
 		req = append(req, "\t"+tickModule+" "+h.MainVersion)
 	}
+	// The toolchain's own version: "go 1.26" would be older than a
+	// dependency's "go 1.26.0" and make the go command ask for a tidy.
 	lang := strings.TrimPrefix(h.GoVersion, "go")
-	if parts := strings.SplitN(lang, ".", 3); len(parts) >= 2 {
-		lang = parts[0] + "." + parts[1]
-	}
 	return fmt.Sprintf("// The session module of a tick kernel: every module tick was built with, at its version.\nmodule %s\n\ngo %s\n\nrequire (\n%s\n)\n\n%s\n",
 		SessionModule, lang, strings.Join(req, "\n"), strings.Join(rep, "\n"))
 }

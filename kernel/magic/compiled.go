@@ -1,0 +1,373 @@
+package magic
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/tick-kernel/tick/display"
+	"github.com/tick-kernel/tick/kernel/gocompile"
+	"github.com/tick-kernel/tick/kernel/session"
+	"github.com/tick-kernel/tick/kernel/session/cell"
+)
+
+// Compiled is compiled Go in the notebook: the session's Importer for
+// modules (built as plugins by kernel/gocompile) and the magics %go and
+// %%go.
+type Compiled struct {
+	b *gocompile.Builder
+
+	mu     sync.Mutex
+	noted  bool // the "unavailable" note was shown
+	noteOf error
+}
+
+var _ session.Importer = (*Compiled)(nil)
+
+// NewCompiled returns compiled Go on builder b.
+func NewCompiled(b *gocompile.Builder) *Compiled { return &Compiled{b: b} }
+
+// Builder is the builder underneath (for Loaded: the compiled packages).
+func (c *Compiled) Builder() *gocompile.Builder { return c.b }
+
+// Import is the session's Importer: it builds the package at path as a
+// plugin (or takes it from the cache) and returns its symbols.
+func (c *Compiled) Import(ctx context.Context, path string, sink session.Sink) (session.Imported, error) {
+	if strings.HasPrefix(path, gocompile.SessionModule+"/") {
+		return session.Imported{}, nil // a %%go cell's package: registered by %%go
+	}
+	first := strings.Split(path, "/")[0]
+	if !strings.Contains(first, ".") {
+		return session.Imported{}, session.ErrNotProvided // not a module path: the interpreter's unknown-package error
+	}
+	prog := newBuildProgress(sink, "import "+path)
+	pkg, changed, err := c.b.Import(ctx, path, prog.event)
+	if err != nil {
+		prog.clear()
+		var nf *gocompile.NotFoundError
+		if errors.As(err, &nf) {
+			return session.Imported{}, fmt.Errorf("no module provides it: %s", userText(nf.Msg))
+		}
+		return session.Imported{}, errors.New(userText(err.Error()))
+	}
+	if changed {
+		prog.done(importSummary(pkg))
+	}
+	return session.Imported{Symbols: pkg.Symbols, Changed: changed}, nil
+}
+
+// importSummary is the line an import leaves: what was loaded, from where.
+func importSummary(p *gocompile.Package) string {
+	what := p.Path
+	if p.Version != "" && !p.Local {
+		what += " " + p.Version
+	}
+	if p.Local {
+		what += " (local module " + p.Module + ")"
+		if p.Generation > 1 {
+			what += fmt.Sprintf(", version %d of this session: its source changed since the last import; values of its earlier types keep them", p.Generation)
+		}
+	}
+	how := "compiled as a plugin"
+	if p.Cached {
+		how = "compiled plugin from the cache"
+	}
+	return fmt.Sprintf("imported %s: %s in %s", what, how, secs(p.Took))
+}
+
+func secs(d time.Duration) string {
+	if d < time.Second {
+		return fmt.Sprintf("%d ms", d.Milliseconds())
+	}
+	return fmt.Sprintf("%.1f s", d.Seconds())
+}
+
+// userText drops the package prefix of gocompile's errors: the cell's
+// error already says what failed.
+func userText(s string) string { return strings.ReplaceAll(s, "gocompile: ", "") }
+
+// Magics returns %go (line: get, use, list, env) and %%go (a compiled cell).
+func (c *Compiled) Magics() []Magic {
+	return []Magic{{Name: "go", Line: true, Cell: true, Help: help("go"),
+		Summary: "compiled Go: %%go compiles a cell with the Go compiler; %go get/use/list/env manage the modules cells import",
+		Run: func(ctx context.Context, call *Call) (Output, error) {
+			if call.IsCell {
+				return Output{}, c.cell(ctx, call)
+			}
+			return Output{}, c.line(ctx, call)
+		}}}
+}
+
+const goUsage = "%go get MODULE[@VERSION]... | %go use DIR | %go list | %go env   (and %%go on a cell's first line to compile the cell)"
+
+// line runs %go SUBCOMMAND.
+func (c *Compiled) line(ctx context.Context, call *Call) error {
+	args := strings.Fields(call.Args)
+	bad := func(opt, reason string) error {
+		return &UsageError{Magic: "go", Option: opt, Reason: reason, Usage: goUsage}
+	}
+	if len(args) == 0 {
+		return bad("SUBCOMMAND", "say what to do: get, use, list or env")
+	}
+	if args[0] == "work" && len(args) > 1 && args[1] == "use" { // go work use DIR
+		args = args[1:]
+	}
+	out := func(s string) { call.Sink.Stream("stdout", strings.TrimRight(s, "\n")+"\n") }
+	switch args[0] {
+	case "get":
+		prog := newBuildProgress(call.Sink, "go get")
+		res, err := c.b.Get(ctx, prog.event, args[1:]...)
+		prog.clear()
+		if err != nil {
+			return errors.New(userText(err.Error()))
+		}
+		out(firstNonEmpty(strings.ReplaceAll(res, "go: ", ""), "nothing to change: "+strings.Join(args[1:], " ")+" is already required at that version"))
+	case "use":
+		if len(args) != 2 {
+			return bad("DIR", "give one directory: the root of a Go module (it has a go.mod)")
+		}
+		mod, err := c.b.Use(ctx, args[1])
+		if err != nil {
+			return errors.New(userText(err.Error()))
+		}
+		out(fmt.Sprintf("using %s from %s: import its packages as %s/...; after you edit it, importing again builds a new version", mod, args[1], mod))
+	case "list":
+		return c.list(ctx, out)
+	case "env":
+		out(c.env(ctx))
+	default:
+		return bad(args[0], "unknown subcommand: use get, use, list or env")
+	}
+	return nil
+}
+
+func firstNonEmpty(s ...string) string {
+	for _, v := range s {
+		if strings.TrimSpace(v) != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// list shows the modules added to the session and the loaded packages.
+func (c *Compiled) list(ctx context.Context, out func(string)) error {
+	reqs, err := c.b.Requirements(ctx)
+	if err != nil {
+		return errors.New(userText(err.Error()))
+	}
+	var b strings.Builder
+	b.WriteString("modules added to this session (besides tick's own, at the versions tick was built with):\n")
+	if len(reqs) == 0 {
+		b.WriteString("  none\n")
+	}
+	for _, r := range reqs {
+		if !strings.HasPrefix(r, "tick.v") {
+			fmt.Fprintf(&b, "  %s\n", r)
+		}
+	}
+	b.WriteString("compiled packages loaded (plugins stay loaded until the kernel restarts):\n")
+	loaded := c.b.Loaded()
+	if len(loaded) == 0 {
+		b.WriteString("  none\n")
+	}
+	for _, p := range loaded {
+		v := p.Version
+		if p.Local || v == "" {
+			v = fmt.Sprintf("version %d", p.Generation)
+		}
+		src := "built"
+		if p.Cached {
+			src = "from the cache"
+		}
+		fmt.Fprintf(&b, "  %s %s (%s, %s)\n", p.Path, v, src, secs(p.Took))
+	}
+	out(b.String())
+	return nil
+}
+
+// env describes the toolchain, the build settings plugins match and where
+// they are cached.
+func (c *Compiled) env(ctx context.Context) string {
+	if err := c.b.Check(ctx); err != nil {
+		return "compiled Go is unavailable: " + userText(err.Error())
+	}
+	h := c.b.Host()
+	cache, sess := c.b.Dirs()
+	src := h.MainDir
+	if src == "" {
+		src = "not found (built with -trimpath? set TICK_SOURCE): %%go cells cannot import tick's packages"
+	}
+	var flags []string
+	for _, k := range []string{"-trimpath", "-race", "-tags", "-gcflags", "CGO_ENABLED", "GOARCH", "GOAMD64"} {
+		if v, ok := h.Settings[k]; ok {
+			flags = append(flags, k+"="+v)
+		}
+	}
+	return fmt.Sprintf("go command   %s (%s, the version tick was built with)\nbuild        %s\ntick source  %s\nplugin cache %s\nsession      %s (go.mod pins %d modules tick was built with)",
+		c.b.GoCommand(), h.GoVersion, strings.Join(flags, " "), src, cache, sess, len(h.Deps))
+}
+
+// symbolUser is what %%go needs of the engine besides Exec: registering
+// compiled symbols, and where the cell's body is.
+type symbolUser interface {
+	Use(map[string]map[string]reflect.Value) error
+	Locate(text string) cell.Pos
+}
+
+// cell runs %%go: compile the body as a package, load it, and bring its
+// exported names into the interpreted cells' scope.
+func (c *Compiled) cell(ctx context.Context, call *Call) error {
+	eng, ok := call.Eval.(symbolUser)
+	if !ok {
+		return errors.New("%%go needs the tick engine (its evaluator cannot register compiled packages)")
+	}
+	if strings.TrimSpace(call.Args) != "" {
+		return &UsageError{Magic: "go", Option: call.Args, Reason: "%%go takes no arguments: the cell below the line is the Go file's body", Usage: goUsage}
+	}
+	if strings.TrimSpace(call.Body) == "" {
+		return &UsageError{Magic: "go", Option: "body", Reason: "the cell is empty: write imports and package-level declarations below %%go", Usage: goUsage}
+	}
+	pos := eng.Locate(call.Body)
+	prog := newBuildProgress(call.Sink, fmt.Sprintf("%%%%go cell[%d]", call.Cell))
+	pkg, replaced, err := c.b.Cell(ctx, gocompile.CellSource{N: call.Cell, Line: pos.Line, Col: pos.Col, Body: call.Body}, prog.event)
+	prog.clear()
+	if err != nil {
+		var be *gocompile.BuildError
+		if errors.As(err, &be) {
+			return cell.Errorf(cell.CompileError, "%s", be.Output)
+		}
+		return errors.New(userText(err.Error()))
+	}
+	if err := eng.Use(pkg.Symbols); err != nil {
+		return err
+	}
+	if usable(pkg) > 0 {
+		if err := call.Eval.Exec(fmt.Sprintf("import . %q", pkg.Path)); err != nil {
+			return fmt.Errorf("bringing the cell's names into scope: %w", err)
+		}
+	}
+	call.Sink.Stream("stdout", cellSummary(call.Cell, pkg, replaced))
+	return nil
+}
+
+// usable counts the exports interpreted cells can use (not generic).
+func usable(p *gocompile.Package) int { return len(p.Exported) - len(p.Generic) }
+
+// cellSummary says what a %%go cell defined and what it replaced.
+func cellSummary(n int, p *gocompile.Package, replaced []string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "compiled cell[%d] as package %s in %s", n, p.Name, secs(p.Took))
+	if p.Cached {
+		b.WriteString(" (plugin from the cache)")
+	}
+	names := without(p.Exported, p.Generic)
+	if len(names) > 0 {
+		fmt.Fprintf(&b, ": %s usable in the cells that follow", strings.Join(names, ", "))
+	} else {
+		b.WriteString(": it exports nothing that interpreted cells can use (export a name: start it with a capital letter)")
+	}
+	b.WriteString("\n")
+	if len(p.Generic) > 0 {
+		fmt.Fprintf(&b, "note: %s generic: later %%%%go cells can use it, interpreted cells cannot (the interpreter cannot instantiate compiled generics); export an instantiation for them, e.g. func MapInts(...) = Map[int, int]\n",
+			plural(p.Generic, "is", "are"))
+	}
+	if len(replaced) > 0 {
+		fmt.Fprintf(&b, "note: this replaces %s of an earlier %%%%go cell for the cells that follow (a new package version: the old one stays loaded). "+
+			"Values made with the old types keep them and are not assignable to the new ones; interpreted functions defined before this cell still call the old versions\n",
+			strings.Join(replaced, ", "))
+	}
+	return b.String()
+}
+
+func plural(names []string, one, many string) string {
+	if len(names) == 1 {
+		return names[0] + " " + one
+	}
+	return strings.Join(names, ", ") + " " + many
+}
+
+func without(xs, drop []string) []string {
+	var out []string
+	for _, x := range xs {
+		keep := true
+		for _, d := range drop {
+			keep = keep && x != d
+		}
+		if keep {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// buildProgress shows a build's progress as one line updated in place
+// (after half a second), and replaces it with a summary when done.
+type buildProgress struct {
+	sink  session.Sink
+	what  string
+	id    string
+	start time.Time
+	last  time.Time
+	mu    sync.Mutex
+}
+
+func newBuildProgress(sink session.Sink, what string) *buildProgress {
+	return &buildProgress{sink: sink, what: what, start: time.Now()}
+}
+
+// event is the gocompile.Progress callback.
+func (p *buildProgress) event(e gocompile.Event) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	now := time.Now()
+	if now.Sub(p.start) < progressAfter || now.Sub(p.last) < progressEvery || e.Stage == "done" {
+		return
+	}
+	p.last = now
+	line := fmt.Sprintf("%s: %s %s · %.1f s…", p.what, e.Stage, e.Detail, e.Elapsed.Seconds())
+	if e.Stage == "compiling" && e.Elapsed > 3*time.Second {
+		line += " (a first plugin build compiles Go's runtime in plugin mode: it takes a while once, then the build cache has it)"
+	}
+	p.show(line)
+}
+
+func (p *buildProgress) show(line string) {
+	d := display.Data{Bundle: display.Bundle{"text/plain": line}}
+	if p.id == "" {
+		p.id = "tick-build-" + uuid.NewString()
+		d.ID = p.id
+		p.sink.Publish(d)
+		return
+	}
+	d.ID = p.id
+	p.sink.Update(d)
+}
+
+// done leaves summary: in place of the progress line when one was shown,
+// else as a line of output.
+func (p *buildProgress) done(summary string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.id != "" {
+		p.show(summary)
+		return
+	}
+	p.sink.Stream("stdout", summary+"\n")
+}
+
+// clear blanks the progress line (an error follows, or a summary of its own).
+func (p *buildProgress) clear() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.id != "" {
+		p.sink.Update(display.Data{Bundle: display.Bundle{"text/plain": ""}, ID: p.id})
+		p.id = ""
+	}
+}
