@@ -246,6 +246,10 @@ func compileAll(items []schedItem) ([]Program, error) {
 	for i, it := range items {
 		if p := it.dev.cached(it.k); p != nil {
 			counters.cacheHits.Add(1)
+			if prof.on.Load() {
+				t := time.Now()
+				recordCompile(it.dev, it.k, "memory cache", t, t)
+			}
 			progs[i] = p
 			continue
 		}
