@@ -62,6 +62,7 @@ func (p *Profile) Overlap() Overlap {
 // KernelRow is one line of the per-kernel table: every launch of one
 // kernel (same Key) on one device.
 type KernelRow struct {
+	ID     string // KernelID of its events
 	Name   string // the kernel's name; "E_256 #2" when two kernels share a name
 	Device string
 	Key    string
@@ -90,10 +91,10 @@ func (p *Profile) KernelTable() []KernelRow {
 		if e.Kind != tensor.EventKernel {
 			continue
 		}
-		id := e.Device + "\x00" + kernelID(e)
+		id := KernelID(e)
 		r := rows[id]
 		if r == nil {
-			r = &KernelRow{Name: e.Name, Device: e.Device, Key: e.Key, Shape: e.Shape, FLOPs: e.FLOPs, Bytes: e.Bytes, first: e.Start}
+			r = &KernelRow{ID: id, Name: e.Name, Device: e.Device, Key: e.Key, Shape: e.Shape, FLOPs: e.FLOPs, Bytes: e.Bytes, first: e.Start}
 			rows[id] = r
 			order = append(order, id)
 		}
@@ -106,7 +107,7 @@ func (p *Profile) KernelTable() []KernelRow {
 		if e.Kind != tensor.EventCompile {
 			continue
 		}
-		id := e.Device + "\x00" + kernelID(e)
+		id := KernelID(e)
 		if r := rows[id]; r != nil {
 			r.Compile += e.Duration()
 			states[id] = append(states[id], e.Detail)
@@ -134,13 +135,16 @@ func (p *Profile) KernelTable() []KernelRow {
 	return out
 }
 
-// kernelID groups launches of one kernel: its Key, or (read back from a
-// trace, which has no keys) its name and shape.
-func kernelID(e tensor.Event) string {
+// KernelID identifies the kernel of a kernel or compile event: its device
+// and Key, or (read back from a trace, which has no keys) its device, name
+// and shape.
+func KernelID(e tensor.Event) string {
 	if e.Key != "" {
-		return e.Key
+		return e.Device + "\x00" + e.Key
 	}
 	var b strings.Builder
+	b.WriteString(e.Device)
+	b.WriteByte(0)
 	b.WriteString(e.Name)
 	for _, n := range e.Shape {
 		b.WriteByte(' ')

@@ -268,4 +268,3 @@ func num(v any) float64 {
 	f, _ := v.(float64)
 	return f
 }
-
