@@ -1,7 +1,10 @@
-// Package magic implements tick's timing magics for notebook sessions:
-// %timeit and %%timeit (statistics, phases, provenance and charts from
-// package timing and plotting), %time and %%time (one synchronized run with
-// the runtime's phase breakdown) and %compare (saved results side by side).
+// Package magic implements tick's timing and profiling magics for notebook
+// sessions: %timeit and %%timeit (statistics, phases, provenance and charts
+// from package timing and plotting), %time and %%time (one synchronized run
+// with the runtime's phase breakdown), %compare (saved results side by
+// side), %prof and %%prof (the runtime's event timeline, kernel table,
+// overlap, Chrome trace and Go profiles, from package profile) and %viz
+// (a tensor's graph → schedule → kernels, from package viz).
 // Register adds them to a session; help.md holds their help texts, which
 // docs/magics.md mirrors for users.
 package magic
@@ -18,7 +21,7 @@ import (
 //go:embed help.md
 var helpMD string
 
-// Register adds %timeit, %time and %compare to s.
+// Register adds %timeit, %time, %compare, %prof and %viz to s.
 func Register(s *session.Session) error {
 	for _, m := range Magics() {
 		if err := s.RegisterMagic(m); err != nil {
@@ -28,7 +31,8 @@ func Register(s *session.Session) error {
 	return nil
 }
 
-// Magics returns the timing magics, ready for Session.RegisterMagic.
+// Magics returns the timing and profiling magics, ready for
+// Session.RegisterMagic.
 func Magics() []session.Magic {
 	return []session.Magic{
 		{Name: "timeit", Line: true, Cell: true, Help: help("timeit"),
@@ -49,6 +53,25 @@ func Magics() []session.Magic {
 					return err
 				}
 				return timeOnce(ctx, h, c.Sink, c.Args, c.Body, c.IsCell)
+			}},
+		{Name: "prof", Line: true, Cell: true, Help: help("prof"),
+			Summary: "profile a statement: timeline of host and device, kernel table, overlap, Chrome trace, Go profiles",
+			Run: func(ctx context.Context, c *session.MagicCall) error {
+				h, err := host(c)
+				if err != nil {
+					return err
+				}
+				c.Value, err = prof(ctx, h, c.Sink, c.Args, c.Body, c.IsCell)
+				return err
+			}},
+		{Name: "viz", Line: true, Help: help("viz"),
+			Summary: "draw a tensor's lazy graph with the kernels the scheduler makes of it, their IR and source",
+			Run: func(_ context.Context, c *session.MagicCall) error {
+				h, err := host(c)
+				if err != nil {
+					return err
+				}
+				return viz(h, c.Sink, c.Args)
 			}},
 		{Name: "compare", Line: true, Help: help("compare"),
 			Summary: "compare results saved with %timeit -v: benchstat-style table and box plots",
