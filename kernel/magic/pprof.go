@@ -142,4 +142,3 @@ func (gp *goProfile) bundle() display.Data {
 	h.WriteString("</div>")
 	return display.Data{Bundle: display.Bundle{"text/plain": text, "text/html": h.String(), "image/svg+xml": string(cpu)}}
 }
-

@@ -71,7 +71,7 @@ func Magics() []session.Magic {
 				if err != nil {
 					return err
 				}
-				return viz(h, c.Sink, c.Args)
+				return vizMagic(h, c.Sink, c.Args)
 			}},
 		{Name: "compare", Line: true, Help: help("compare"),
 			Summary: "compare results saved with %timeit -v: benchstat-style table and box plots",
