@@ -78,13 +78,13 @@ type KernelRow struct {
 	GFLOPs, GBs float64
 	Compile     time.Duration // time compiling it during the profile
 	Cache       string        // "compiled", "disk cache", "memory cache" or "not compiled here"
-	first       time.Duration
 }
 
 // KernelTable groups p's kernel events by kernel, the most device time
 // first.
 func (p *Profile) KernelTable() []KernelRow {
 	rows := map[string]*KernelRow{}
+	first := map[string]time.Duration{}
 	var order []string
 	var all time.Duration
 	for _, e := range p.Events {
@@ -94,8 +94,9 @@ func (p *Profile) KernelTable() []KernelRow {
 		id := KernelID(e)
 		r := rows[id]
 		if r == nil {
-			r = &KernelRow{ID: id, Name: e.Name, Device: e.Device, Key: e.Key, Shape: e.Shape, FLOPs: e.FLOPs, Bytes: e.Bytes, first: e.Start}
+			r = &KernelRow{ID: id, Name: e.Name, Device: e.Device, Key: e.Key, Shape: e.Shape, FLOPs: e.FLOPs, Bytes: e.Bytes}
 			rows[id] = r
+			first[id] = e.Start
 			order = append(order, id)
 		}
 		r.Count++
@@ -115,7 +116,7 @@ func (p *Profile) KernelTable() []KernelRow {
 	}
 	out := make([]KernelRow, 0, len(rows))
 	names := map[string]int{}
-	sort.SliceStable(order, func(i, j int) bool { return rows[order[i]].first < rows[order[j]].first })
+	sort.SliceStable(order, func(i, j int) bool { return first[order[i]] < first[order[j]] })
 	for _, id := range order {
 		r := rows[id]
 		names[r.Name]++
