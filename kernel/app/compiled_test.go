@@ -27,12 +27,38 @@ func compiledSession(t *testing.T) *run {
 	if raceEnabled {
 		t.Skip("plugin builds are not run under the race detector")
 	}
-	t.Setenv("TICK_CACHE_DIR", t.TempDir())
+	t.Setenv("TICK_CACHE_DIR", sharedCache(t))
 	r, err := app.New(session.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return &run{t: t, r: r}
+}
+
+var (
+	cacheOnce sync.Once
+	cacheDir  string
+)
+
+// sharedCache is one plugin cache for all the tests of the package (the
+// symbol generator is built once), removed by TestMain.
+func sharedCache(t *testing.T) string {
+	cacheOnce.Do(func() {
+		d, err := os.MkdirTemp("", "tick-app-test-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		cacheDir = d
+	})
+	return cacheDir
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if cacheDir != "" {
+		os.RemoveAll(cacheDir)
+	}
+	os.Exit(code)
 }
 
 type run struct {
@@ -154,10 +180,6 @@ func Squares(n int) []int {
 	if _, err := r.cell("import \"fmt\"\nfunc sq(n int) (s int) { for i := range Count(n) { s += i }; return }\nfmt.Println(sq(3))"); err == nil {
 		t.Log("note: the interpreter now accepts range over a function")
 	}
-	_, err := r.cell("%%go\nfunc Bad() int {\n\treturn nope\n}\n")
-	if err == nil || !errors.Is(err, cell.CompileError) || !strings.Contains(err.Value, "cell[") || !strings.Contains(err.Value, ":3:9: undefined: nope") {
-		t.Fatalf("compile error: %v", err)
-	}
 }
 
 func TestCompiledCellSharesTheRuntime(t *testing.T) {
@@ -177,13 +199,93 @@ Kernels() - before == tensor.Counters().KernelsLaunched - before && Kernels() > 
 	}
 }
 
-func TestUnknownModuleError(t *testing.T) {
+// A local module used with %go use: importing it again after an edit
+// loads the new version.
+func TestLocalModuleEditedBetweenImports(t *testing.T) {
 	r := compiledSession(t)
-	if os.Getenv("TICK_OFFLINE") != "" {
-		t.Skip("offline")
+	dir := t.TempDir()
+	write := func(body string) {
+		t.Helper()
+		os.WriteFile(dir+"/go.mod", []byte("module example.com/greet\n\ngo 1.22\n"), 0o600)
+		if err := os.WriteFile(dir+"/greet.go", []byte("package greet\n\n"+body), 0o600); err != nil {
+			t.Fatal(err)
+		}
 	}
-	_, err := r.cell(`import "github.com/tick-kernel/no-such-module-here"`)
-	if err == nil || !strings.Contains(err.Value, "cannot fetch github.com/tick-kernel/no-such-module-here") {
-		t.Fatalf("got %v", err)
+	write(`func Hello() string { return "hello, v1" }` + "\n")
+	if out := r.ok("%go use " + dir); !strings.Contains(out, "using example.com/greet from") {
+		t.Fatalf("%%go use: %q", out)
 	}
+	if out := r.ok("import \"example.com/greet\"\ngreet.Hello()"); !strings.HasSuffix(out, `"hello, v1"`) {
+		t.Fatalf("first import: %q", out)
+	}
+	if out := r.ok("import \"example.com/greet\"\ngreet.Hello()"); !strings.HasSuffix(out, `"hello, v1"`) || strings.Contains(out, "imported") {
+		t.Fatalf("unchanged re-import: %q", out)
+	}
+	write(`func Hello() string { return "hello, v2" }` + "\n")
+	out := r.ok("import \"example.com/greet\"\ngreet.Hello()")
+	if !strings.HasSuffix(out, `"hello, v2"`) || !strings.Contains(out, "version 2 of this session") {
+		t.Fatalf("import after the edit: %q", out)
+	}
+	if out := r.ok("%go list"); !strings.Contains(out, "example.com/greet => "+dir) || !strings.Contains(out, "example.com/greet version 2") {
+		t.Fatalf("%%go list: %q", out)
+	}
+}
+
+// Errors a user meets, each with what to do.
+func TestCompiledErrors(t *testing.T) {
+	r := compiledSession(t)
+	_, err := r.cell("%go get gonum.org/v1/gonum@v0.16.0")
+	if err == nil || !strings.Contains(err.Value, "gonum.org/v1/gonum@v0.16.0: this tick was built with gonum.org/v1/gonum v0.17.0") {
+		t.Fatalf("version conflict: %v", err)
+	}
+	if os.Getenv("TICK_OFFLINE") == "" {
+		// A local module that needs a newer version of a module tick links.
+		dir := t.TempDir()
+		os.WriteFile(dir+"/go.mod", []byte("module example.com/newsys\n\ngo 1.22\n\nrequire golang.org/x/sys v0.50.0\n"), 0o600)
+		os.WriteFile(dir+"/s.go", []byte("package newsys\n\nimport _ \"golang.org/x/sys/unix\"\n"), 0o600)
+		_, err = r.cell("%go use " + dir)
+		if err == nil || !strings.Contains(err.Value, "needs golang.org/x/sys v0.50.0") || !strings.Contains(err.Value, "built with golang.org/x/sys v0.48.0") {
+			t.Fatalf("version conflict of a dependency: %v", err)
+		}
+	}
+	if os.Getenv("TICK_OFFLINE") == "" {
+		_, err = r.cell(`import "github.com/tick-kernel/no-such-module-here"`)
+		if err == nil || !strings.Contains(err.Value, "cannot fetch github.com/tick-kernel/no-such-module-here") {
+			t.Fatalf("unfetchable module: %v", err)
+		}
+	}
+	_, err = r.cell("%%go\nfunc Bad() int {\n\treturn nope\n}\n")
+	if err == nil || !errors.Is(err, cell.CompileError) || !strings.Contains(err.Value, "cell[") || !strings.Contains(err.Value, ":3:9: undefined: nope") {
+		t.Fatalf("compile error: %v", err)
+	}
+}
+
+// The go command is looked for once: missing, or of another version than
+// the binary's, the error says which and what to do.
+func TestToolchainErrors(t *testing.T) {
+	if err := gocompile.Supported(); err != nil {
+		t.Skip(err)
+	}
+	t.Setenv("TICK_CACHE_DIR", t.TempDir())
+	t.Setenv("TICK_GO", "/nonexistent/go")
+	r := &run{t: t, r: must(app.New(session.Options{}))}
+	_, err := r.cell(`import "github.com/google/uuid"`)
+	if err == nil || !strings.Contains(err.Value, "no go command (/nonexistent/go") || !strings.Contains(err.Value, "put its bin directory on PATH") {
+		t.Fatalf("no go: %v", err)
+	}
+	fake := t.TempDir() + "/go"
+	os.WriteFile(fake, []byte("#!/bin/sh\necho go1.19.1\n"), 0o700)
+	t.Setenv("TICK_GO", fake)
+	r = &run{t: t, r: must(app.New(session.Options{}))}
+	_, err = r.cell("%%go\nfunc F() {}\n")
+	if err == nil || !strings.Contains(err.Value, "is go1.19.1, but this tick was built with go1.") {
+		t.Fatalf("go version mismatch: %v", err)
+	}
+}
+
+func must(r session.Runner, err error) session.Runner {
+	if err != nil {
+		panic(err)
+	}
+	return r
 }

@@ -174,6 +174,9 @@ func (b *Builder) key(path string, pkgs []*listed) (string, int, error) {
 			continue
 		}
 		seen[m.Path] = true
+		if m.Path == tickModule {
+			continue // tick's own packages are the binary's: the host key covers them
+		}
 		if !m.local() {
 			fmt.Fprintln(h, m.Path, m.Version)
 			continue

@@ -55,6 +55,11 @@ type ConflictError struct {
 }
 
 func (e *ConflictError) Error() string {
+	if modulePart(e.Asked) == e.Module {
+		return fmt.Sprintf("gocompile: %s: this tick was built with %s %s, and a compiled package must use the binary's version "+
+			"of every package it shares with it, so the session keeps %s; nothing was changed. To use %s %s, rebuild tick with it "+
+			"(go get %s@%s in tick's source, then go build ./cmd/tick)", e.Asked, e.Module, e.Tick, e.Tick, e.Module, e.Wanted, e.Module, e.Wanted)
+	}
 	by := ""
 	if e.By != "" {
 		by = " (required by " + e.By + ")"

@@ -25,6 +25,10 @@ type Host struct {
 	MainPath, MainVersion, MainDir string
 	// Deps are the modules linked into the binary.
 	Deps []*debug.Module
+	// depsFromSource: the build information lists no modules (test
+	// binaries of tick's own packages), so the session module takes them
+	// from tick's go.mod, which the binary was built from.
+	depsFromSource bool
 	// Settings are the build settings (-trimpath, -race, -tags,
 	// CGO_ENABLED, GOARCH, GOAMD64, ...).
 	Settings map[string]string
@@ -59,6 +63,7 @@ func ReadHost(source string) (*Host, error) {
 	if h.MainDir == "" && (h.MainVersion == "" || h.MainVersion == "(devel)") {
 		h.MainDir = sourceDir()
 	}
+	h.depsFromSource = len(h.Deps) == 0 && h.MainDir != "" && h.MainPath == tickModule
 	return h, nil
 }
 

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"time"
@@ -50,6 +51,9 @@ func (b *Builder) newSessionModule(ctx context.Context) error {
 		}
 		for _, r := range m.Require {
 			extra = append(extra, r.Path+" "+r.Version)
+			if b.host.depsFromSource {
+				b.host.Deps = append(b.host.Deps, &debug.Module{Path: r.Path, Version: r.Version})
+			}
 		}
 	}
 	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(b.goMod(extra)), 0o600); err != nil {
@@ -241,7 +245,16 @@ func (b *Builder) Get(ctx context.Context, p Progress, args ...string) (string, 
 	if len(args) == 0 {
 		return "", errors.New("gocompile: go get needs a module: %go get MODULE[@VERSION]")
 	}
+	pinned := map[string]string{}
+	for _, d := range b.host.Deps {
+		pinned[d.Path] = d.Version
+	}
 	for _, a := range args {
+		if m, v, ok := strings.Cut(a, "@"); ok && pinned[m] != "" && v != pinned[m] && v != "none" {
+			return "", &ConflictError{Asked: a, Module: m, Tick: pinned[m], Wanted: v}
+		} else if ok && pinned[m] != "" && v == "none" {
+			return "", fmt.Errorf("gocompile: %s: tick itself is built with %s %s, so it stays in the session", a, m, pinned[m])
+		}
 		if strings.HasPrefix(a, "-") {
 			return "", fmt.Errorf("gocompile: go get %s: flags are not supported here; give MODULE[@VERSION] arguments", a)
 		}
@@ -279,8 +292,18 @@ func (b *Builder) Use(ctx context.Context, dir string) (string, error) {
 			return "", fmt.Errorf("gocompile: %s is %s, which tick itself is built with (%s): the binary links that version, so a local copy cannot replace it", abs, mod, d.Version)
 		}
 	}
-	if _, errs, err := b.goRun(ctx, nil, "mod", "edit", "-require="+mod+"@"+noVersion, "-replace="+mod+"="+abs); err != nil {
+	gomod, gosum := filepath.Join(b.sess, "go.mod"), filepath.Join(b.sess, "go.sum")
+	oldMod, _ := os.ReadFile(gomod)
+	oldSum, _ := os.ReadFile(gosum)
+	if _, errs, err := b.goRun(ctx, nil, "mod", "edit", "-replace="+mod+"="+abs); err != nil {
 		return "", fmt.Errorf("gocompile: using %s: %v: %s", abs, err, errs)
+	}
+	// go get of the replaced module adds its requirements, refused (and
+	// undone) when they would change a module tick is built with.
+	if _, err := b.get(ctx, nil, mod+" (from "+abs+")", mod+"@"+noVersion); err != nil {
+		os.WriteFile(gomod, oldMod, 0o600)
+		os.WriteFile(gosum, oldSum, 0o600)
+		return "", err
 	}
 	return mod, nil
 }
