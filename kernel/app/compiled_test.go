@@ -289,3 +289,58 @@ func must(r session.Runner, err error) session.Runner {
 	}
 	return r
 }
+
+// %bench runs a compiled and an interpreted benchmark of the same sum
+// through the timing engine; %compare reports the interpreted one slower,
+// with the backends named.
+func TestBenchCompiledVsInterpreted(t *testing.T) {
+	r := compiledSession(t)
+	r.ok(`%%go
+import "testing"
+
+func BenchmarkSum(b *testing.B) {
+	xs := make([]int, 1000)
+	for b.Loop() {
+		s := 0
+		for _, x := range xs {
+			s += x
+		}
+		_ = s
+	}
+}
+
+func BenchmarkSumN(b *testing.B) {
+	xs := make([]int, 1000)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		s := 0
+		for _, x := range xs {
+			s += x
+		}
+		_ = s
+	}
+}`)
+	r.ok(`import "testing"
+func BenchmarkSumInterp(b *testing.B) {
+	xs := make([]int, 1000)
+	for i := 0; i < b.N; i++ {
+		s := 0
+		for _, x := range xs {
+			s += x
+		}
+		_ = s
+	}
+}`)
+	out := r.ok("%bench --count 7 -T 300ms --plot=none -v c BenchmarkSum")
+	if !strings.Contains(out, "BenchmarkSum-") || !strings.Contains(out, "ns/op") || !strings.Contains(out, "allocs/op") {
+		t.Fatalf("%%bench output: %q", out)
+	}
+	t.Log(out)
+	r.ok("%bench --count 7 -T 300ms --plot=none -v n BenchmarkSumN")
+	r.ok("%bench --count 7 -T 300ms --plot=none -v i BenchmarkSumInterp")
+	out = r.ok("%compare --plot=none c i")
+	t.Log(out)
+	if !strings.Contains(out, "interpreted Go (yaegi)") || !strings.Contains(out, "compiled Go") {
+		t.Fatalf("%%compare does not name the backends: %q", out)
+	}
+}

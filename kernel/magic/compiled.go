@@ -92,9 +92,10 @@ func secs(d time.Duration) string {
 // error already says what failed.
 func userText(s string) string { return strings.ReplaceAll(s, "gocompile: ", "") }
 
-// Magics returns %go (line: get, use, list, env) and %%go (a compiled cell).
+// Magics returns %go (line: get, use, list, env), %%go (a compiled cell)
+// and %bench (Go benchmark functions through the timing engine).
 func (c *Compiled) Magics() []Magic {
-	return []Magic{{Name: "go", Line: true, Cell: true, Help: help("go"),
+	return []Magic{benchMagic(), {Name: "go", Line: true, Cell: true, Help: help("go"),
 		Summary: "compiled Go: %%go compiles a cell with the Go compiler; %go get/use/list/env manage the modules cells import",
 		Run: func(ctx context.Context, call *Call) (Output, error) {
 			if call.IsCell {
