@@ -39,13 +39,17 @@ go test -race -count=1 -timeout 20m ./kernel/... ./timing ./runtime/tensor ./not
 
 echo "== without cgo (tick must build and its runtime work without a C compiler)"
 CGO_ENABLED=0 go vet ./...
-CGO_ENABLED=0 go test -count=1 ./runtime/... ./kernel/magic 2>&1 | tee "$logs/go-nocgo.log"
+CGO_ENABLED=0 go test -count=1 ./runtime/... ./kernel/magic ./kernel/app ./kernel/gocompile 2>&1 | tee "$logs/go-nocgo.log"
 
 echo "== build"
 mkdir -p bin
 go build -ldflags "-X github.com/tick-kernel/tick/internal/version.commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" -o bin/tick ./cmd/tick
 
-# Keep all Jupyter state in a throwaway directory, never in $HOME.
+# Keep all Jupyter state in a throwaway directory, never in $HOME. The go
+# build and module caches stay the suite's own (XDG_CACHE_HOME below would
+# move GOCACHE): compiled-Go tests (tests/jupyter/test_compiled.py) build
+# plugins, and share one warm build cache with the Go tests above.
+export GOCACHE="$(go env GOCACHE)" GOMODCACHE="$(go env GOMODCACHE)"
 W=$(mktemp -d)
 trap 'rm -rf "$W" "$logs"' EXIT
 export JUPYTER_CONFIG_DIR=$W/config JUPYTER_DATA_DIR=$W/data JUPYTER_RUNTIME_DIR=$W/runtime \

@@ -109,9 +109,11 @@ type Builder struct {
 	ready    bool
 	readyErr error
 	goCmd    string
-	root     string // CacheDir/<host key>
-	sess     string // this session's module directory
-	gen      string // the symbol generator binary
+	root     string            // CacheDir/<host key>
+	sess     string            // this session's module directory
+	gen      string            // the symbol generator binary
+	lock     *os.File          // holds the session module's lock
+	required map[string]string // tick's go.mod requirements (source builds)
 	loaded   map[string]*Package
 	local    map[string]map[string]int // local module → content hash → generation
 	exports  map[string]string         // name exported by a cell → the cell's package path

@@ -34,11 +34,12 @@ func (b *Builder) newSessionModule(ctx context.Context) error {
 	}
 	lock, err := os.OpenFile(filepath.Join(dir, ".lock"), os.O_CREATE|os.O_RDWR, 0o600)
 	if err == nil {
-		err = lockFile(lock) // kept open: the lock lives as long as the process
+		err = lockFile(lock)
 	}
 	if err != nil {
 		return fmt.Errorf("gocompile: locking the session module: %w", err)
 	}
+	b.lock = lock // kept open (and referenced: a collected *os.File closes): the lock lives as long as the process
 	b.sess = dir
 	var extra []string
 	if b.host.MainDir != "" {
@@ -49,7 +50,9 @@ func (b *Builder) newSessionModule(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
+		b.required = map[string]string{}
 		for _, r := range m.Require {
+			b.required[r.Path] = r.Version
 			extra = append(extra, r.Path+" "+r.Version)
 			if b.host.depsFromSource {
 				b.host.Deps = append(b.host.Deps, &debug.Module{Path: r.Path, Version: r.Version})
@@ -194,6 +197,11 @@ func (b *Builder) get(ctx context.Context, p Progress, asked string, args ...str
 		restore()
 		if ctx.Err() != nil {
 			return "", ctx.Err()
+		}
+		if m, v, _ := strings.Cut(asked, "@"); b.required[m] != "" && strings.Contains(errs, tickModule) {
+			// A version tick's go.mod cannot go with (a downgrade below its
+			// requirement would need another tick).
+			return "", &ConflictError{Asked: asked, Module: m, Tick: b.required[m], Wanted: v}
 		}
 		if strings.Contains(errs, "requires go >=") {
 			return "", fmt.Errorf("gocompile: %s needs a newer Go than this tick's %s: %s", asked, b.host.GoVersion, lastLines(errs, 2))
