@@ -69,7 +69,9 @@ type run struct {
 
 // cell runs code as the next cell and returns its stdout and value text.
 func (r *run) cell(code string) (string, *session.Error) {
-	r.t.Helper()
+	if r.t != nil {
+		r.t.Helper()
+	}
 	r.n++
 	var out allText
 	res := r.r.Execute(context.Background(), session.Cell{Code: code, Count: r.n}, &out)
