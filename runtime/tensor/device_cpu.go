@@ -84,7 +84,7 @@ func (cpuBackend) Compile(k *Kernel) (prog Program, err error) {
 	if debugLevel() >= 2 {
 		debugf("CPU  compile %-18s from %s in %.2f ms\n", k.Name, lib.Origin, time.Since(t0).Seconds()*1e3)
 	}
-	return &cpuProgram{src: src, kern: kern}, nil
+	return &cpuProgram{src: src, kern: kern, fromDisk: lib.Origin == native.FromDisk}, nil
 }
 
 // cpuMemory is 64-byte aligned C memory, so kernels may use it without cgo
@@ -107,8 +107,17 @@ func (m *cpuMemory) Free() {
 }
 
 type cpuProgram struct {
-	src  string
-	kern *native.Kernel
+	src      string
+	kern     *native.Kernel
+	fromDisk bool // loaded from the disk cache, not compiled
+}
+
+// cacheOutcome says whether the object was compiled or loaded from disk.
+func (p *cpuProgram) cacheOutcome() CacheOutcome {
+	if p.fromDisk {
+		return CacheDisk
+	}
+	return CacheCompiled
 }
 
 // Run calls the kernel once over [start, end); the runtime splits large
