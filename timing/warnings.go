@@ -229,12 +229,12 @@ func diagnoseMethod(r *Result, add adder) {
 			FormatDuration(r.Floor*float64(r.Loops), 3))
 	}
 	if r.JITCallsBefore > 0 {
-		what := "its compile and capture"
+		what := "its first call (which compiles) and its capture are"
 		if r.Cold.Kind == CallCapture {
-			what = "its first call (compiling)"
+			what = "its first call (which compiles) is"
 		}
 		add(WarnJITWarmBefore, "to measure them, create the JIT anew (or call its Reset()) right before %timeit",
-			"the JIT had been called %s before this measurement, so the cold call was its call %d (a %s): %s ran before and are not in this result",
+			"the JIT had been called %s before this measurement, so the cold call was its call %d (a %s): %s not in this result",
 			plural(r.JITCallsBefore, "time", "times"), r.JITCallsBefore+1, r.Cold.Kind, what)
 	}
 	if s := r.Provenance.Sched; s.Descheduled() > DescheduledShare {

@@ -317,6 +317,14 @@ func (d *Dev) Spin(dur time.Duration) {
 	d.enqueue(w)
 }
 
+// Pending is the number of queue items the device has not finished (queued
+// or running): 0 means Synchronize would return at once.
+func (d *Dev) Pending() int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.pending
+}
+
 // SynchronizeAll synchronizes every device that has been used.
 func SynchronizeAll() error {
 	devices.Lock()

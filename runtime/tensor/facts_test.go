@@ -138,10 +138,16 @@ func TestSpinIsDeviceWork(t *testing.T) {
 		d.Spin(2 * time.Millisecond)
 	}
 	enq := time.Since(t0)
+	if d.Pending() == 0 {
+		t.Error("no work pending right after five spins were enqueued")
+	}
 	if err := d.Synchronize(); err != nil {
 		t.Fatal(err)
 	}
 	all := time.Since(t0)
+	if d.Pending() != 0 {
+		t.Errorf("%d items pending after Synchronize", d.Pending())
+	}
 	if all < 10*time.Millisecond {
 		t.Errorf("5 spins of 2 ms finished after %v", all)
 	}
