@@ -133,6 +133,14 @@ const CompareAlpha = 0.05
 // and +6.3% between identical statements at load 2).
 const DriftFloor = 0.05
 
+// DriftFactor scales the drift seen within one run into the allowance for
+// two runs: within a run the first and last thirds are two thirds of a run
+// apart; two runs measured back to back are a run apart plus whatever time
+// passed between them, so three times the within-run drift covers a gap
+// of about one run. Runs further apart can drift more than that; the
+// not-interleaved warning says so.
+const DriftFactor = 3.0
+
 // Compare compares results against the first: median ± CI, delta, p-value
 // of a Mann–Whitney U test (benchmath.AssumeNothing.Compare; "~" when
 // p > CompareAlpha), and the ratio with its uncertainty. It warns when the
@@ -144,10 +152,11 @@ const DriftFloor = 0.05
 // Interleave) break that: drift between the runs shifts one result as a
 // whole, and the test, seeing many consistent samples, calls the shift
 // significant. So for them Compare sets a drift allowance — the larger of
-// DriftFloor and twice the largest drift seen within one run (the change
-// of the median from the first to the last third of its samples) — and
-// shows a delta smaller than it as "~" (WithinDrift), with a warning that
-// says so and advises --vs. The p-value itself is reported unchanged.
+// DriftFloor and DriftFactor times the largest drift seen within one run
+// (the change of the median from the first to the last third of its
+// samples, beyond their intervals) — and shows a delta smaller than it as
+// "~" (WithinDrift), with a warning that says so and advises --vs. The
+// p-value itself is reported unchanged.
 func Compare(results ...*Result) *Comparison {
 	c := &Comparison{Alpha: CompareAlpha, Interleaved: interleaved(results)}
 	if len(results) == 0 {
@@ -156,7 +165,7 @@ func Compare(results ...*Result) *Comparison {
 	if !c.Interleaved && len(results) > 1 {
 		c.DriftAllowance = DriftFloor
 		for _, r := range results {
-			c.DriftAllowance = math.Max(c.DriftAllowance, 2*withinDrift(r))
+			c.DriftAllowance = math.Max(c.DriftAllowance, DriftFactor*withinDrift(r))
 		}
 	}
 	th := &benchmath.Thresholds{CompareAlpha: CompareAlpha}
@@ -230,19 +239,20 @@ func interleaved(rs []*Result) bool {
 	return true
 }
 
-// withinDrift is how much r's median moved during its own run: the
-// relative change from the median of its first third of measured samples
-// to that of its last third (0 with fewer than 6 samples).
+// withinDrift is how much r's median moved during its own run beyond the
+// noise: the change from the median of its first third of measured samples
+// to that of its last third, less both medians' 95% interval half-widths
+// (so noisy samples alone give 0), relative to r's median. It is 0 with
+// fewer than 18 samples (6 a third, the fewest an interval needs).
 func withinDrift(r *Result) float64 {
 	xs := floorless(r)
-	if len(xs) < 6 || r.Stats.Median == 0 {
+	if len(xs) < 18 || r.Stats.Median == 0 {
 		return 0
 	}
 	k := len(xs) / 3
-	first, last := slices.Clone(xs[:k]), slices.Clone(xs[len(xs)-k:])
-	slices.Sort(first)
-	slices.Sort(last)
-	return math.Abs(Quantile(last, 0.5)-Quantile(first, 0.5)) / math.Abs(r.Stats.Median)
+	first, last := Summarize(xs[:k], DefaultConfidence), Summarize(xs[len(xs)-k:], DefaultConfidence)
+	moved := math.Abs(last.Median-first.Median) - first.HalfWidth() - last.HalfWidth()
+	return math.Max(moved, 0) / math.Abs(r.Stats.Median)
 }
 
 // notInterleaved is the warning for results measured at different times.
