@@ -70,11 +70,11 @@ func (r *Result) deviceText(digits int) string {
 		return ""
 	case c.Kernels == 0:
 		return "no kernels launched: the statement ran on the host only"
-	case c.FLOPs == 0 && c.Bytes == 0:
-		return fmt.Sprintf("%s kernels per loop, with no FLOPs or bytes to estimate", formatSig(c.Kernels, digits))
 	case c.NoThroughput != "":
 		return fmt.Sprintf("%s kernels · %sFLOP · %sB per loop, estimated; no FLOP/s or B/s: %s",
 			formatSig(c.Kernels, digits), formatSI(c.FLOPs, digits), formatSI(c.Bytes, digits), c.NoThroughput)
+	case c.FLOPs == 0 && c.Bytes == 0:
+		return fmt.Sprintf("%s kernels per loop, with no FLOPs or bytes to estimate", formatSig(c.Kernels, digits))
 	}
 	return fmt.Sprintf("%s kernels · %sFLOP (%sFLOP/s) · %sB (%sB/s) per loop, estimated",
 		formatSig(c.Kernels, digits), formatSI(c.FLOPs, digits), formatSI(c.GFLOPS*1e9, digits),
