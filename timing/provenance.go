@@ -157,7 +157,7 @@ func (p *Provenance) fromFacts(f Facts) {
 func cacheState(c Cold) string {
 	if c.Compiles == 0 && c.DiskHits == 0 && c.CacheHits == 0 {
 		if c.Kind == CallReplay {
-			return "not consulted: the cold call was a replay (kernels compiled before this measurement)"
+			return "not consulted: a replay (its kernels were compiled and captured before)"
 		}
 		return ""
 	}
@@ -273,8 +273,10 @@ func (p Provenance) Line() string {
 	if p.CommitSource == "none" {
 		commit = "commit unknown: built without -ldflags or VCS stamp"
 	}
-	parts = append(parts, p.GoVersion, "tick "+p.Tick+" ("+commit+")", "yaegi "+p.Yaegi,
-		fmt.Sprintf("%s ×%d", p.CPU, p.CPUs), fmt.Sprintf("warm-up %d", p.Warmup))
+	parts = append(parts, p.GoVersion, "tick "+p.Tick+" ("+commit+")", "yaegi "+p.Yaegi, fmt.Sprintf("%s ×%d", p.CPU, p.CPUs))
+	if p.Warmup > 0 {
+		parts = append(parts, fmt.Sprintf("warm-up %d", p.Warmup))
+	}
 	if p.Load.Start != "" {
 		parts = append(parts, "load "+p.Load.Start+" → "+p.Load.End)
 	}
