@@ -110,8 +110,13 @@ func TestInterleaveCancelsDrift(t *testing.T) {
 		t.Fatal(err)
 	}
 	seqCmp := Compare(ra, rb)
-	if seq := seqCmp.Rows[1]; seq.P > CompareAlpha || !seq.WithinDrift || seq.DeltaText != "~" || seqCmp.Interleaved {
-		t.Fatalf("sequential runs under drift: want p ≤ %v but ~ within the drift allowance %.3f; got %+v", CompareAlpha, seqCmp.DriftAllowance, seq)
+	seq := seqCmp.Rows[1]
+	if seq.P > CompareAlpha || seqCmp.Interleaved || seqCmp.DriftAllowance <= DriftFloor {
+		t.Fatalf("sequential runs under drift: want p ≤ %v, not interleaved, an allowance above the floor from the drift within the runs; got %+v (allowance %.3f)",
+			CompareAlpha, seq, seqCmp.DriftAllowance)
+	}
+	if seq.WithinDrift != (math.Abs(seq.Delta) < seqCmp.DriftAllowance) || seq.WithinDrift != (seq.DeltaText == "~") {
+		t.Errorf("sequential: delta %.3f, allowance %.3f, within drift %v, shown %q: inconsistent", seq.Delta, seqCmp.DriftAllowance, seq.WithinDrift, seq.DeltaText)
 	}
 	if w := kinds(seqCmp.Warnings); !slices.Contains(w, WarnNotInterleaved) {
 		t.Errorf("sequential comparison warnings %v lack %s", w, WarnNotInterleaved)
@@ -127,6 +132,43 @@ func TestInterleaveCancelsDrift(t *testing.T) {
 	}
 	if w := kinds(ilCmp.Warnings); len(w) != 0 {
 		t.Errorf("interleaved comparison warned: %v", w)
+	}
+}
+
+// TestDriftAllowance: results measured one after the other, 4% apart
+// with no drift inside either run, are "~" (under the 5% floor of the
+// allowance) even though the U test finds them different; 8% apart they
+// differ. Interleaved, 4% is a difference.
+func TestDriftAllowance(t *testing.T) {
+	mk := func(ns float64, group string) *Result {
+		r := &Result{Group: group}
+		for i := range 40 {
+			r.Samples = append(r.Samples, Sample{Phase: PhaseMeasured, N: 1, Elapsed: time.Duration(ns + float64(i%5))})
+		}
+		r.Repeats = 40
+		r.Stats = Summarize(r.Measured(), DefaultConfidence)
+		return r
+	}
+	for _, c := range []struct {
+		b      float64
+		group  string
+		within bool
+		text   string
+	}{
+		{1040, "", true, "~"},
+		{1080, "", false, "+8.0%"},
+		{1040, "g", false, "+4.0%"},
+	} {
+		a, b := mk(1000, c.group), mk(c.b, c.group)
+		cmp := Compare(a, b)
+		row := cmp.Rows[1]
+		if row.P > CompareAlpha || row.WithinDrift != c.within || row.DeltaText != c.text {
+			t.Errorf("%v vs 1000 (group %q): p %v, within drift %v, shown %q; want within %v, %q (allowance %.3f)",
+				c.b, c.group, row.P, row.WithinDrift, row.DeltaText, c.within, c.text, cmp.DriftAllowance)
+		}
+		if hasKind(cmp.Warnings, WarnNotInterleaved) == (c.group != "") {
+			t.Errorf("group %q: not-interleaved warning %v", c.group, kinds(cmp.Warnings))
+		}
 	}
 }
 
