@@ -1,4 +1,4 @@
-package magic
+package magic_test
 
 import (
 	"bytes"

@@ -1,15 +1,18 @@
-package magic
+package magic_test
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
 	"image/png"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/tick-kernel/tick/display"
+	"github.com/tick-kernel/tick/kernel/app"
+	"github.com/tick-kernel/tick/kernel/magic"
 	"github.com/tick-kernel/tick/kernel/session"
 	"github.com/tick-kernel/tick/timing"
 )
@@ -44,27 +47,31 @@ func (s *sink) final(t *testing.T) display.Data {
 	return s.pub[len(s.pub)-1]
 }
 
-func newSession(t *testing.T) *session.Session {
+// testSession is a production session (kernel/app) whose state tests read
+// through Eval.
+type testSession struct{ *magic.Runner }
+
+// Eval evaluates a Go expression in the session.
+func (s testSession) Eval(expr string) (reflect.Value, error) { return s.Engine().Eval(expr) }
+
+func newSession(t *testing.T) testSession {
 	t.Helper()
-	s, err := session.New(session.Options{})
+	r, err := app.New(session.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := Register(s); err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return testSession{r}
 }
 
 // run executes one cell and returns its result and what it showed.
-func run(t *testing.T, s *session.Session, count int, code string) (session.Result, *sink) {
+func run(t *testing.T, s testSession, count int, code string) (session.Result, *sink) {
 	t.Helper()
 	k := &sink{}
 	res := s.Execute(context.Background(), session.Cell{Code: code, Count: count}, k)
 	return res, k
 }
 
-func mustRun(t *testing.T, s *session.Session, count int, code string) *sink {
+func mustRun(t *testing.T, s testSession, count int, code string) *sink {
 	t.Helper()
 	res, k := run(t, s, count, code)
 	if res.Err != nil {
@@ -81,9 +88,9 @@ func decodeResult(t *testing.T, d display.Data) *timing.Result {
 	if !ok {
 		t.Fatalf("application/json is %T, want json.RawMessage", d.Bundle["application/json"])
 	}
-	meta, ok := d.Metadata[MetadataKey].(json.RawMessage)
+	meta, ok := d.Metadata[magic.MetadataKey].(json.RawMessage)
 	if !ok || !bytes.Equal(meta, raw) {
-		t.Fatalf("metadata %q does not carry the result JSON", MetadataKey)
+		t.Fatalf("metadata %q does not carry the result JSON", magic.MetadataKey)
 	}
 	var r timing.Result
 	if err := json.Unmarshal(raw, &r); err != nil {
@@ -204,7 +211,7 @@ func TestSaveAndCompare(t *testing.T) {
 
 // testCompareKeep checks %compare -v/-o/-q on the session of
 // TestSaveAndCompare: a notebook can assert on the saved comparison.
-func testCompareKeep(t *testing.T, s *session.Session) {
+func testCompareKeep(t *testing.T, s testSession) {
 	res, k := run(t, s, 6, "%compare -q -o -v cmp small large")
 	if res.Err != nil {
 		t.Fatal(res.Err)
