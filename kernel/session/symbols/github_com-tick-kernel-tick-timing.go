@@ -29,6 +29,7 @@ func init() {
 		"DefaultDigits":       reflect.ValueOf(constant.MakeFromLiteral("3", token.INT, 0)),
 		"DescheduledShare":    reflect.ValueOf(constant.MakeFromLiteral("0.05000000000000000000067762635780344027125465800054371356964111328", token.FLOAT, 0)),
 		"Diagnose":            reflect.ValueOf(timing.Diagnose),
+		"DriftFactor":         reflect.ValueOf(constant.MakeFromLiteral("3", token.FLOAT, 0)),
 		"DriftFloor":          reflect.ValueOf(constant.MakeFromLiteral("0.05000000000000000000067762635780344027125465800054371356964111328", token.FLOAT, 0)),
 		"EnvKnobs":            reflect.ValueOf(&timing.EnvKnobs).Elem(),
 		"ErrNoCall":           reflect.ValueOf(&timing.ErrNoCall).Elem(),
