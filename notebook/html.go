@@ -122,11 +122,18 @@ func writeOutputHTML(w *bufio.Writer, o *Output) error {
 
 // writeBundleHTML shows the richest representation of a MIME bundle:
 // images first (a static page should show the plot), then HTML, Markdown,
-// JSON and plain text.
+// JSON and plain text. An HTML representation that holds an image itself
+// (%prof, %viz: their text in a <pre> above the chart) is shown instead of
+// the bare image, as Notebook 6 and JupyterLab show it, so the page keeps
+// the text too.
 func writeBundleHTML(w *bufio.Writer, o *Output) error {
 	d := o.Data
 	w.WriteString("<div class=\"output display\">")
 	defer w.WriteString("</div>\n")
+	if s, ok := d.Text("text/html"); ok && (strings.Contains(s, "<img") || strings.Contains(s, "<svg")) {
+		w.WriteString(s)
+		return nil
+	}
 	for _, mime := range imageMIMEs {
 		if s, ok := d.Text(mime); ok {
 			b64 := strings.Join(strings.Fields(s), "")

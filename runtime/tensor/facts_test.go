@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tick-kernel/tick/runtime/native"
 )
 
 // TestFactsOfAnEagerStatement: the reads are the statement's inputs (not
@@ -122,7 +124,7 @@ func TestDeviceInfo(t *testing.T) {
 }
 
 func TestCPUProgramCacheOutcome(t *testing.T) {
-	if (&cpuProgram{fromDisk: true}).cacheOutcome() != CacheDisk || (&cpuProgram{}).cacheOutcome() != CacheCompiled {
+	if (&cpuProgram{origin: native.FromDisk.String()}).cacheOutcome() != CacheDisk || (&cpuProgram{origin: native.FromCompiler.String()}).cacheOutcome() != CacheCompiled {
 		t.Error("cpuProgram does not say where it came from")
 	}
 }

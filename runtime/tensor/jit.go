@@ -156,6 +156,9 @@ func (j *JITFunc) call(in []*Tensor) ([]*Tensor, error) {
 	}
 	j.calls++
 	noteJITCall(j, j.calls, [...]string{"warm-up", "capture", "replay"}[min(j.calls, 3)-1], args)
+	if prof.on.Load() {
+		defer recordJIT(j.calls, time.Now())
+	}
 	switch j.calls {
 	case 1:
 		return realizeOutputs(j.fn(append([]*Tensor(nil), args...)...)), nil
