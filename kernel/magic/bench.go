@@ -64,7 +64,7 @@ func bench(ctx context.Context, h Host, pub display.Publisher, args string) (*di
 		return nil, err
 	}
 	if check := p.strs["--check"]; check != "" {
-		a.target.Check = func() (bool, error) { return evalBool(h, check) }
+		a.target.Check = func() (bool, string, error) { return evalCheck(h, check) }
 	}
 	opts := timing.Options{Clock: clock, Repeats: p.ints["--count"], Budget: p.durs["-T"], Provenance: timing.Provenance{Backend: a.backend}}
 	if opts.Repeats == 0 {
