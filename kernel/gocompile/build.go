@@ -186,19 +186,27 @@ func (b *Builder) key(path string, pkgs []*listed) (string, int, error) {
 			return "", 0, fmt.Errorf("gocompile: reading %s: %w", m.Dir, err)
 		}
 		fmt.Fprintln(h, m.Path, "dir", sum)
-		gens := b.local[m.Path]
-		if gens == nil {
-			gens = map[string]int{}
-			b.local[m.Path] = gens
-		}
-		if gens[sum] == 0 {
-			gens[sum] = len(gens) + 1
-		}
-		if m.Path == pkgs[len(pkgs)-1].Module.Path {
-			gen = gens[sum]
+		if g := localGeneration(m.Path, sum); m.Path == pkgs[len(pkgs)-1].Module.Path {
+			gen = g
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil))[:24], gen, nil
+}
+
+// localGeneration numbers the contents of a local module in the process:
+// 1 for the first seen, then 2, 3, ...
+func localGeneration(mod, sum string) int {
+	process.Lock()
+	defer process.Unlock()
+	gens := process.local[mod]
+	if gens == nil {
+		gens = map[string]int{}
+		process.local[mod] = gens
+	}
+	if gens[sum] == 0 {
+		gens[sum] = len(gens) + 1
+	}
+	return gens[sum]
 }
 
 // dirHash hashes the files of a module directory (hidden and _ files and

@@ -50,11 +50,7 @@ func (b *Builder) Cell(ctx context.Context, src CellSource, p Progress) (pkg *Pa
 		return nil, nil, err
 	}
 	start := time.Now()
-	b.cellSeq[src.N]++
-	name := fmt.Sprintf("cell%d", src.N)
-	if k := b.cellSeq[src.N]; k > 1 {
-		name = fmt.Sprintf("cell%d_%d", src.N, k)
-	}
+	name := b.cellName(src.N)
 	path := SessionModule + "/cells/" + name
 	file, shifts, imports, err := b.cellFile(name, src)
 	if err != nil {
@@ -94,6 +90,24 @@ func (b *Builder) Cell(ctx context.Context, src CellSource, p Progress) (pkg *Pa
 	}
 	b.order = append(b.order, pkg)
 	return pkg, replaced, nil
+}
+
+// cellName is a package name for cell n not used before in the process:
+// cellN, else cellN_2, cellN_3, ...
+func (b *Builder) cellName(n int) string {
+	process.Lock()
+	defer process.Unlock()
+	for {
+		b.cellSeq[n]++
+		name := fmt.Sprintf("cell%d", n)
+		if k := b.cellSeq[n]; k > 1 {
+			name = fmt.Sprintf("cell%d_%d", n, k)
+		}
+		if p := SessionModule + "/cells/" + name; !process.cellPaths[p] {
+			process.cellPaths[p] = true
+			return name
+		}
+	}
 }
 
 // shift records text inserted into a cell's line: errors after col on

@@ -115,8 +115,7 @@ type Builder struct {
 	lock     *os.File          // holds the session module's lock
 	required map[string]string // tick's go.mod requirements (source builds)
 	loaded   map[string]*Package
-	local    map[string]map[string]int // local module → content hash → generation
-	exports  map[string]string         // name exported by a cell → the cell's package path
+	exports  map[string]string // name exported by a cell → the cell's package path
 	cellSeq  map[int]int
 	order    []*Package
 }
@@ -126,9 +125,18 @@ func New(cfg Config) *Builder {
 	cfg.CacheDir = firstNonEmpty(cfg.CacheDir, os.Getenv("TICK_CACHE_DIR"))
 	cfg.Go = firstNonEmpty(cfg.Go, os.Getenv("TICK_GO"), "go")
 	cfg.Source = firstNonEmpty(cfg.Source, os.Getenv("TICK_SOURCE"))
-	return &Builder{cfg: cfg, loaded: map[string]*Package{}, local: map[string]map[string]int{},
-		exports: map[string]string{}, cellSeq: map[int]int{}}
+	return &Builder{cfg: cfg, loaded: map[string]*Package{}, exports: map[string]string{}, cellSeq: map[int]int{}}
 }
+
+// process is what all Builders of the process share, on purpose: the Go
+// runtime's set of loaded packages is process-wide, and a package path
+// can be loaded with one content only. A kernel has one session, but tests
+// (and programs embedding tick) start several in one process.
+var process = struct {
+	sync.Mutex
+	cellPaths map[string]bool           // %%go package paths used
+	local     map[string]map[string]int // local module → content hash → generation
+}{cellPaths: map[string]bool{}, local: map[string]map[string]int{}}
 
 // Supported reports whether this binary can load plugins at all; the
 // error is an *UnsupportedError that says why not.
