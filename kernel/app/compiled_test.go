@@ -346,3 +346,20 @@ func BenchmarkSumInterp(b *testing.B) {
 		t.Fatalf("%%compare does not name the backends: %q", out)
 	}
 }
+
+// %timeit says when a statement's time is mostly the interpreter's, and
+// not when it calls compiled code.
+func TestTimeitSaysInterpreted(t *testing.T) {
+	r := compiledSession(t)
+	r.ok("%%go\nfunc Sum(xs []int) int { s := 0; for _, x := range xs { s += x }; return s }\n")
+	r.ok("func sumInterp(xs []int) int { s := 0; for _, x := range xs { s += x }; return s }\nxs := make([]int, 1000)\nvar s int")
+	out := r.ok("%timeit -T 300ms --plot=none s = sumInterp(xs)")
+	t.Log(out)
+	if !strings.Contains(out, "of the statement's CPU time is the interpreter running Go code") || !strings.Contains(out, "%%go cell") {
+		t.Fatalf("no interpreted-code warning: %q", out)
+	}
+	out = r.ok("%timeit -T 300ms --plot=none s = Sum(xs)")
+	if strings.Contains(out, "interpreter running Go code") {
+		t.Fatalf("a compiled call was called interpreted: %q", out)
+	}
+}

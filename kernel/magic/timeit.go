@@ -77,6 +77,9 @@ func timeitOne(ctx context.Context, h Host, a *timeitArgs, t timing.Target) (*ti
 		return nil, report{}, err
 	}
 	r.Label = label(a.Stmt)
+	if w := interpretedWarning(ctx, h, a.Stmt, t, r); w != nil { // interpreted.go
+		r.Warnings = append(r.Warnings, *w)
+	}
 	plots, err := resultPlots(r, a.Plots)
 	if err != nil {
 		return nil, report{}, err

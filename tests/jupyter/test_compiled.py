@@ -3,7 +3,7 @@ modules from the proxy (gonum's mat, uuid), timed with %timeit and %bench; a
 local module edited between two imports; a %%go cell with range over a
 function iterator and generic inference that the interpreter refuses, called
 from a later interpreted cell; a compiled benchmark against the interpreted
-one with %compare; and each error a user can meet, with its message.
+one with %compare, and %timeit saying when interpreted code dominates; and each error a user can meet, with its message.
 
 The plugin builds share the go build cache of the suite (test.sh pins
 GOCACHE), so only the first plugin build of a CI run compiles Go's runtime in
@@ -191,6 +191,11 @@ func Map[T, U any](xs []T, f func(T) U) []U {
         self.assertIn('backend "compiled Go', out)
         self.assertIn('"interpreted Go (yaegi)"', out)
         self.assertIn("warning:", out)
+        # %timeit of interpreted code says that the interpreter's time dominates.
+        ok(self, self.kc, "func sumInterp(xs []int) int {\n\ts := 0\n\tfor _, x := range xs {\n\t\ts += x\n\t}\n\treturn s\n}\nnums := make([]int, 1000)\nvar total int")
+        out = ok(self, self.kc, "%timeit -T 300ms --plot=none total = sumInterp(nums)")
+        self.assertIn("of the statement's CPU time is the interpreter running Go code", out)
+        self.assertIn("define it in a %%go cell", out)
 
     def test_6_errors(self):
         ok(self, self.kc, "kept := 42")
