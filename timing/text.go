@@ -118,76 +118,26 @@ func (r *Result) Text(digits int) string {
 	}
 	b.WriteString(r.Headline(digits) + "\n")
 	st := r.Stats
-	fmt.Fprintf(&b, "  phases  cold %s", f(float64(r.Cold.Time)))
-	if r.Cold.Compiles > 0 || r.Cold.CacheHits > 0 {
-		fmt.Fprintf(&b, " (%s, %s)", plural(int(r.Cold.Compiles), "compile", "compiles"), plural(int(r.Cold.CacheHits), "cache hit", "cache hits"))
-	}
-	if r.Captures > 0 {
-		fmt.Fprintf(&b, " · capture %s", plural(r.Captures, "call", "calls"))
-		if r.Replaying {
-			b.WriteString(" (replaying)")
-		}
-	}
-	fmt.Fprintf(&b, " · warm-up %s", plural(r.Warmups, "call", "calls"))
-	if r.WarmCall > 0 {
-		fmt.Fprintf(&b, " (%s per call)", f(float64(r.WarmCall)))
-	}
-	b.WriteString("\n")
+	b.WriteString("  phases  " + r.phasesText(f) + "\n")
 	fmt.Fprintf(&b, "  stats   mean %s ± %s sd · min %s · max %s · MAD %s · IQR %s\n",
 		f(st.Mean), f(st.SD), f(st.Min), f(st.Max), f(st.MAD), f(st.IQR))
 	fmt.Fprintf(&b, "          p5 %s · p95 %s · p99 %s · %s\n",
 		f(st.P5), f(st.P95), f(st.P99), plural(st.LowOutliers+st.HighOutliers, "outlier", "outliers"))
-	fmt.Fprintf(&b, "  loop    enqueue %s vs synced %s per loop · floor %s per loop subtracted (%s) · timer %s · sync %s\n",
-		f(r.EnqueueMedian), f(st.Median+r.Floor), f(r.Floor), r.FloorSource,
+	fmt.Fprintf(&b, "  loop    enqueue %s vs synced %s per loop · %s · timer %s · sync %s\n",
+		f(r.EnqueueMedian), f(st.Median+r.Floor), r.floorText(f),
 		f(float64(r.Resolution)), f(float64(r.SyncCost)))
-	if c := r.Counters; c != nil && c.Kernels == 0 {
-		b.WriteString("  device  no kernels launched: the statement ran on the host only\n")
-	} else if c != nil {
-		fmt.Fprintf(&b, "  device  %s kernels · %sFLOP (%sFLOP/s) · %sB (%sB/s) per loop, estimated\n",
-			formatSig(c.Kernels, digits), formatSI(c.FLOPs, digits), formatSI(c.GFLOPS*1e9, digits),
-			formatSI(c.Bytes, digits), formatSI(c.GBps*1e9, digits))
+	for _, l := range []struct{ head, text string }{
+		{"drain", r.drainText(f)}, {"check", r.checkText()}, {"device", r.deviceText(digits)}, {"memory", r.memoryText()},
+	} {
+		if l.text != "" {
+			fmt.Fprintf(&b, "  %-6s  %s\n", l.head, l.text)
+		}
 	}
-	// Like Go's testing package, B/op and allocs/op are truncated to integers.
-	fmt.Fprintf(&b, "  memory  %s B/op · %s allocs/op · %s\n",
-		group(int(r.Memory.BytesPerOp)), group(int(r.Memory.AllocsPerOp)),
-		plural(int(r.Memory.GCCycles), "GC cycle", "GC cycles"))
 	b.WriteString("  prov    " + r.Provenance.Line() + "\n")
 	for _, w := range r.Warnings {
 		b.WriteString("  warning: " + w.String() + "\n")
 	}
 	return b.String()
-}
-
-// Line renders the provenance compactly on one line.
-func (p Provenance) Line() string {
-	var parts []string
-	if p.Device != "" {
-		parts = append(parts, "device "+p.Device)
-	}
-	if p.Backend != "" {
-		parts = append(parts, "backend "+p.Backend)
-	}
-	if len(p.Inputs) > 0 {
-		parts = append(parts, strings.Join(p.Inputs, ", "))
-	}
-	if p.CacheState != "" {
-		parts = append(parts, "cache "+p.CacheState)
-	}
-	var env []string
-	for _, k := range EnvKnobs {
-		if v := p.Env[k]; v != "" {
-			env = append(env, k+"="+v)
-		}
-	}
-	if len(env) > 0 {
-		parts = append(parts, strings.Join(env, " "))
-	}
-	parts = append(parts, p.GoVersion, "tick "+p.Tick+" ("+p.Commit+")", "yaegi "+p.Yaegi,
-		fmt.Sprintf("%s ×%d", p.CPU, p.CPUs), fmt.Sprintf("warm-up %d", p.Warmup))
-	if !p.Date.IsZero() {
-		parts = append(parts, p.Date.Format(time.DateOnly))
-	}
-	return strings.Join(parts, " · ")
 }
 
 // String is Text with the default precision, so a result shown as a
