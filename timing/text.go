@@ -49,6 +49,7 @@ func formatSig(v float64, digits int) string {
 	if v == 0 {
 		return "0"
 	}
+	v = roundTo(v, digits) // 9.9996 at 3 digits is 10.0, not 10.00
 	mag := int(math.Floor(math.Log10(math.Abs(v)))) + 1
 	dec := max(digits-mag, 0)
 	return strconv.FormatFloat(v, 'f', dec, 64)
