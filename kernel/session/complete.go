@@ -328,6 +328,9 @@ func (s *Session) inspectName(name string, detail int) string {
 // open raw string are incomplete (with an indent of four spaces per open
 // brace); an error no further line can fix is invalid.
 func (s *Session) IsComplete(code string) Completeness {
+	if c, ok := s.cellMagicComplete(code); ok {
+		return c
+	}
 	if strings.TrimSpace(code) == "" || hasMagic(code) && !strings.Contains(code, "{") {
 		return Completeness{Status: "complete"}
 	}
@@ -380,6 +383,30 @@ func (s *Session) IsComplete(code string) Completeness {
 		return Completeness{Status: "invalid"}
 	}
 	return Completeness{Status: "complete"}
+}
+
+// cellMagicComplete answers for a cell magic (%%name on the first
+// non-blank line) the way IPython does: the cell is complete once a blank
+// line ends it after the magic line (so a terminal can take the body line
+// by line), else incomplete, indented as the body's open brackets need.
+func (s *Session) cellMagicComplete(code string) (Completeness, bool) {
+	lines := strings.Split(code, "\n")
+	first := 0
+	for first < len(lines) && strings.TrimSpace(lines[first]) == "" {
+		first++
+	}
+	if first == len(lines) || !strings.HasPrefix(strings.TrimSpace(lines[first]), "%%") {
+		return Completeness{}, false
+	}
+	body := lines[first+1:]
+	if len(body) >= 2 && strings.TrimSpace(body[len(body)-1]) == "" {
+		return Completeness{Status: "complete"}, true
+	}
+	indent := ""
+	if c := s.IsComplete(strings.Join(body, "\n")); c.Status == "incomplete" {
+		indent = c.Indent
+	}
+	return Completeness{Status: "incomplete", Indent: indent}, true
 }
 
 func indentFor(stack []token.Token) string {

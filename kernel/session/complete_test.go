@@ -91,6 +91,13 @@ func TestIsComplete(t *testing.T) {
 		{"func f() {\n\ts := `raw", "incomplete", ""},
 		{"for i := 0; i < 3; i++ {", "incomplete", "    "},
 		{"%%timeit\nfor {", "incomplete", "    "},
+		// A cell magic ends with a blank line, as in IPython: a terminal
+		// (jupyter console) can then take its body line by line.
+		{"%%timeit", "incomplete", ""},
+		{"%%timeit -n 3 setup()", "incomplete", ""},
+		{"%%timeit\nx := 1", "incomplete", ""},
+		{"%%timeit\nx := 1\n", "complete", ""},
+		{"\n%%time\nfor i := 0; i < 3; i++ {\n\tx++\n}\n  ", "complete", ""},
 		{")", "invalid", ""},
 		{"x := 1 +", "incomplete", ""},
 		{"}", "invalid", ""},
@@ -194,5 +201,29 @@ func TestCompleteMagics(t *testing.T) {
 		if got.Start != c.wantStart || got.End != len(c.code) {
 			t.Errorf("Complete(%q): range [%d,%d), want [%d,%d)", c.code, got.Start, got.End, c.wantStart, len(c.code))
 		}
+	}
+}
+
+// `name?` and `name??` page what inspection knows, as IPython does, rather
+// than failing with Go's "illegal character U+003F '?'".
+func TestQuestionMark(t *testing.T) {
+	s := newSession(t)
+	if res := s.Execute(context.Background(), Cell{Code: "import \"strings\"\ntotal := 41", Count: 1}, &recorder{}); res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	for code, want := range map[string]string{
+		"total?":           "total",
+		"total??":          "total",
+		"?total":           "total",
+		"strings.ToUpper?": "func(string) string",
+		"nosuch?":          "nosuch: not found",
+	} {
+		res := s.Execute(context.Background(), Cell{Code: code, Count: 2}, &recorder{})
+		if res.Err != nil || !strings.Contains(res.Page, want) {
+			t.Errorf("%s: page %q err %v, want a page with %q", code, res.Page, res.Err, want)
+		}
+	}
+	if res := s.Execute(context.Background(), Cell{Code: "x := a ? b : c", Count: 3}, &recorder{}); res.Err == nil {
+		t.Errorf("a ? inside Go is still a syntax error")
 	}
 }

@@ -159,6 +159,9 @@ func (s *Session) Execute(ctx context.Context, cell Cell, sink Sink) (res Result
 	if ctx.Err() != nil {
 		return Result{Err: interruptedError()}
 	}
+	if q, ok := s.question(cell.Code); ok {
+		return q
+	}
 	if hasMagic(cell.Code) {
 		res = s.runMagics(ctx, &cell, sink)
 	} else {

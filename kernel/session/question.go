@@ -1,0 +1,28 @@
+package session
+
+import (
+	"fmt"
+	"regexp"
+)
+
+// questionRe matches a help request on a Go name, IPython's syntax:
+// `x?`, `pkg.Name??`, `?x`.
+var questionRe = regexp.MustCompile(`^\s*(\?{0,2})([\p{L}_][\p{L}\p{N}_]*(?:\.[\p{L}_][\p{L}\p{N}_]*)?)(\?{0,2})\s*$`)
+
+// question answers a cell that is only `name?` or `name??` (or `?name`)
+// with the pager text Inspect gives for name (?? asks for more detail),
+// instead of a Go syntax error about '?'.
+func (s *Session) question(code string) (Result, bool) {
+	m := questionRe.FindStringSubmatch(code)
+	if m == nil || (m[1] == "") == (m[3] == "") { // exactly one of prefix and suffix
+		return Result{}, false
+	}
+	name := m[2]
+	detail := len(m[1]+m[3]) - 1
+	in := s.Inspect(name, len(name), detail)
+	if !in.Found {
+		return Result{Page: fmt.Sprintf("%s: not found: no variable, function, type, constant or package member of that name "+
+			"is defined in this session; define it in a cell, or import its package first", name)}, true
+	}
+	return Result{Page: in.Text}, true
+}
