@@ -34,7 +34,7 @@ func Trace(r *timing.Result) (*plot.Plot, error) {
 		byPhase[s.Phase] = append(byPhase[s.Phase], plotter.XY{X: float64(i + 1), Y: ly})
 	}
 	p := newPlot()
-	p.Title.Text = title(r, "every timed interval, in order", fmt.Sprintf("%d measured samples × %d loops", r.Repeats, r.Loops))
+	p.Title.Text = title(r, "every timed interval, in order", count(r.Repeats, "measured sample", "measured samples")+" × "+count(r.Loops, "loop", "loops"))
 	p.X.Label.Text = "interval (1 = cold call)"
 	p.Y.Label.Text = "time per loop (floor subtracted, log scale)"
 	// The axis is linear in log10(time), labelled with times: gonum's
