@@ -72,12 +72,12 @@ func Box(results ...*timing.Result) (*plot.Plot, error) {
 		b.GlyphStyle.Color = StatementColor(i)
 		p.Add(b)
 		if st := r.Stats; st.CIValid {
-			ci, err := plotter.NewPolygon(plotter.XYs{{X: float64(i) - 0.06, Y: y(st.CILo)}, {X: float64(i) + 0.06, Y: y(st.CILo)},
-				{X: float64(i) + 0.06, Y: y(st.CIHi)}, {X: float64(i) - 0.06, Y: y(st.CIHi)}})
+			ci, err := plotter.NewPolygon(plotter.XYs{{X: float64(i) - 0.035, Y: y(st.CILo)}, {X: float64(i) + 0.035, Y: y(st.CILo)},
+				{X: float64(i) + 0.035, Y: y(st.CIHi)}, {X: float64(i) - 0.035, Y: y(st.CIHi)}})
 			if err != nil {
 				return nil, fmt.Errorf("plotting: box: %w", err)
 			}
-			ci.Color = Black
+			ci.Color = withAlpha(Black, 170)
 			ci.LineStyle.Width = 0
 			p.Add(ci)
 		}
