@@ -126,7 +126,7 @@ func (s *Service) userExpressions(exprs map[string]string) map[string]any {
 func errorContent(e *session.Error) map[string]any {
 	tb := e.Traceback
 	if tb == nil {
-		tb = []string{e.Name + ": " + e.Value}
+		tb = []string{e.Error()}
 	}
 	return map[string]any{"ename": e.Name, "evalue": e.Value, "traceback": tb}
 }

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/tick-kernel/tick/kernel/session"
+	"github.com/tick-kernel/tick/kernel/session/cell"
 )
 
 // lazyRunner is a session.Runner built in the background, so the kernel
@@ -33,13 +34,12 @@ func (l *lazyRunner) get() (session.Runner, error) {
 	return l.r, l.err
 }
 
-func (l *lazyRunner) Execute(ctx context.Context, cell session.Cell, sink session.Sink) session.Result {
+func (l *lazyRunner) Execute(ctx context.Context, c session.Cell, sink session.Sink) session.Result {
 	r, err := l.get()
 	if err != nil {
-		msg := "the Go session could not start: " + err.Error() + "; restart the kernel, and report this with the kernel log if it persists"
-		return session.Result{Err: &session.Error{Name: "RuntimeError", Value: msg, Traceback: []string{"RuntimeError: " + msg}}}
+		return session.Result{Err: cell.Errorf(cell.RuntimeError, "the Go session could not start: %w; restart the kernel, and report this with the kernel log if it persists", err)}
 	}
-	return r.Execute(ctx, cell, sink)
+	return r.Execute(ctx, c, sink)
 }
 
 func (l *lazyRunner) Complete(code string, cursor int) session.Completion {

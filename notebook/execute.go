@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tick-kernel/tick/kernel/session"
+	"github.com/tick-kernel/tick/kernel/session/cell"
 )
 
 // Options control Execute.
@@ -102,7 +103,7 @@ func Execute(ctx context.Context, nb *Notebook, r session.Runner, opts Options) 
 		p.Status, p.Err = StatusOK, res.Err
 		if res.Err != nil {
 			p.Status = StatusError
-			if res.Err.Name == "Timeout" {
+			if errors.Is(res.Err, cell.Timeout) {
 				p.Status = StatusTimeout
 			}
 		}
@@ -152,7 +153,7 @@ func runCell(ctx context.Context, r session.Runner, c *Cell, count int, rec *rec
 		case res = <-done:
 		case <-time.After(grace):
 			stuck = true
-			res = session.Result{Err: &session.Error{Name: "Interrupted", Value: ErrStuck.Error()}}
+			res = session.Result{Err: cell.Errorf(cell.Interrupted, "%w", ErrStuck)}
 		}
 		if ctx.Err() == nil { // the cell's own timeout, not the caller's
 			res.Value = nil
@@ -169,7 +170,7 @@ func timeoutError(d time.Duration, stuck bool) *session.Error {
 		msg += "; it did not stop, so no further cells can run"
 	}
 	msg += " (raise the limit with --timeout)"
-	return &session.Error{Name: "Timeout", Value: msg, Traceback: []string{"Timeout: " + msg}}
+	return cell.Errorf(cell.Timeout, "%s", msg)
 }
 
 // recordResult appends the cell's value, page text and error as outputs.
@@ -188,7 +189,7 @@ func recordResult(rec *recorder, sink *cellSink, res session.Result, count int) 
 		if len(tb) == 0 {
 			tb = []string{e.Error()}
 		}
-		sink.appendLocked(&Output{Type: ErrorOutput, EName: e.Name, EValue: e.Value, Traceback: tb})
+		sink.appendLocked(&Output{Type: ErrorOutput, EName: string(e.Name), EValue: e.Value, Traceback: tb})
 	}
 }
 

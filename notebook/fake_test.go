@@ -12,6 +12,7 @@ import (
 
 	"github.com/tick-kernel/tick/display"
 	"github.com/tick-kernel/tick/kernel/session"
+	"github.com/tick-kernel/tick/kernel/session/cell"
 )
 
 // fakeRunner is a session.Runner whose cells are scripts of one command a
@@ -37,12 +38,12 @@ type fakeRunner struct {
 
 func newFake() *fakeRunner { return &fakeRunner{interrupt: make(chan struct{}, 1)} }
 
-func (f *fakeRunner) Execute(ctx context.Context, cell session.Cell, sink session.Sink) session.Result {
+func (f *fakeRunner) Execute(ctx context.Context, c session.Cell, sink session.Sink) session.Result {
 	f.mu.Lock()
-	f.ran = append(f.ran, cell)
+	f.ran = append(f.ran, c)
 	f.mu.Unlock()
 	var res session.Result
-	for _, line := range strings.Split(cell.Code, "\n") {
+	for _, line := range strings.Split(c.Code, "\n") {
 		cmd, rest, _ := strings.Cut(strings.TrimSpace(line), " ")
 		arg1, arg2, _ := strings.Cut(rest, " ")
 		id := arg1
@@ -83,7 +84,7 @@ func (f *fakeRunner) Execute(ctx context.Context, cell session.Cell, sink sessio
 			}
 			wg.Wait()
 		case "fail":
-			res.Err = &session.Error{Name: arg1, Value: arg2, Traceback: []string{"\x1b[31m" + arg1 + "\x1b[0m: " + arg2}}
+			res.Err = &session.Error{Name: cell.Kind(arg1), Value: arg2, Traceback: []string{"\x1b[31m" + arg1 + "\x1b[0m: " + arg2}}
 			return res
 		case "block":
 			<-f.interrupt

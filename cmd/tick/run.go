@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tick-kernel/tick/kernel/session"
+	"github.com/tick-kernel/tick/kernel/session/cell"
 	"github.com/tick-kernel/tick/notebook"
 )
 
@@ -214,7 +215,7 @@ func describeFailure(err error, f *runFlags) string {
 	var ce *notebook.CellError
 	if errors.As(err, &ce) {
 		msg := fmt.Sprintf("cell %d (%s) failed: %s", ce.Cell, ce.FirstLine, ce.Err.Error())
-		if ce.Err.Name == "Timeout" {
+		if errors.Is(ce.Err, cell.Timeout) {
 			return msg
 		}
 		return msg + fmt.Sprintf("\n  the outputs up to it are in %s; fix the cell, or pass --allow-errors to run past failing cells", f.out)

@@ -63,16 +63,12 @@ func Magics() []session.Magic {
 	}
 }
 
-// host returns the call's session as a Host. The assertion is dynamic so
-// that this package builds against a session that lacks a method; the
-// error then names what is missing.
+// host returns the call's evaluator as a Host.
 func host(c *session.MagicCall) (Host, error) {
-	var s any = c.Session
-	h, ok := s.(Host)
-	if !ok || c.Session == nil {
-		return nil, fmt.Errorf("magic: %%%s needs a session with CompileLoop, Eval and SetVar", c.Name)
+	if c.Eval == nil {
+		return nil, fmt.Errorf("magic: %%%s needs the session's evaluator", c.Name)
 	}
-	return h, nil
+	return c.Eval, nil
 }
 
 // help returns the section "## %name" of help.md, without its heading.

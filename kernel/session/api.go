@@ -8,6 +8,7 @@ import (
 	"context"
 
 	"github.com/tick-kernel/tick/display"
+	"github.com/tick-kernel/tick/kernel/session/cell"
 )
 
 // Sink receives what a running cell produces, in order. Calls come from the
@@ -45,19 +46,10 @@ type Result struct {
 	Page string
 }
 
-// Error describes a failed cell in the shape Jupyter expects.
-type Error struct {
-	// Name is a short class: "CompileError", "Panic", "Interrupted",
-	// "Unsupported", "MagicError", "RuntimeError".
-	Name string
-	// Value is the one-line message. Positions name the cell: cell[3]:2:5.
-	Value string
-	// Traceback is the lines shown to the user (first line usually
-	// "Name: Value"); no internal wrapper frames.
-	Traceback []string
-}
-
-func (e *Error) Error() string { return e.Name + ": " + e.Value }
+// Error describes a failed cell in the shape Jupyter expects: its Name
+// is one of the kinds of package cell (cell.Panic, cell.Interrupted, ...),
+// which errors.Is matches.
+type Error = cell.Error
 
 // Completion is the answer to a completion request. Matches replace
 // code[Start:End] (byte offsets).

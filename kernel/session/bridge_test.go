@@ -88,3 +88,15 @@ func TestImportFmtFirst(t *testing.T) {
 	s := newSession(t)
 	runTable(t, s, []cellCase{{name: "import", code: `import "fmt"`}, {name: "use", code: `fmt.Sprint(1)`, value: `"1"`}})
 }
+
+// TestBridgesPassOrder runs cells whose rewrite depends on the order of the
+// passes (kernel/session/testdata/rewrite/range-int-in-func.txtar): a
+// function ranging over an int the same cell defines after it, and over
+// min of constants.
+func TestBridgesPassOrder(t *testing.T) {
+	s := newSession(t)
+	runTable(t, s, []cellCase{
+		{name: "range_int_defined_later", code: "func upTo() int { t := 0; for i := range lim { t += i }; return t }\nlim := 5\nupTo()", value: "10"},
+		{name: "range_min_in_func", code: "func few() int { c := 0; for range min(3, 5) { c++ }; return c }\nfew()", value: "3"},
+	})
+}

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+
+	"github.com/tick-kernel/tick/kernel/session/cell"
 )
 
 // This file finds the declared type of a session variable whose type a cell
@@ -124,13 +126,13 @@ func (s *Session) probeVar(x string) (vt varType, ok bool, methods []string) {
 // compileProbes compiles each line of code (expression statements) on its
 // own and reports which compiled; nil when code does not parse into n.
 func (s *Session) compileProbes(code string, n int) []bool {
-	pc, err := parseCell(s.ip.FileSet(), code)
+	pc, err := cell.Parse(s.ip.FileSet(), cell.Cell{Code: code})
 	if err != nil {
 		return nil
 	}
-	stmts := pc.stmts
-	if pc.value != nil {
-		stmts = append(stmts, &ast.ExprStmt{X: pc.value})
+	stmts := pc.Stmts
+	if pc.Value != nil {
+		stmts = append(stmts, &ast.ExprStmt{X: pc.Value})
 	}
 	if len(stmts) != n {
 		return nil

@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"go/ast"
 	"go/printer"
-	"go/scanner"
 	"go/token"
 	"reflect"
 	"sort"
 	"strings"
-	"unicode"
 	"unicode/utf8"
+
+	"github.com/tick-kernel/tick/kernel/session/cell"
 )
 
 var goKeywords = []string{"break", "case", "chan", "const", "continue", "default", "defer", "else",
@@ -84,34 +84,19 @@ func nodeText(fset *token.FileSet, n any) string {
 	return t
 }
 
-func isIdentRune(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) }
-
-// identBefore returns the start of the identifier that ends at end.
-func identBefore(code string, end int) int {
-	start := end
-	for start > 0 {
-		r, size := utf8.DecodeLastRuneInString(code[:start])
-		if !isIdentRune(r) {
-			break
-		}
-		start -= size
-	}
-	return start
-}
-
 // Complete returns the names that can replace the identifier before
 // cursor (a byte offset): members after "pkg." or "variable.", else names
 // in scope, builtins and keywords.
 func (s *Session) Complete(code string, cursor int) Completion {
 	cursor = max(0, min(cursor, len(code)))
-	start := identBefore(code, cursor)
+	start := cell.IdentBefore(code, cursor)
 	if m, ok := s.completeMagic(code, start, cursor); ok {
 		return m
 	}
 	prefix := code[start:cursor]
 	var names []string
 	if start > 0 && code[start-1] == '.' {
-		names = s.members(code[identBefore(code, start-1) : start-1])
+		names = s.members(code[cell.IdentBefore(code, start-1) : start-1])
 	} else {
 		names = s.scopeNames()
 	}
@@ -225,18 +210,18 @@ func (s *Session) Inspect(code string, cursor int, detail int) Inspection {
 	end := cursor
 	for end < len(code) {
 		r, size := utf8.DecodeRuneInString(code[end:])
-		if !isIdentRune(r) {
+		if !cell.IsIdentRune(r) {
 			break
 		}
 		end += size
 	}
-	start := identBefore(code, end)
+	start := cell.IdentBefore(code, end)
 	name := code[start:end]
 	if name == "" {
 		return Inspection{}
 	}
 	if start > 0 && code[start-1] == '.' {
-		pkg := code[identBefore(code, start-1) : start-1]
+		pkg := code[cell.IdentBefore(code, start-1) : start-1]
 		text := s.inspectMember(pkg, name)
 		if text == "" {
 			text = s.inspectVarMember(pkg, name)
@@ -324,97 +309,8 @@ func (s *Session) inspectName(name string, detail int) string {
 	return ""
 }
 
-// IsComplete says whether code is ready to run: unbalanced brackets or an
-// open raw string are incomplete (with an indent of four spaces per open
-// brace); an error no further line can fix is invalid.
+// IsComplete says whether code is ready to run (cell.IsComplete).
 func (s *Session) IsComplete(code string) Completeness {
-	if c, ok := s.cellMagicComplete(code); ok {
-		return c
-	}
-	if strings.TrimSpace(code) == "" || hasMagic(code) && !strings.Contains(code, "{") {
-		return Completeness{Status: "complete"}
-	}
-	var errs scanner.ErrorList
-	fset := token.NewFileSet()
-	file := fset.AddFile("", -1, len(code))
-	var sc scanner.Scanner
-	sc.Init(file, []byte(code), func(pos token.Position, msg string) { errs.Add(pos, msg) }, 0)
-	var stack []token.Token
-	last := token.ILLEGAL
-	for {
-		_, tok, lit := sc.Scan()
-		if tok == token.EOF {
-			break
-		}
-		switch tok {
-		case token.LPAREN, token.LBRACK, token.LBRACE:
-			stack = append(stack, tok)
-		case token.RPAREN, token.RBRACK, token.RBRACE:
-			want := map[token.Token]token.Token{token.RPAREN: token.LPAREN, token.RBRACK: token.LBRACK, token.RBRACE: token.LBRACE}[tok]
-			if len(stack) == 0 || stack[len(stack)-1] != want {
-				return Completeness{Status: "invalid"}
-			}
-			stack = stack[:len(stack)-1]
-		}
-		if !(tok == token.SEMICOLON && lit == "\n") {
-			last = tok
-		}
-	}
-	for _, e := range errs {
-		if strings.Contains(e.Msg, "raw string literal not terminated") {
-			// No indent: it would become part of the string.
-			return Completeness{Status: "incomplete"}
-		}
-		if strings.Contains(e.Msg, "comment not terminated") {
-			return Completeness{Status: "incomplete", Indent: indentFor(stack)}
-		}
-	}
-	if len(errs) > 0 {
-		return Completeness{Status: "invalid"}
-	}
-	if len(stack) > 0 {
-		return Completeness{Status: "incomplete", Indent: indentFor(stack)}
-	}
-	if last.IsOperator() && last != token.RPAREN && last != token.RBRACK && last != token.RBRACE &&
-		last != token.INC && last != token.DEC && last != token.SEMICOLON {
-		return Completeness{Status: "incomplete"}
-	}
-	if _, err := parseCell(token.NewFileSet(), code); err != nil {
-		return Completeness{Status: "invalid"}
-	}
-	return Completeness{Status: "complete"}
-}
-
-// cellMagicComplete answers for a cell magic (%%name on the first
-// non-blank line) the way IPython does: the cell is complete once a blank
-// line ends it after the magic line (so a terminal can take the body line
-// by line), else incomplete, indented as the body's open brackets need.
-func (s *Session) cellMagicComplete(code string) (Completeness, bool) {
-	lines := strings.Split(code, "\n")
-	first := 0
-	for first < len(lines) && strings.TrimSpace(lines[first]) == "" {
-		first++
-	}
-	if first == len(lines) || !strings.HasPrefix(strings.TrimSpace(lines[first]), "%%") {
-		return Completeness{}, false
-	}
-	body := lines[first+1:]
-	if len(body) >= 2 && strings.TrimSpace(body[len(body)-1]) == "" {
-		return Completeness{Status: "complete"}, true
-	}
-	indent := ""
-	if c := s.IsComplete(strings.Join(body, "\n")); c.Status == "incomplete" {
-		indent = c.Indent
-	}
-	return Completeness{Status: "incomplete", Indent: indent}, true
-}
-
-func indentFor(stack []token.Token) string {
-	n := 0
-	for _, t := range stack {
-		if t == token.LBRACE {
-			n++
-		}
-	}
-	return strings.Repeat("    ", max(n, 1))
+	status, indent := cell.IsComplete(code)
+	return Completeness{Status: status, Indent: indent}
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/traefik/yaegi/interp"
+
+	"github.com/tick-kernel/tick/kernel/session/cell"
 )
 
 // crashError is an interpreter crash (a panic inside yaegi while
@@ -18,30 +20,11 @@ type crashError struct{ v any }
 
 func (c *crashError) Error() string { return fmt.Sprint(c.v) }
 
-// posPrefix matches a position at the start of a message: "_.go:3:5" or
-// "3:5" (yaegi trims the file name of the default source).
-var posPrefix = regexp.MustCompile(`^(?:_\.go:)?(\d+):(\d+)(?::|$)`)
-
-// posAnywhere matches positions inside messages ("previous declaration at _.go:2:6").
-var posAnywhere = regexp.MustCompile(`_\.go:(\d+:\d+)`)
-
-// cellPos names cell count's position line:col.
-func cellPos(count int, lc string) string { return fmt.Sprintf("cell[%d]:%s", count, lc) }
-
-// cellMessage rewrites the positions in an interpreter message to name the cell.
-func cellMessage(msg string, count int) string {
-	if m := posPrefix.FindStringSubmatchIndex(msg); m != nil {
-		lc := msg[m[2]:m[3]] + ":" + msg[m[4]:m[5]]
-		msg = cellPos(count, lc) + msg[m[5]:]
-	}
-	return posAnywhere.ReplaceAllStringFunc(msg, func(p string) string { return cellPos(count, p[len("_.go:"):]) })
-}
-
-// compileError converts a parse or compile error of cell count.
-func compileError(err error, count int) *Error {
-	var c *crashError
-	if errors.As(err, &c) {
-		return unsupportedError(c.v, count)
+// compileError converts a parse or compile error of the code of c.
+func compileError(c cell.Cell, err error) *Error {
+	var crash *crashError
+	if errors.As(err, &crash) {
+		return unsupportedError(c, crash.v)
 	}
 	var lines []string
 	var list scanner.ErrorList
@@ -51,79 +34,78 @@ func compileError(err error, count int) *Error {
 				lines = append(lines, fmt.Sprintf("(and %d more errors)", len(list)-5))
 				break
 			}
-			lines = append(lines, cellMessage(e.Error(), count))
+			lines = append(lines, cell.Message(c.N, e.Error()))
 		}
 	} else {
-		lines = strings.Split(cellMessage(err.Error(), count), "\n")
+		lines = strings.Split(cell.Message(c.N, err.Error()), "\n")
 	}
 	if len(lines) == 0 {
 		lines = []string{err.Error()}
 	}
-	return &Error{Name: "CompileError", Value: lines[0], Traceback: append([]string{"CompileError: " + lines[0]}, lines[1:]...)}
+	return cell.Errorf(cell.CompileError, "%s", lines[0]).Trace(lines[1:]...)
 }
 
 // unsupportedError reports a known interpreter crash as a construct tick
 // cannot run yet.
-func unsupportedError(v any, count int) *Error {
-	msg := fmt.Sprintf("cell[%d]: this cell uses a Go construct the interpreter (yaegi) cannot compile (it crashed with %q). "+
+func unsupportedError(c cell.Cell, v any) *Error {
+	return cell.Errorf(cell.Unsupported, "cell[%d]: this cell uses a Go construct the interpreter (yaegi) cannot compile (it crashed with %q). "+
 		"Known cases: range over a function, a generic function called with untyped constants of mixed kinds, "+
-		"and some uses of generics. Rewrite that construct (see docs/compatibility.md) and run the cell again", count, fmt.Sprint(v))
-	return &Error{Name: "Unsupported", Value: msg, Traceback: []string{"Unsupported: " + msg}}
+		"and some uses of generics. Rewrite that construct (see docs/compatibility.md) and run the cell again", c.N, fmt.Sprint(v))
 }
 
 // explainCrash names the construct behind an Unsupported error when the
 // cell shows a known one (range over a function).
-func (s *Session) explainCrash(e *Error, pc *parsedCell, count int) *Error {
-	if e.Name != "Unsupported" {
+func (s *Session) explainCrash(e *Error, pc *cell.Parsed) *Error {
+	if !errors.Is(e, cell.Unsupported) {
 		return e
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var found string
+	var found *cell.Pos
 	inspect := func(n ast.Node) bool {
 		r, ok := n.(*ast.RangeStmt)
-		if !ok || found != "" {
-			return found == ""
+		if !ok || found != nil {
+			return found == nil
 		}
 		switch x := r.X.(type) {
 		case *ast.FuncLit:
-			found = lineCol(pc.fset, r.For)
+			p := pc.Pos(r.For)
+			found = &p
 		case *ast.Ident:
 			if strings.HasPrefix(s.declText[x.Name], "func ") {
-				found = lineCol(pc.fset, r.For)
+				p := pc.Pos(r.For)
+				found = &p
 			}
 		}
 		return true
 	}
-	if pc.decls != nil {
-		ast.Inspect(pc.decls, inspect)
+	if pc.Decls != nil {
+		ast.Inspect(pc.Decls, inspect)
 	}
-	for _, st := range pc.stmts {
+	for _, st := range pc.Stmts {
 		ast.Inspect(st, inspect)
 	}
-	if found == "" {
+	if found == nil {
 		return e
 	}
-	msg := fmt.Sprintf("cell[%d]:%s: range over a function (Go 1.23 iterators) is not supported by the interpreter; "+
-		"call the function with a yield callback instead: seq(func(v T) bool { ...; return true })", count, found)
-	return &Error{Name: "Unsupported", Value: msg, Traceback: []string{"Unsupported: " + msg}}
+	return cell.Errorf(cell.Unsupported, "%s: range over a function (Go 1.23 iterators) is not supported by the interpreter; "+
+		"call the function with a yield callback instead: seq(func(v T) bool { ...; return true })", found)
 }
 
 func interruptedError() *Error {
-	msg := "the cell was stopped by an interrupt; everything defined before it is kept"
-	return &Error{Name: "Interrupted", Value: msg, Traceback: []string{"Interrupted: " + msg}}
+	return cell.Errorf(cell.Interrupted, "the cell was stopped by an interrupt; everything defined before it is kept")
 }
 
 func internalError(r any) *Error {
-	msg := fmt.Sprintf("internal error in the session: %v (the session goes on; please report this with the cell that caused it)", r)
-	return &Error{Name: "RuntimeError", Value: msg, Traceback: append([]string{"RuntimeError: " + msg}, goFrames(debug.Stack())...)}
+	return cell.Errorf(cell.RuntimeError, "internal error in the session: %v (the session goes on; please report this with the cell that caused it)", r).
+		Trace(goFrames(debug.Stack())...)
 }
 
 // yaegiFrame parses a frame line printed by yaegi: "3:5: panic: main.f(...)".
 var yaegiFrame = regexp.MustCompile(`^(?:\S+:)?(\d+:\d+): panic(?:: (.*))?$`)
 
-// panicError converts a panic of running code in cell count.
-func (s *Session) panicError(p interp.Panic, count int) *Error {
+// panicError converts a panic of running code of c.
+func (s *Session) panicError(c cell.Cell, p interp.Panic) *Error {
 	s.mu.Lock()
 	frames := s.frames
 	s.frames = nil
@@ -132,9 +114,8 @@ func (s *Session) panicError(p interp.Panic, count int) *Error {
 	case interruptSignal:
 		return interruptedError()
 	case depthSignal:
-		msg := fmt.Sprintf("call depth passed %d: runaway recursion? Check the base case of the recursive function "+
+		return cell.Errorf(cell.RuntimeError, "call depth passed %d: runaway recursion? Check the base case of the recursive function "+
 			"(or raise session.Options.MaxDepth if the recursion is meant to be this deep); the session goes on", v.depth-1)
-		return &Error{Name: "RuntimeError", Value: msg, Traceback: []string{"RuntimeError: " + msg}}
 	}
 	var tb []string
 	first := ""
@@ -147,15 +128,15 @@ func (s *Session) panicError(p interp.Panic, count int) *Error {
 		if m == nil {
 			continue
 		}
-		where := count
+		where := c.N
 		fn := strings.TrimSuffix(m[2], "(...)")
 		fn = strings.TrimPrefix(fn, "main.")
 		s.mu.Lock()
-		if c, ok := s.funcCell[strings.SplitN(fn, ".", 2)[0]]; ok {
-			where = c
+		if n, ok := s.funcCell[strings.SplitN(fn, ".", 2)[0]]; ok {
+			where = n
 		}
 		s.mu.Unlock()
-		pos := cellPos(where, m[1])
+		pos := fmt.Sprintf("cell[%d]:%s", where, m[1])
 		if first == "" {
 			first = pos
 		}
@@ -170,7 +151,7 @@ func (s *Session) panicError(p interp.Panic, count int) *Error {
 		msg = err.Error()
 	}
 	var note string
-	msg, note = goPanicMessage(msg, count)
+	msg, note = goPanicMessage(c, msg)
 	if note != "" {
 		tb = append([]string{"  " + note}, tb...)
 	}
@@ -183,7 +164,7 @@ func (s *Session) panicError(p interp.Panic, count int) *Error {
 		tb = append(tb, "  Go frames (native code):")
 		tb = append(tb, go_...)
 	}
-	return &Error{Name: "Panic", Value: msg, Traceback: append([]string{"Panic: " + msg}, tb...)}
+	return cell.Errorf(cell.Panic, "%s", msg).Trace(tb...)
 }
 
 // internalFrame reports whether a Go stack function belongs to the
@@ -248,7 +229,7 @@ var panicPos = regexp.MustCompile(`^(\d+:\d+): (interface conversion: )`)
 // goPanicMessage rewrites a panic message of interpreted code the way Go
 // says it. note, when set, is a line for the traceback: the interpreter's
 // own message and what to do about what it leaves out.
-func goPanicMessage(msg string, count int) (string, string) {
+func goPanicMessage(c cell.Cell, msg string) (string, string) {
 	for _, r := range reflectPanics {
 		if msg == r.yaegi {
 			return r.goMsg, fmt.Sprintf("(the interpreter reported %q and does not say which value; "+
@@ -256,7 +237,7 @@ func goPanicMessage(msg string, count int) (string, string) {
 		}
 	}
 	if m := panicPos.FindStringSubmatchIndex(msg); m != nil {
-		return "runtime error: " + msg[m[4]:] + " (at " + cellPos(count, msg[m[2]:m[3]]) + ")", ""
+		return "runtime error: " + msg[m[4]:] + " (at " + cell.Message(c.N, msg[m[2]:m[3]]) + ")", ""
 	}
 	if msg == "errors: *target must be interface or implement error" {
 		return msg, "errors.As cannot match a type declared in a cell (an interpreter limitation): " +

@@ -9,6 +9,8 @@ import (
 	"reflect"
 	"regexp"
 	"strings"
+
+	"github.com/tick-kernel/tick/kernel/session/cell"
 )
 
 // This file explains the type inference failures of the interpreter in
@@ -32,7 +34,7 @@ type genericCall struct {
 	name    string
 	params  []string          // type parameter names
 	implied map[string]string // type parameter → the type the arguments show
-	pos     string            // line:col of the call in the cell
+	pos     cell.Pos          // the call's position in the cell
 	call    *ast.CallExpr
 }
 
@@ -64,10 +66,9 @@ func (g genericCall) advice() string {
 	return s
 }
 
-// genericHint rewrites msg, a compile error of cell count, when it is an
-// inference failure in a call of a cell's generic function. It returns ""
-// otherwise.
-func (s *Session) genericHint(msg, code string, count int) string {
+// genericHint rewrites msg, a compile error of c, when it is an inference
+// failure in a call of a cell's generic function. It returns "" otherwise.
+func (s *Session) genericHint(msg string, c cell.Cell) string {
 	var want func(genericCall) bool
 	var why string
 	if m := undefinedTypeParam.FindStringSubmatch(msg); m != nil {
@@ -84,10 +85,10 @@ func (s *Session) genericHint(msg, code string, count int) string {
 	}
 	// The interpreter's position may be the declaration's, in another cell.
 	msg = cellPrefix.ReplaceAllString(msg, "")
-	for _, g := range s.genericCalls(code) {
+	for _, g := range s.genericCalls(c) {
 		if want(g) {
 			return fmt.Sprintf("%s: cannot infer the type parameters of %s in this call (%s; interpreter message: %q): %s",
-				cellPos(count, g.pos), g.name, why, msg, g.advice())
+				g.pos, g.name, why, msg, g.advice())
 		}
 	}
 	return ""
@@ -111,24 +112,24 @@ func hasArg[T ast.Expr](c *ast.CallExpr) bool {
 	return false
 }
 
-// genericCalls returns the calls in code of generic functions declared in
-// cells, in cell order.
-func (s *Session) genericCalls(code string) []genericCall {
-	if hasMagic(code) {
+// genericCalls returns the calls in the code of c of generic functions
+// declared in cells, in cell order.
+func (s *Session) genericCalls(c cell.Cell) []genericCall {
+	if cell.HasMagic(c.Code) {
 		return nil
 	}
-	pc, err := parseCell(token.NewFileSet(), code)
+	pc, err := cell.Parse(token.NewFileSet(), c)
 	if err != nil {
 		return nil
 	}
 	globals := s.globals()
 	var out []genericCall
 	visit := func(n ast.Node) bool {
-		c, ok := n.(*ast.CallExpr)
+		call, ok := n.(*ast.CallExpr)
 		if !ok {
 			return true
 		}
-		id, ok := c.Fun.(*ast.Ident)
+		id, ok := call.Fun.(*ast.Ident)
 		if !ok {
 			return true
 		}
@@ -139,17 +140,17 @@ func (s *Session) genericCalls(code string) []genericCall {
 		if fd == nil {
 			return true
 		}
-		g := genericCall{name: id.Name, implied: map[string]string{}, pos: lineCol(pc.fset, c.Pos()), call: c}
+		g := genericCall{name: id.Name, implied: map[string]string{}, pos: pc.Pos(call.Pos()), call: call}
 		for _, f := range fd.Type.TypeParams.List {
 			for _, n := range f.Names {
 				g.params = append(g.params, n.Name)
 			}
 		}
-		inferFromArgs(fd.Type, c, g.params, g.implied, globals)
+		inferFromArgs(fd.Type, call, g.params, g.implied, globals)
 		out = append(out, g)
 		return true
 	}
-	for _, n := range pc.nodes() {
+	for _, n := range pc.Nodes() {
 		ast.Inspect(n, visit)
 	}
 	return out

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/tick-kernel/tick/kernel/session/cell"
 )
 
 // This file adds "what to do next" to errors whose interpreter message
@@ -18,30 +20,29 @@ var (
 	noSymbol      = regexp.MustCompile(`package ([\pL_][\pL\pN_]*) "[^"]*" has no symbol ([\pL_][\pL\pN_]*)$`)
 )
 
-// withHint returns e, an error of cell count with Go code code, with a
-// hint appended to its message and first traceback line, when the session
-// knows one.
-func (s *Session) withHint(e *Error, code string, count int) *Error {
-	if e == nil || e.Name != "CompileError" {
+// withHint returns e, an error of the Go code of c, with a hint appended
+// to its message and first traceback line, when the session knows one.
+func (s *Session) withHint(e *Error, c cell.Cell) *Error {
+	if e == nil || e.Name != cell.CompileError {
 		return e
 	}
 	value := e.Value
 	if strings.HasSuffix(value, "definition loop") {
 		// yaegi's message for a type or conversion of a package that is not
 		// imported (var w io.Writer): say what Go says.
-		if pkg, at := s.unimportedUse(code); pkg != "" {
-			value = cellPos(count, at) + ": undefined: " + pkg
+		if pkg, at := s.unimportedUse(c); pkg != "" {
+			value = at.String() + ": undefined: " + pkg
 		}
 	}
 	out := *e
-	if g := s.genericHint(value, code, count); g != "" {
+	if g := s.genericHint(value, c); g != "" {
 		out.Value = g
 	} else if hint := s.compileHint(value); hint != "" {
 		out.Value = value + "; " + hint
 	} else {
 		return e
 	}
-	out.Traceback = append([]string{out.Name + ": " + out.Value}, e.Traceback[min(1, len(e.Traceback)):]...)
+	out.Traceback = append([]string{string(out.Name) + ": " + out.Value}, e.Traceback[min(1, len(e.Traceback)):]...)
 	return &out
 }
 
@@ -54,23 +55,23 @@ func (s *Session) compileHint(msg string) string {
 		for name := range s.packageSymbols(m[1]) {
 			names = append(names, name)
 		}
-		if near := nearest(m[2], names); len(near) > 0 {
+		if near := cell.Nearest(m[2], names); len(near) > 0 {
 			return "did you mean " + m[1] + "." + strings.Join(near, " or "+m[1]+".") + "?"
 		}
 	}
 	return ""
 }
 
-// unimportedUse finds the first use in code of a package name tick knows
-// that no cell imported and that names nothing else in the session, with
-// its line:col in the cell.
-func (s *Session) unimportedUse(code string) (pkg, at string) {
-	if hasMagic(code) {
-		return "", ""
+// unimportedUse finds the first use in the code of c of a package name
+// tick knows that no cell imported and that names nothing else in the
+// session, with its position in the cell.
+func (s *Session) unimportedUse(c cell.Cell) (pkg string, at cell.Pos) {
+	if cell.HasMagic(c.Code) {
+		return "", at
 	}
-	pc, err := parseCell(token.NewFileSet(), code)
+	pc, err := cell.Parse(token.NewFileSet(), c)
 	if err != nil {
-		return "", ""
+		return "", at
 	}
 	globals := s.globals()
 	s.mu.Lock()
@@ -92,13 +93,13 @@ func (s *Session) unimportedUse(code string) (pkg, at string) {
 		_, global := globals[id.Name]
 		_, declared := s.declText[id.Name]
 		if !imported && !global && !declared {
-			pkg, at = id.Name, lineCol(pc.fset, id.Pos())
+			pkg, at = id.Name, pc.Pos(id.Pos())
 		}
 		return true
 	}
-	nodes := pc.nodes()
+	nodes := pc.Nodes()
 	// Declarations and statements are parsed as two files: order by cell position.
-	pos := func(n ast.Node) int { p := pc.fset.Position(n.Pos()); return p.Line<<16 + p.Column }
+	pos := func(n ast.Node) int { p := pc.Fset.Position(n.Pos()); return p.Line<<16 + p.Column }
 	sort.Slice(nodes, func(i, j int) bool { return pos(nodes[i]) < pos(nodes[j]) })
 	for _, n := range nodes {
 		ast.Inspect(n, find)
@@ -132,62 +133,13 @@ func (s *Session) importHint(name string) string {
 	return "the package is not imported: add " + strings.Join(paths, " or ")
 }
 
-// nearest returns the candidates closest to name (case-insensitive edit
-// distance at most 2, or a case-insensitive prefix of 3 or more letters), best first, at
-// most three.
-func nearest(name string, candidates []string) []string {
-	type scored struct {
-		s string
-		d int
-	}
-	var found []scored
-	low := strings.ToLower(name)
-	for _, c := range candidates {
-		lc := strings.ToLower(c)
-		d := editDistance(low, lc)
-		if d > 2 && !(len(low) >= 3 && strings.HasPrefix(lc, low)) {
-			continue
-		}
-		found = append(found, scored{c, d})
-	}
-	sort.Slice(found, func(i, j int) bool {
-		return found[i].d < found[j].d || found[i].d == found[j].d && found[i].s < found[j].s
-	})
-	var out []string
-	for i := 0; i < len(found) && i < 3; i++ {
-		out = append(out, found[i].s)
-	}
-	return out
-}
-
-// editDistance is the Levenshtein distance of a and b, in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
-
 // magicHint suggests the registered magic closest to a misspelled name.
 func (s *Session) magicHint(kind, name string) string {
 	var names []string
 	for _, m := range s.Magics() {
 		names = append(names, m.Name)
 	}
-	if near := nearest(name, names); len(near) > 0 {
+	if near := cell.Nearest(name, names); len(near) > 0 {
 		return fmt.Sprintf("; did you mean %s%s?", kind, near[0])
 	}
 	return ""

@@ -8,6 +8,8 @@ import (
 	"path"
 	"reflect"
 	"strings"
+
+	"github.com/tick-kernel/tick/kernel/session/cell"
 )
 
 // packageNames maps each import path of the symbol tables to its package
@@ -48,14 +50,14 @@ func (s *Session) importName(spec *ast.ImportSpec) (name, p string) {
 // binary package into the one file scope all cells share ("fmt/_.go
 // redeclared in this block"). An import that binds a name an earlier cell
 // bound to another path is an error that says what to do.
-func (s *Session) dropReimports(pc *parsedCell, count int) *Error {
-	if pc.decls == nil {
+func (s *Session) dropReimports(pc *cell.Parsed) *Error {
+	if pc.Decls == nil {
 		return nil
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	kept := pc.decls.Decls[:0]
-	for _, d := range pc.decls.Decls {
+	kept := pc.Decls.Decls[:0]
+	for _, d := range pc.Decls.Decls {
 		g, ok := d.(*ast.GenDecl)
 		if !ok || g.Tok != token.IMPORT {
 			kept = append(kept, d)
@@ -70,7 +72,7 @@ func (s *Session) dropReimports(pc *parsedCell, count int) *Error {
 			case name == "_" || name == "." || !bound:
 				specs = append(specs, sp)
 			case old != p:
-				return importConflict(pc.fset, spec, name, p, old, count)
+				return importConflict(pc, spec, name, p, old)
 			}
 		}
 		if len(specs) > 0 {
@@ -78,24 +80,23 @@ func (s *Session) dropReimports(pc *parsedCell, count int) *Error {
 			kept = append(kept, g)
 		}
 	}
-	pc.decls.Decls = kept
+	pc.Decls.Decls = kept
 	if len(kept) == 0 {
-		pc.decls = nil
+		pc.Decls = nil
 	}
 	return nil
 }
 
 // importConflict reports an import of path p under a name an earlier cell
 // bound to the package old.
-func importConflict(fset *token.FileSet, spec *ast.ImportSpec, name, p, old string, count int) *Error {
+func importConflict(pc *cell.Parsed, spec *ast.ImportSpec, name, p, old string) *Error {
 	alias := path.Base(p)
 	if alias == name {
 		alias = name + "2"
 	}
-	msg := fmt.Sprintf("%s: import %q: the name %s is already the package %q, imported by an earlier cell. "+
+	return cell.Errorf(cell.CompileError, "%s: import %q: the name %s is already the package %q, imported by an earlier cell. "+
 		"Import it under another name (import %s %q), or restart the kernel to start over",
-		cellPos(count, lineCol(fset, spec.Pos())), p, name, old, alias, p)
-	return &Error{Name: "CompileError", Value: msg, Traceback: []string{"CompileError: " + msg}}
+		pc.Pos(spec.Pos()), p, name, old, alias, p)
 }
 
 // typeDefs returns the types and methods f declares, keyed by name ("T",
@@ -136,16 +137,16 @@ func printed(fset *token.FileSet, n ast.Node) string {
 // the whole session, so the new one would silently not take effect (or
 // fail later with a confusing error). Declaring the same text again, as
 // re-running a cell does, is fine. It returns the cell's types and methods
-// with their text (taken before rewriteCell changes function bodies), for
+// with their text (taken before the rewrites change function bodies), for
 // noteTypes.
-func (s *Session) checkTypeRedefs(pc *parsedCell, count int) (map[string]string, *Error) {
-	if pc.decls == nil {
+func (s *Session) checkTypeRedefs(pc *cell.Parsed) (map[string]string, *Error) {
+	if pc.Decls == nil {
 		return nil, nil
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, d := range pc.decls.Decls {
-		for name, text := range typeDefs(&ast.File{Decls: []ast.Decl{d}}, pc.fset) {
+	for _, d := range pc.Decls.Decls {
+		for name, text := range typeDefs(&ast.File{Decls: []ast.Decl{d}}, pc.Fset) {
 			old, ok := s.typeText[name]
 			if !ok || old == text {
 				continue
@@ -154,13 +155,12 @@ func (s *Session) checkTypeRedefs(pc *parsedCell, count int) (map[string]string,
 			if strings.Contains(name, ".") {
 				what, instead = "method "+name, "give the method a new name, or make it a func"
 			}
-			msg := fmt.Sprintf("%s: %s is already defined by an earlier cell, differently. "+
+			return nil, cell.Errorf(cell.CompileError, "%s: %s is already defined by an earlier cell, differently. "+
 				"The interpreter keeps the first definition of a type or method for the whole session, so this one would not take effect: "+
-				"%s, or restart the kernel and run the cells again", cellPos(count, lineCol(pc.fset, d.Pos())), what, instead)
-			return nil, &Error{Name: "CompileError", Value: msg, Traceback: []string{"CompileError: " + msg}}
+				"%s, or restart the kernel and run the cells again", pc.Pos(d.Pos()), what, instead)
 		}
 	}
-	return typeDefs(pc.decls, pc.fset), nil
+	return typeDefs(pc.Decls, pc.Fset), nil
 }
 
 // noteTypes records the types and methods of f, a piece of a cell that ran,

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tick-kernel/tick/display"
+	"github.com/tick-kernel/tick/kernel/session/cell"
 )
 
 // Magic is a command cells invoke with %name (line magic) or %%name (cell
@@ -33,8 +34,11 @@ type MagicCall struct {
 	IsCell bool
 	// Count is the execution count of the cell.
 	Count int
-	// Session is the session, for compiling and evaluating Go.
+	// Session is the session.
 	Session *Session
+	// Eval runs Go for the magic: its positions are the magic's place in
+	// the cell.
+	Eval *Evaluator
 	// Sink receives the magic's output.
 	Sink Sink
 	// Value, when set by the magic, becomes the cell's value.
@@ -89,73 +93,27 @@ func (s *Session) magic(name string) *Magic {
 	return s.magics[name]
 }
 
-// isMagicLine reports whether a line is a magic line (starts with %).
-func isMagicLine(line string) bool { return strings.HasPrefix(strings.TrimSpace(line), "%") }
-
-// hasMagic reports whether code holds a magic line.
-func hasMagic(code string) bool {
-	for _, line := range strings.Split(code, "\n") {
-		if isMagicLine(line) {
-			return true
-		}
-	}
-	return false
-}
-
-// runMagics runs a cell holding magics: a cell magic (%%name on the first
-// non-blank line) takes the rest of the cell as its body; otherwise magic
-// lines and the Go code between them run in order, and the last one gives
-// the cell's value.
-func (s *Session) runMagics(ctx context.Context, cell *Cell, sink Sink) Result {
-	lines := strings.Split(cell.Code, "\n")
-	first := 0
-	for first < len(lines) && strings.TrimSpace(lines[first]) == "" {
-		first++
-	}
-	if t := strings.TrimSpace(lines[first]); strings.HasPrefix(t, "%%") {
-		src := cellMagicSource(cell.Code, lines, first)
-		return s.callMagic(ctx, t[2:], strings.Join(lines[first+1:], "\n"), true, cell.Count, sink, src)
-	}
+// runSegments runs the segments of a cell in order (package cell says
+// how a cell is cut): Go code on the engine, magics by their Run; the
+// first failure ends the cell, and the last segment gives its value.
+func (s *Session) runSegments(ctx context.Context, r *Run) Result {
 	var res Result
-	goStart := -1
-	flushGo := func(end int) bool {
-		if goStart < 0 {
-			return true
+	for _, seg := range cell.Segments(r.Cell()) {
+		if seg.Kind == cell.Go {
+			res = r.Go(seg.Span)
+		} else {
+			res = s.callMagic(ctx, r, seg)
 		}
-		// Blank lines keep Go positions on the cell's own lines.
-		code := strings.Repeat("\n", goStart) + strings.Join(lines[goStart:end], "\n")
-		goStart = -1
-		if strings.TrimSpace(code) == "" {
-			return true
-		}
-		res = s.run(code, cell.Count)
-		return res.Err == nil
-	}
-	for i, line := range lines {
-		if !isMagicLine(line) {
-			if goStart < 0 {
-				goStart = i
-			}
-			continue
-		}
-		if !flushGo(i) {
-			return res
-		}
-		src := lineMagicSource(cell.Code, lines, i)
-		res = s.callMagic(ctx, strings.TrimSpace(line)[1:], "", false, cell.Count, sink, src)
 		if res.Err != nil {
 			return res
 		}
 	}
-	flushGo(len(lines))
 	return res
 }
 
-// callMagic runs one magic call; head is the text after % or %%, src
-// where the call's text is in the cell.
-func (s *Session) callMagic(ctx context.Context, head, body string, isCell bool, count int, sink Sink, src *magicSource) Result {
-	name, args, _ := strings.Cut(head, " ")
-	args = strings.TrimSpace(args)
+// callMagic runs one magic call.
+func (s *Session) callMagic(ctx context.Context, r *Run, seg cell.Segment) Result {
+	name, args, isCell := seg.Name, seg.Args, seg.Kind == cell.CellMagic
 	if strings.HasSuffix(name, "?") && args == "" {
 		return Result{Page: s.helpText(strings.TrimSuffix(name, "?"))}
 	}
@@ -172,15 +130,15 @@ func (s *Session) callMagic(ctx context.Context, head, body string, isCell bool,
 	case !isCell && !m.Line:
 		return magicError(fmt.Sprintf("%%%s is a cell magic; start the cell with %%%%%s", name, name))
 	}
-	call := &MagicCall{Name: name, Args: args, Body: body, IsCell: isCell, Count: count, Session: s, Sink: sink}
-	s.setMagicSource(src)
-	defer s.setMagicSource(nil)
+	call := &MagicCall{Name: name, Args: args, IsCell: isCell, Count: r.Cell().N, Session: s, Eval: r.Evaluator(seg), Sink: r.Sink()}
+	if isCell {
+		call.Body = seg.Body.Text()
+	}
 	if err := s.runMagic(ctx, m, call); err != nil {
-		if s.Interrupted() || ctx.Err() != nil {
+		if r.Interrupted() || ctx.Err() != nil {
 			// Whatever the magic was waiting on when the interrupt came,
 			// the user's question is "did my interrupt work": say so.
-			msg := fmt.Sprintf("%s%s was stopped by an interrupt; it recorded nothing, and everything defined before it is kept (it stopped at: %v)", kind, name, err)
-			return Result{Err: &Error{Name: "Interrupted", Value: msg, Traceback: []string{"Interrupted: " + msg}}}
+			return Result{Err: cell.Errorf(cell.Interrupted, "%s%s was stopped by an interrupt; it recorded nothing, and everything defined before it is kept (it stopped at: %v)", kind, name, err)}
 		}
 		if e, ok := err.(*Error); ok {
 			return Result{Err: e}
@@ -200,9 +158,7 @@ func (s *Session) runMagic(ctx context.Context, m *Magic, call *MagicCall) (err 
 	return m.Run(ctx, call)
 }
 
-func magicError(msg string) Result {
-	return Result{Err: &Error{Name: "MagicError", Value: msg, Traceback: []string{"MagicError: " + msg}}}
-}
+func magicError(msg string) Result { return Result{Err: cell.Errorf(cell.MagicError, "%s", msg)} }
 
 // helpText returns the help of magic name, or the list of magics.
 func (s *Session) helpText(name string) string {

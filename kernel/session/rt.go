@@ -8,11 +8,8 @@ import (
 
 // rtPath is the import path of the per-session runtime package that
 // rewritten cells call (checkpoints, goroutine guards, cell values). It is
-// bound under rtName, a name user code will not collide with.
-const (
-	rtPath = "tick/kernel/session/rt"
-	rtName = "ᐩrt"
-)
+// bound under rewrite.Runtime, a name user code will not collide with.
+const rtPath = "tick/kernel/session/rt"
 
 // defaultMaxDepth bounds interpreted call depth: deeper recursion is
 // reported as an error instead of overflowing the Go stack (which kills the
@@ -27,13 +24,10 @@ type interruptSignal struct{}
 // depthSignal is the sentinel panic value of runaway recursion.
 type depthSignal struct{ depth int64 }
 
-// runtime is what rewritten cell code sees as package ᐩrt. Its Stop field is
-// read by interpreted code through the pointer on every loop iteration (about
-// 9 ns, against about 100 ns for a native call; see DESIGN.md). The write in
-// Interrupt and these reads are unsynchronised on purpose: a stale read only
-// delays the stop by one iteration.
+// runtime is what rewritten cell code sees as package ᐩrt. Its interrupt
+// flag is read by the loop checkpoints (stopflag.go).
 type runtime struct {
-	stop     bool
+	stop     stopFlag
 	depth    atomic.Int64
 	maxDepth int64
 	value    func(v any)
@@ -42,13 +36,13 @@ type runtime struct {
 }
 
 func (rt *runtime) interrupted() {
-	if rt.stop {
+	if rt.stop.load() {
 		panic(interruptSignal{})
 	}
 }
 
 func (rt *runtime) enter() {
-	if rt.stop {
+	if rt.stop.load() {
 		panic(interruptSignal{})
 	}
 	if d := rt.depth.Add(1); d > rt.maxDepth {
@@ -61,20 +55,20 @@ func (rt *runtime) leave() { rt.depth.Add(-1) }
 
 // exports returns the yaegi symbol table of package ᐩrt.
 func (rt *runtime) exports() map[string]map[string]reflect.Value {
-	stop := &rt.stop
-	return map[string]map[string]reflect.Value{
-		rtPath + "/rt": {
-			"Stop":        reflect.ValueOf(&stop).Elem(),
-			"Interrupted": reflect.ValueOf(rt.interrupted),
-			"Enter":       reflect.ValueOf(rt.enter),
-			"Leave":       reflect.ValueOf(rt.leave),
-			"Value":       reflect.ValueOf(func(v any) { rt.value(v) }),
-			"Rich":        reflect.ValueOf(func(mime, text string) { rt.rich(mime, text) }),
-			"GoPanic":     reflect.ValueOf(func(r any) { rt.goPan(r) }),
-			"Clear":       reflect.ValueOf(clearValue),
-			"ClosedChan":  reflect.ValueOf(closedChan),
-		},
+	syms := map[string]reflect.Value{
+		"Interrupted": reflect.ValueOf(rt.interrupted),
+		"Enter":       reflect.ValueOf(rt.enter),
+		"Leave":       reflect.ValueOf(rt.leave),
+		"Value":       reflect.ValueOf(func(v any) { rt.value(v) }),
+		"Rich":        reflect.ValueOf(func(mime, text string) { rt.rich(mime, text) }),
+		"GoPanic":     reflect.ValueOf(func(r any) { rt.goPan(r) }),
+		"Clear":       reflect.ValueOf(clearValue),
+		"ClosedChan":  reflect.ValueOf(closedChan),
 	}
+	if stop := rt.stop.ptr(); stop != nil {
+		syms["Stop"] = reflect.ValueOf(&stop).Elem()
+	}
+	return map[string]map[string]reflect.Value{rtPath + "/rt": syms}
 }
 
 // clearValue implements the clear builtin for interpreted code: it deletes

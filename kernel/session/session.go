@@ -19,6 +19,8 @@ import (
 	"github.com/traefik/yaegi/stdlib"
 
 	"github.com/tick-kernel/tick/display"
+	"github.com/tick-kernel/tick/kernel/session/cell"
+	"github.com/tick-kernel/tick/kernel/session/rewrite"
 	"github.com/tick-kernel/tick/kernel/session/symbols"
 )
 
@@ -37,6 +39,9 @@ type Options struct {
 	// MaxDepth bounds the call depth of interpreted functions; deeper
 	// recursion ends the cell with an error. Zero means 5000.
 	MaxDepth int
+	// RewriteDump, when set, receives the Go source of every cell after
+	// each rewrite pass (package rewrite), for debugging the rewrites.
+	RewriteDump io.Writer
 }
 
 // Session is one notebook session. Execute runs one cell at a time; the
@@ -64,7 +69,6 @@ type Session struct {
 	declText map[string]string // func/type/const name → its declaration text
 	count    int               // execution count of the running (or last) cell
 	nvars    int               // counter for names made by SetVar and CompileLoop
-	magicSrc *magicSource      // where the running magic's text is in its cell (nil: no magic runs)
 }
 
 // New starts a session: a fresh interpreter with the standard library,
@@ -101,7 +105,7 @@ func New(opts Options) (*Session, error) {
 	if err := s.ip.Use(interp.Exports{varsPath + "/vars": {}}); err != nil {
 		return nil, fmt.Errorf("session: loading symbols: %w", err)
 	}
-	if _, err := s.ip.Eval(fmt.Sprintf("import (%s %q; %s %q)", rtName, rtPath, varsName, varsPath)); err != nil {
+	if _, err := s.ip.Eval(fmt.Sprintf("import (%s %q; %s %q)", rewrite.Runtime, rtPath, varsName, varsPath)); err != nil {
 		return nil, fmt.Errorf("session: loading the session runtime: %w", err)
 	}
 	if err := s.loadPrelude(); err != nil {
@@ -126,25 +130,35 @@ func (s *Session) stdioSymbols() map[string]map[string]reflect.Value {
 
 // Interrupt stops the running cell at its next checkpoint (loop iteration
 // or function entry). It is a no-op when no cell runs.
-func (s *Session) Interrupt() { s.rt.stop = true }
+func (s *Session) Interrupt() { s.rt.stop.set() }
 
 // Interrupted reports whether an interrupt is pending for the running
 // cell. Native code that works for long (device synchronize, sleeps) polls
 // it and returns early.
-func (s *Session) Interrupted() bool { return s.rt.stop }
-
-// StopFlag returns the flag interrupt checkpoints read. Native code may
-// poll *StopFlag() where calling Interrupted is too costly.
-func (s *Session) StopFlag() *bool { return &s.rt.stop }
+func (s *Session) Interrupted() bool { return s.rt.stop.load() }
 
 // Execute runs one cell and reports its outputs to sink. Cancelling ctx
 // interrupts the cell.
-func (s *Session) Execute(ctx context.Context, cell Cell, sink Sink) (res Result) {
+func (s *Session) Execute(ctx context.Context, c Cell, sink Sink) Result {
+	return s.ExecuteWith(ctx, c, sink, func(r *Run) Result {
+		if q, ok := s.question(c.Code); ok {
+			return q
+		}
+		return s.runSegments(ctx, r)
+	})
+}
+
+// ExecuteWith runs cell c as Execute does (one cell at a time, output to
+// sink in order, display calls routed to it, ctx's cancellation an
+// interrupt, a crash of the session an error), but lets run decide what
+// runs: it is called once, with the running cell, and its result is the
+// cell's.
+func (s *Session) ExecuteWith(ctx context.Context, c Cell, sink Sink, run func(*Run) Result) (res Result) {
 	s.exec.Lock()
 	defer s.exec.Unlock()
-	st := s.begin(sink, &cell)
-	sink = orderedSink{st} // display calls and magics keep their place among printed text
-	restore := display.Use(sink)
+	st := s.begin(sink, &c)
+	r := &Run{s: s, cell: &cell.Cell{N: c.Count, Code: c.Code}, sink: orderedSink{st}} // display calls and magics keep their place among printed text
+	restore := display.Use(r.sink)
 	stopWatch := context.AfterFunc(ctx, s.Interrupt)
 	defer func() {
 		stopWatch()
@@ -152,33 +166,59 @@ func (s *Session) Execute(ctx context.Context, cell Cell, sink Sink) (res Result
 		s.end(st)
 	}()
 	defer func() {
-		if r := recover(); r != nil {
-			res = Result{Err: internalError(r)}
+		if v := recover(); v != nil {
+			res = Result{Err: internalError(v)}
 		}
 	}()
 	if ctx.Err() != nil {
 		return Result{Err: interruptedError()}
 	}
-	if q, ok := s.question(cell.Code); ok {
-		return q
-	}
-	if hasMagic(cell.Code) {
-		res = s.runMagics(ctx, &cell, sink)
-	} else {
-		res = s.run(cell.Code, cell.Count)
-	}
-	res.Err = s.withHint(res.Err, cell.Code, cell.Count)
+	return run(r)
+}
+
+// Run is a cell running on the session, as ExecuteWith hands it to the
+// code that runs the cell's segments.
+type Run struct {
+	s    *Session
+	cell *cell.Cell
+	sink Sink
+}
+
+// Cell is the running cell.
+func (r *Run) Cell() *cell.Cell { return r.cell }
+
+// Sink is where the cell's output goes: writes to it keep their order
+// among the text the cell printed.
+func (r *Run) Sink() Sink { return r.sink }
+
+// Interrupted reports whether an interrupt is pending for the cell.
+func (r *Run) Interrupted() bool { return r.s.Interrupted() }
+
+// Go runs the Go code of sp, a span of the running cell (positions are
+// the cell's own), and adds a hint to a compile error when the session
+// knows one.
+func (r *Run) Go(sp cell.Span) Result {
+	c := sp.Padded()
+	res := r.s.run(c)
+	res.Err = r.s.withHint(res.Err, c)
 	return res
 }
 
+// Evaluator returns the evaluator of the magic seg of the running cell:
+// the Go it runs counts as the cell's, and the code it compiles from the
+// magic's text reports errors at that text's place in the cell.
+func (r *Run) Evaluator(seg cell.Segment) *Evaluator {
+	return &Evaluator{s: r.s, n: r.cell.N, seg: &seg}
+}
+
 // begin makes st the destination of stream output and resets per-cell state.
-func (s *Session) begin(sink Sink, cell *Cell) *streamer {
+func (s *Session) begin(sink Sink, c *Cell) *streamer {
 	st := newStreamer(sink)
 	s.mu.Lock()
 	pending := s.pending.String()
 	s.pending.Reset()
-	s.cur, s.cell, s.frames, s.values = st, cell, nil, nil
-	s.count = cell.Count
+	s.cur, s.cell, s.frames, s.values = st, c, nil, nil
+	s.count = c.Count
 	s.mu.Unlock()
 	if pending != "" {
 		st.write("stderr", pending)
@@ -197,14 +237,8 @@ func (s *Session) end(st *streamer) {
 	s.clearStop()
 }
 
-// clearStop resets the interrupt flag. It writes only when the flag is set,
-// so that goroutines a cell left running (which read the flag at every
-// checkpoint) race with a write only around an actual interrupt.
-func (s *Session) clearStop() {
-	if s.rt.stop {
-		s.rt.stop = false
-	}
-}
+// clearStop resets the interrupt flag.
+func (s *Session) clearStop() { s.rt.stop.clear() }
 
 // emit routes stream text to the running cell, or to the background.
 func (s *Session) emit(name, text string) {
@@ -262,63 +296,71 @@ func (s *Session) goroutinePanic(r any) {
 	s.emit("stderr", fmt.Sprintf("panic in goroutine: %v\n(the goroutine ended; the session goes on)\n", r))
 }
 
-// run parses, rewrites, compiles and runs Go code as cell count.
-func (s *Session) run(code string, count int) Result {
-	pc, err := parseCell(s.ip.FileSet(), code)
+// run parses, rewrites, compiles and runs the Go code of c.
+func (s *Session) run(c cell.Cell) Result { return s.runMarked(c, nil) }
+
+// runMarked is run where generated returns the nodes of the parsed code
+// that the harness wrote (rewrite.Options.Generated).
+func (s *Session) runMarked(c cell.Cell, generated func(*cell.Parsed) []ast.Node) Result {
+	pc, err := cell.Parse(s.ip.FileSet(), c)
 	if err != nil {
-		return Result{Err: compileError(err, count)}
+		return Result{Err: compileError(c, err)}
 	}
-	if e := checkDecls(pc, count); e != nil {
+	if e := checkDecls(pc); e != nil {
 		return Result{Err: e}
 	}
-	if e := s.dropReimports(pc, count); e != nil {
+	if e := s.dropReimports(pc); e != nil {
 		return Result{Err: e}
 	}
-	types, e := s.checkTypeRedefs(pc, count)
+	types, e := s.checkTypeRedefs(pc)
 	if e != nil {
 		return Result{Err: e}
 	}
-	rewriteCell(pc, s.knownInts())
-	for _, p := range pc.pieces() {
-		if p.file != nil {
-			if e := s.runNode(p.file, count); e != nil {
-				return Result{Err: s.explainCrash(e, pc, count)}
+	opts := rewrite.Options{Ints: s.knownInts(), CheckpointCall: checkpointByCall, Dump: s.opts.RewriteDump}
+	if generated != nil {
+		opts.Generated = generated(pc)
+	}
+	rewrite.Apply(pc, opts)
+	for _, p := range pc.Pieces() {
+		if p.File != nil {
+			if e := s.runNode(c, p.File); e != nil {
+				return Result{Err: s.explainCrash(e, pc)}
 			}
-			s.noteFuncs(p.file, count)
-			s.noteDecls(p.file, s.ip.FileSet())
-			s.noteTypes(p.file, types)
+			s.noteFuncs(p.File, c.N)
+			s.noteDecls(p.File, pc.Fset)
+			s.noteTypes(p.File, types)
 			continue
 		}
-		if e := s.runNode(block(p.stmts), count); e != nil {
-			return Result{Err: s.explainCrash(e, pc, count)}
+		if e := s.runNode(c, block(p.Stmts)); e != nil {
+			return Result{Err: s.explainCrash(e, pc)}
 		}
 	}
-	if pc.value == nil {
+	if pc.Value == nil {
 		return Result{}
 	}
-	return s.runValue(pc.value, count)
+	return s.runValue(c, pc.Value)
 }
 
 // checkDecls rejects declarations a notebook cannot run.
-func checkDecls(pc *parsedCell, count int) *Error {
-	if pc.decls == nil {
+func checkDecls(pc *cell.Parsed) *Error {
+	if pc.Decls == nil {
 		return nil
 	}
-	for _, d := range pc.decls.Decls {
+	for _, d := range pc.Decls.Decls {
 		if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.Name == "main" {
-			return compileError(fmt.Errorf("_.go:%s: func main is not run in a notebook: cells run top to bottom. "+
-				"Rename it (e.g. run) and call it from a cell", lineCol(pc.fset, fd.Pos())), count)
+			return cell.Errorf(cell.CompileError, "%s: func main is not run in a notebook: cells run top to bottom. "+
+				"Rename it (e.g. run) and call it from a cell", pc.Pos(fd.Pos()))
 		}
 	}
 	return nil
 }
 
-func (s *Session) noteFuncs(f *ast.File, count int) {
+func (s *Session) noteFuncs(f *ast.File, n int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, d := range f.Decls {
 		if fd, ok := d.(*ast.FuncDecl); ok {
-			s.funcCell[fd.Name.Name] = count
+			s.funcCell[fd.Name.Name] = n
 		}
 	}
 }
@@ -326,20 +368,20 @@ func (s *Session) noteFuncs(f *ast.File, count int) {
 // runValue evaluates the cell's trailing expression and renders its value.
 // When the expression has no value (a call of a function without results)
 // it runs as a plain statement.
-func (s *Session) runValue(x ast.Expr, count int) Result {
-	prog, err := s.compile(block([]ast.Stmt{valueProbe(x)}))
+func (s *Session) runValue(c cell.Cell, x ast.Expr) Result {
+	prog, err := s.compile(block([]ast.Stmt{rewrite.ValueProbe(x)}))
 	if err == nil {
 		if rich := s.richMethodsOf(x); len(rich) > 0 {
-			prog, err = s.compile(block([]ast.Stmt{valueStmt(x, rich)}))
+			prog, err = s.compile(block([]ast.Stmt{rewrite.ValueStmt(x, rich)}))
 		}
 	}
 	if err != nil {
-		if e := s.runNode(block([]ast.Stmt{&ast.ExprStmt{X: x}}), count); e != nil {
+		if e := s.runNode(c, block([]ast.Stmt{&ast.ExprStmt{X: x}})); e != nil {
 			return Result{Err: e}
 		}
 		return Result{}
 	}
-	if e := s.execute(prog, count); e != nil {
+	if e := s.execute(c, prog); e != nil {
 		return Result{Err: e}
 	}
 	s.mu.Lock()
@@ -360,13 +402,13 @@ func (s *Session) runValue(x ast.Expr, count int) Result {
 // that x's type has. Only types declared in cells need the compiled probe:
 // methods of native types are found by reflection when rendering, so the
 // probe runs only for method names some cell declared.
-func (s *Session) richMethodsOf(x ast.Expr) []int {
-	var rich []int
-	for i, m := range richMethods {
+func (s *Session) richMethodsOf(x ast.Expr) []rewrite.RichMethod {
+	var rich []rewrite.RichMethod
+	for _, m := range richMethods {
 		s.mu.Lock()
 		declared := false
 		for name := range s.declText {
-			if strings.HasSuffix(name, "."+m.method) {
+			if strings.HasSuffix(name, "."+m.Method) {
 				declared = true
 				break
 			}
@@ -375,8 +417,8 @@ func (s *Session) richMethodsOf(x ast.Expr) []int {
 		if !declared {
 			continue
 		}
-		if _, err := s.compile(block([]ast.Stmt{richProbe(x, m.method)})); err == nil {
-			rich = append(rich, i)
+		if _, err := s.compile(block([]ast.Stmt{rewrite.RichProbe(x, m.Method)})); err == nil {
+			rich = append(rich, m)
 		}
 	}
 	return rich
@@ -398,19 +440,20 @@ func (s *Session) compile(n ast.Node) (prog *interp.Program, err error) {
 	return s.ip.CompileAST(n)
 }
 
-// runNode compiles and runs n, returning the cell error if any.
-func (s *Session) runNode(n ast.Node, count int) *Error {
+// runNode compiles and runs n, a node of the code of c, returning the
+// cell error if any.
+func (s *Session) runNode(c cell.Cell, n ast.Node) *Error {
 	prog, err := s.compile(n)
 	if err != nil {
-		return compileError(err, count)
+		return compileError(c, err)
 	}
-	return s.execute(prog, count)
+	return s.execute(c, prog)
 }
 
-func (s *Session) execute(prog *interp.Program, count int) (e *Error) {
+func (s *Session) execute(c cell.Cell, prog *interp.Program) (e *Error) {
 	defer func() {
 		if r := recover(); r != nil {
-			e = s.panicError(interp.Panic{Value: r}, count)
+			e = s.panicError(c, interp.Panic{Value: r})
 		}
 	}()
 	_, err := s.ip.Execute(prog)
@@ -418,9 +461,9 @@ func (s *Session) execute(prog *interp.Program, count int) (e *Error) {
 		return nil
 	}
 	if p, ok := err.(interp.Panic); ok {
-		return s.panicError(p, count)
+		return s.panicError(c, p)
 	}
-	return compileError(err, count)
+	return compileError(c, err)
 }
 
 var _ Runner = (*Session)(nil)

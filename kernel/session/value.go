@@ -3,9 +3,6 @@ package session
 import (
 	"bytes"
 	"fmt"
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"image"
 	"image/png"
 	"reflect"
@@ -13,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tick-kernel/tick/display"
+	"github.com/tick-kernel/tick/kernel/session/rewrite"
 )
 
 // Rich-output methods a cell value may offer.
@@ -141,71 +139,6 @@ func tailRunes(s string, n int) string {
 
 // richMethods are the methods a cell value may offer for richer output,
 // with the MIME type of their result.
-var richMethods = []struct{ method, mime string }{
-	{"HTML", "text/html"}, {"Markdown", "text/markdown"}, {"SVG", "image/svg+xml"},
-}
-
-// fromTemplate parses a Go expression template, replaces the identifier
-// ᐩX by x and returns it as a statement positioned at x.
-func fromTemplate(tmpl string, x ast.Expr) ast.Stmt {
-	e, err := parser.ParseExpr(tmpl)
-	if err != nil {
-		panic("session: bad template: " + err.Error())
-	}
-	zeroPos(e)
-	st := &ast.ExprStmt{X: e}
-	replaceExprs(st, func(e ast.Expr) ast.Expr {
-		if id, ok := e.(*ast.Ident); ok && id.Name == "ᐩX" {
-			return x
-		}
-		return nil
-	})
-	setPos(st, x.Pos())
-	return st
-}
-
-// valueProbe compiles only when x has exactly one value (not a call of a
-// function without results or with several).
-func valueProbe(x ast.Expr) ast.Stmt { return fromTemplate("ᐩrt.Value(ᐩX)", x) }
-
-// richProbe compiles only when x's static type has the method. (yaegi
-// cannot assert interpreted values held in an interface to a method set,
-// nor does it check assignments to interface types, so the check is a
-// compiled method call.)
-func richProbe(x ast.Expr, method string) ast.Stmt {
-	return fromTemplate("func() { var _ string = ᐩX."+method+"() }", x)
-}
-
-// valueStmt returns the statement that captures the value of x and the
-// output of the given rich methods.
-func valueStmt(x ast.Expr, rich []int) ast.Stmt {
-	var b strings.Builder
-	b.WriteString("func() {\n\tᐩv := ᐩX\n\tᐩrt.Value(ᐩv)\n")
-	for _, i := range rich {
-		fmt.Fprintf(&b, "\tᐩrt.Rich(%q, ᐩv.%s())\n", richMethods[i].mime, richMethods[i].method)
-	}
-	b.WriteString("}()")
-	return fromTemplate(b.String(), x)
-}
-
-// zeroPos clears every position in n (nodes parsed from a template carry
-// positions of another file set).
-func zeroPos(n ast.Node) {
-	posType := reflect.TypeOf(token.NoPos)
-	ast.Inspect(n, func(n ast.Node) bool {
-		if n == nil {
-			return false
-		}
-		v := reflect.ValueOf(n)
-		if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
-			return true
-		}
-		v = v.Elem()
-		for i := 0; i < v.NumField(); i++ {
-			if f := v.Field(i); f.Type() == posType && f.CanSet() {
-				f.SetInt(0)
-			}
-		}
-		return true
-	})
+var richMethods = []rewrite.RichMethod{
+	{Method: "HTML", MIME: "text/html"}, {Method: "Markdown", MIME: "text/markdown"}, {Method: "SVG", MIME: "image/svg+xml"},
 }

@@ -1,4 +1,4 @@
-package session
+package cell
 
 import (
 	"errors"
@@ -11,11 +11,6 @@ import (
 	"strings"
 	"unicode"
 )
-
-// srcName is the file name every cell is compiled under. yaegi keys a
-// file's imports by its base name, so one name for all cells makes an import
-// in one cell visible in the next.
-const srcName = "_.go"
 
 // unit is one top-level declaration or statement of a cell, as byte offsets
 // into the cell's Go code.
@@ -129,42 +124,46 @@ func isDecl(toks []token3) bool {
 	return false
 }
 
-// parsedCell is a cell's Go code parsed into the pieces the session
-// compiles: declarations (one file), statements (one block) and the
-// trailing expression whose value is the cell's value.
-type parsedCell struct {
-	fset  *token.FileSet
-	decls *ast.File
-	stmts []ast.Stmt
-	value ast.Expr
+// Parsed is a cell's Go code parsed into the pieces the session compiles:
+// declarations (one file), statements (one block) and the trailing
+// expression whose value is the cell's value. Positions are the cell's own
+// lines and columns, under file name SrcName.
+type Parsed struct {
+	Cell  Cell
+	Fset  *token.FileSet
+	Decls *ast.File  // nil when the cell declares nothing
+	Stmts []ast.Stmt // top-level statements, in cell order
+	Value ast.Expr   // the trailing expression, or nil
 }
 
-// nodes returns the cell's parts in this order: the declarations file,
+// Nodes returns the cell's parts in this order: the declarations file,
 // the statements, the value expression (those present).
-func (pc *parsedCell) nodes() []ast.Node {
+func (p *Parsed) Nodes() []ast.Node {
 	var nodes []ast.Node
-	if pc.decls != nil {
-		nodes = append(nodes, pc.decls)
+	if p.Decls != nil {
+		nodes = append(nodes, p.Decls)
 	}
-	for _, st := range pc.stmts {
+	for _, st := range p.Stmts {
 		nodes = append(nodes, st)
 	}
-	if pc.value != nil {
-		nodes = append(nodes, pc.value)
+	if p.Value != nil {
+		nodes = append(nodes, p.Value)
 	}
 	return nodes
 }
 
-// lineDirective positions the following text at line:col of the cell.
-func lineDirective(code string, off int) string {
-	line := 1 + strings.Count(code[:off], "\n")
-	col := off - strings.LastIndexByte(code[:off], '\n')
-	return fmt.Sprintf("//line %s:%d:%d\n", srcName, line, col)
+// Pos is the cell position of pos.
+func (p *Parsed) Pos(pos token.Pos) Pos {
+	q := p.Fset.Position(pos)
+	return Pos{Cell: p.Cell.N, Line: q.Line, Col: q.Column}
 }
 
-// parseCell splits and parses code. Positions in the result (and in parse
-// errors) are the cell's own lines and columns, under file name srcName.
-func parseCell(fset *token.FileSet, code string) (*parsedCell, error) {
+// Parse splits and parses the cell's code into fset. Positions in the
+// result (and in parse errors) are the cell's own lines and columns, under
+// file name SrcName. A parse error is a scanner.ErrorList whose errors at
+// the end of the cell say what is missing.
+func Parse(fset *token.FileSet, c Cell) (*Parsed, error) {
+	code := c.Code
 	var decls, stmts strings.Builder
 	decls.WriteString("package main\n")
 	stmts.WriteString("package main\nfunc main() {\n")
@@ -176,13 +175,13 @@ func parseCell(fset *token.FileSet, code string) (*parsedCell, error) {
 		} else {
 			nstmt++
 		}
-		b.WriteString(lineDirective(code, u.start))
+		b.WriteString(c.Pos(u.start).Directive())
 		b.WriteString(code[u.start:u.end])
 		b.WriteString("\n")
 	}
 	stmts.WriteString("}\n")
-	pc := &parsedCell{fset: fset}
-	f, err := parser.ParseFile(fset, srcName, decls.String(), parser.SkipObjectResolution)
+	pc := &Parsed{Cell: c, Fset: fset}
+	f, err := parser.ParseFile(fset, SrcName, decls.String(), parser.SkipObjectResolution)
 	if err != nil {
 		return nil, atEndOfCell(err, code)
 	}
@@ -200,42 +199,36 @@ func parseCell(fset *token.FileSet, code string) (*parsedCell, error) {
 	}
 	if len(kept) > 0 {
 		f.Decls = kept
-		pc.decls = f
+		pc.Decls = f
 	}
 	if nstmt > 0 {
-		g, err := parser.ParseFile(fset, srcName, stmts.String(), parser.SkipObjectResolution)
+		g, err := parser.ParseFile(fset, SrcName, stmts.String(), parser.SkipObjectResolution)
 		if err != nil {
 			return nil, atEndOfCell(err, code)
 		}
-		pc.stmts = g.Decls[0].(*ast.FuncDecl).Body.List
+		pc.Stmts = g.Decls[0].(*ast.FuncDecl).Body.List
 	}
 	if len(vars) > 0 {
-		pc.stmts = append(pc.stmts, vars...)
+		pc.Stmts = append(pc.Stmts, vars...)
 		// The two parses are different files of fset: order by cell position.
 		at := func(st ast.Stmt) int { p := fset.Position(st.Pos()); return p.Line<<16 + p.Column }
-		sort.SliceStable(pc.stmts, func(i, j int) bool { return at(pc.stmts[i]) < at(pc.stmts[j]) })
+		sort.SliceStable(pc.Stmts, func(i, j int) bool { return at(pc.Stmts[i]) < at(pc.Stmts[j]) })
 	}
-	if len(pc.stmts) == 0 {
+	if len(pc.Stmts) == 0 {
 		return pc, nil
 	}
-	if n := len(pc.stmts); n > 0 {
-		lastDecl, lastStmt := token.Position{}, fset.Position(pc.stmts[n-1].Pos())
-		if pc.decls != nil {
-			lastDecl = fset.Position(pc.decls.Decls[len(pc.decls.Decls)-1].Pos())
+	if n := len(pc.Stmts); n > 0 {
+		lastDecl, lastStmt := token.Position{}, fset.Position(pc.Stmts[n-1].Pos())
+		if pc.Decls != nil {
+			lastDecl = fset.Position(pc.Decls.Decls[len(pc.Decls.Decls)-1].Pos())
 		}
 		declAfter := lastDecl.Line > lastStmt.Line || lastDecl.Line == lastStmt.Line && lastDecl.Column > lastStmt.Column
-		if es, ok := pc.stmts[n-1].(*ast.ExprStmt); ok && !declAfter {
-			pc.value = es.X
-			pc.stmts = pc.stmts[:n-1]
+		if es, ok := pc.Stmts[n-1].(*ast.ExprStmt); ok && !declAfter {
+			pc.Value = es.X
+			pc.Stmts = pc.Stmts[:n-1]
 		}
 	}
 	return pc, nil
-}
-
-// lineCol formats the cell position of pos as line:col.
-func lineCol(fset *token.FileSet, pos token.Pos) string {
-	p := fset.Position(pos)
-	return fmt.Sprintf("%d:%d", p.Line, p.Column)
 }
 
 // varStmts turns a package-level var declaration into top-level

@@ -1,4 +1,4 @@
-package session
+package cell
 
 import (
 	"go/scanner"
@@ -67,9 +67,8 @@ func FuzzSplitCell(f *testing.F) {
 			prev = u.end
 		}
 		assertFiller(t, code[prev:])
-		_, _ = parseCell(token.NewFileSet(), code)
-		s := (*Session)(nil)
-		_ = s.IsComplete(code)
+		_, _ = Parse(token.NewFileSet(), Cell{Code: code})
+		_, _ = IsComplete(code)
 	})
 }
 

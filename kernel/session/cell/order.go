@@ -1,15 +1,15 @@
-package session
+package cell
 
 import (
 	"go/ast"
 	"go/token"
 )
 
-// piece is a run of a cell compiled at once: declarations (a file) or
+// Piece is a run of a cell compiled at once: declarations (a file) or
 // top-level statements (a block).
-type piece struct {
-	file  *ast.File
-	stmts []ast.Stmt
+type Piece struct {
+	File  *ast.File
+	Stmts []ast.Stmt
 }
 
 // item is one top-level declaration or statement, with the names it
@@ -20,18 +20,18 @@ type item struct {
 	defs, uses map[string]bool
 }
 
-// pieces orders the cell's declarations and statements for running:
+// Pieces orders the cell's declarations and statements for running:
 // imports first; then every declaration and statement after the ones that
 // define the names it uses (so `n := 0` then `func inc() { n++ }` and
 // `x := f()` then `func f() int` both work), statements keeping their
 // order. When the dependencies form a cycle, the remaining items keep
 // source order. Consecutive declarations become one file (yaegi resolves
 // forward references within a file); consecutive statements one block.
-func (pc *parsedCell) pieces() []piece {
+func (pc *Parsed) Pieces() []Piece {
 	var imports []ast.Decl
 	var items []item
-	if pc.decls != nil {
-		for _, d := range pc.decls.Decls {
+	if pc.Decls != nil {
+		for _, d := range pc.Decls.Decls {
 			if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT {
 				imports = append(imports, d)
 				continue
@@ -39,13 +39,13 @@ func (pc *parsedCell) pieces() []piece {
 			items = append(items, item{decl: d, defs: declDefs(d), uses: idents(d)})
 		}
 	}
-	for _, st := range pc.stmts {
+	for _, st := range pc.Stmts {
 		items = append(items, item{stmt: st, defs: stmtDefs(st), uses: idents(st)})
 	}
 	sortItems(items)
-	var out []piece
+	var out []Piece
 	if len(imports) > 0 {
-		out = append(out, piece{file: pc.file(imports)})
+		out = append(out, Piece{File: pc.file(imports)})
 	}
 	for i := 0; i < len(items); {
 		j := i
@@ -54,21 +54,21 @@ func (pc *parsedCell) pieces() []piece {
 			for ; j < len(items) && items[j].decl != nil; j++ {
 				decls = append(decls, items[j].decl)
 			}
-			out = append(out, piece{file: pc.file(decls)})
+			out = append(out, Piece{File: pc.file(decls)})
 		} else {
 			var stmts []ast.Stmt
 			for ; j < len(items) && items[j].stmt != nil; j++ {
 				stmts = append(stmts, items[j].stmt)
 			}
-			out = append(out, piece{stmts: stmts})
+			out = append(out, Piece{Stmts: stmts})
 		}
 		i = j
 	}
 	return out
 }
 
-func (pc *parsedCell) file(decls []ast.Decl) *ast.File {
-	return &ast.File{Package: pc.decls.Package, Name: pc.decls.Name, Decls: decls}
+func (pc *Parsed) file(decls []ast.Decl) *ast.File {
+	return &ast.File{Package: pc.Decls.Package, Name: pc.Decls.Name, Decls: decls}
 }
 
 // sortItems orders items topologically (a definer before its users;

@@ -1,0 +1,19 @@
+//go:build race
+
+package session
+
+import "sync/atomic"
+
+// checkpointByCall: with the race detector, loop checkpoints call
+// ᐩrt.Interrupted(), which reads the flag atomically.
+const checkpointByCall = true
+
+// stopFlag is the interrupt flag of race-detector builds: synchronised,
+// and never read through a pointer by interpreted code (slower loops, no
+// reported race; see stopflag.go for the flag of other builds).
+type stopFlag struct{ b atomic.Bool }
+
+func (f *stopFlag) set()       { f.b.Store(true) }
+func (f *stopFlag) load() bool { return f.b.Load() }
+func (f *stopFlag) ptr() *bool { return nil }
+func (f *stopFlag) clear()     { f.b.CompareAndSwap(true, false) }
