@@ -9,7 +9,7 @@
 set -euo pipefail
 pkgs="python3-jupyter-client jupyter-client python3-ipykernel python3-jupyter-kernel-test
 python3-nbclient python3-nbformat python3-nbconvert jupyter-nbconvert jupyter-console
-jupyter-notebook"
+jupyter-notebook tmux"
 [ "${TICK_NO_BROWSER:-}" = 1 ] || pkgs="$pkgs chromium"
 missing=""
 for p in $pkgs; do
