@@ -350,11 +350,13 @@ class NotebookServerKernelTests(ServerTestCase):
         _, ch = self.new_kernel()
         self.ok(ch, JIT_SETUP)
         outs = self.ok(ch, "%timeit -n 20 -r 7 --check 'y.Float32s()[5] == 11' y = step.Call(x)")
-        shown = [m["content"] for m in outs if m["msg_type"] in ("display_data", "update_display_data")]
+        shown = [m["content"]["data"] for m in outs if m["msg_type"] == "display_data"]
         self.assertTrue(shown, f"%timeit displayed nothing: {outs}")
-        final = shown[-1]["data"]
-        self.assertIn("per loop", final["text/plain"])
-        png = base64.b64decode(final["image/png"])
+        texts = [d for d in shown if "text/html" in d]
+        charts = [d for d in shown if "image/png" in d]
+        self.assertEqual((len(texts), len(charts)), (1, 1), f"want one text and one chart output: {shown}")
+        self.assertIn("per loop", texts[0]["text/plain"])
+        png = base64.b64decode(charts[0]["image/png"])
         self.assertTrue(png.startswith(PNG_MAGIC), png[:16])
         self.assertGreater(len(png), 1000)
 
