@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # test.sh — the whole test suite of tick, on a fresh Debian machine.
 # Installs what the tests need (Debian's Jupyter packages, Go modules), then
-# runs: gofmt/vet, Go unit tests, the Jupyter conformance suite and the
-# client scripts under tests/jupyter, and the tutorial notebooks.
+# runs: gofmt/vet, hygiene (go.mod tidy, generated code current), Go unit
+# tests, the race detector on the concurrent packages, the Jupyter
+# conformance suite and the client scripts under tests/jupyter, and the
+# tutorial notebooks.
 set -euo pipefail
 cd "$(dirname "$0")"
 root=$(pwd)
@@ -15,8 +17,25 @@ unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go')
 if [ -n "$unformatted" ]; then echo "gofmt would change:"; echo "$unformatted"; exit 1; fi
 go vet ./...
 
+echo "== hygiene: go.mod and go.sum tidy, go generate changes nothing"
+if ! go mod tidy -diff; then echo "go.mod/go.sum are not tidy: run go mod tidy"; exit 1; fi
+tree_state() { git status --porcelain --untracked-files=all; git diff; }
+if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+  before=$(tree_state | sha256sum)
+  go generate ./...
+  if [ "$(tree_state | sha256sum)" != "$before" ]; then
+    echo "go generate changed files: the generated code is not current (commit what it generates):"; git status --short; exit 1
+  fi
+fi
+
 echo "== go test"
 go test -count=1 -timeout 20m ./... 2>&1 | tee "$logs/go.log"
+
+echo "== race detector (the packages that run goroutines: kernel, session, magics, timing, runtime, notebook)"
+# The session's interrupt flag is unsynchronised on purpose (a plain read
+# per loop iteration); race builds use a synchronised variant
+# (kernel/session/stopflag_race.go).
+go test -race -count=1 -timeout 20m ./kernel/... ./timing ./runtime/tensor ./notebook 2>&1 | tee "$logs/race.log"
 
 echo "== without cgo (tick must build and its runtime work without a C compiler)"
 CGO_ENABLED=0 go vet ./...

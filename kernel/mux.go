@@ -76,11 +76,27 @@ func NewMux(log io.Writer) *Mux {
 	return &Mux{handlers: map[string]Handler{}, log: log}
 }
 
-// Handle registers h for msgType, replacing any earlier registration.
-func (m *Mux) Handle(msgType string, h Handler) { m.handlers[msgType] = h }
+// Handle registers h for msgType. As http.ServeMux does, it panics when
+// msgType is empty, h is nil, or msgType already has a handler: a
+// registration table with a silent replacement would hide a wiring bug.
+func (m *Mux) Handle(msgType string, h Handler) {
+	switch {
+	case msgType == "":
+		panic("kernel: Mux.Handle: empty message type")
+	case h == nil:
+		panic("kernel: Mux.Handle: nil handler for " + msgType)
+	}
+	if _, dup := m.handlers[msgType]; dup {
+		panic("kernel: Mux.Handle: multiple registrations for " + msgType)
+	}
+	m.handlers[msgType] = h
+}
 
-// HandleFunc registers f for msgType.
+// HandleFunc registers f for msgType, as Handle does.
 func (m *Mux) HandleFunc(msgType string, f func(w Responder, r *Request)) {
+	if f == nil {
+		panic("kernel: Mux.HandleFunc: nil handler for " + msgType)
+	}
 	m.Handle(msgType, HandlerFunc(f))
 }
 

@@ -12,11 +12,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tick-kernel/tick/kernel/app"
 	"github.com/tick-kernel/tick/kernel/session"
 )
 
-// These tests run the notebooks of tests/notebooks through the real session,
-// end to end except for the command line.
+// These tests run the notebooks of tests/notebooks through the production
+// session (kernel/app), end to end except for the command line.
 
 func readTestNotebook(t *testing.T, name string) *Notebook {
 	t.Helper()
@@ -32,9 +33,9 @@ func readTestNotebook(t *testing.T, name string) *Notebook {
 	return nb
 }
 
-func newSession(t *testing.T) *session.Session {
+func newSession(t *testing.T) session.Runner {
 	t.Helper()
-	s, err := session.New(session.Options{})
+	s, err := app.New(session.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

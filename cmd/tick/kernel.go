@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tick-kernel/tick/kernel"
+	"github.com/tick-kernel/tick/kernel/app"
 	"github.com/tick-kernel/tick/kernel/session"
 )
 
@@ -31,7 +32,11 @@ func runKernel(args []string, stdout, stderr io.Writer) error {
 	runner := kernel.LazyRunner(func() (session.Runner, error) {
 		// Output of goroutines that outlive their cell is kept and shown
 		// with the next cell (the session's default), not lost in the log.
-		return newSession(session.Options{})
+		r, err := app.New(session.Options{})
+		if err != nil {
+			return nil, err // not a nil *magic.Runner in a non-nil interface
+		}
+		return r, nil
 	})
 	k := kernel.New(kernel.Config{Conn: ci, Runner: runner, Log: stderr, Info: kernel.Info{Version: versionString()}})
 

@@ -9,6 +9,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -71,8 +72,18 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if err := c.run(args[1:], stdout, stderr); err != nil {
+		var status exitStatus
+		if errors.As(err, &status) {
+			return int(status)
+		}
 		fmt.Fprintf(stderr, "tick %s: %v\n", c.name, err)
 		return 1
 	}
 	return 0
 }
+
+// exitStatus is the error of a command that has printed its own messages
+// and ends the process with this status (commands never call os.Exit).
+type exitStatus int
+
+func (e exitStatus) Error() string { return fmt.Sprintf("exit status %d", int(e)) }

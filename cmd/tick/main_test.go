@@ -29,6 +29,8 @@ func TestRun(t *testing.T) {
 			check: func() bool { _, err := os.Stat(spec); return err == nil }, checkMsg: "kernel.json written"},
 		{name: "uninstall", args: []string{"install", "--name", "tick-cli", "--prefix", prefix, "--uninstall"}, code: 0, stdout: "removed",
 			check: func() bool { _, err := os.Stat(spec); return os.IsNotExist(err) }, checkMsg: "kernel.json removed"},
+		{name: "run a missing notebook", args: []string{"run", filepath.Join(prefix, "nope.ipynb")}, code: 2, stderr: "cannot open the notebook"},
+		{name: "run usage", args: []string{"run"}, code: 2, stderr: "want exactly one notebook"},
 		{name: "uninstall again", args: []string{"install", "--name", "tick-cli", "--prefix", prefix, "--uninstall"}, code: 1, stderr: "nothing to remove"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tick-kernel/tick/kernel/app"
 	"github.com/tick-kernel/tick/kernel/session"
 	"github.com/tick-kernel/tick/kernel/session/cell"
 	"github.com/tick-kernel/tick/notebook"
@@ -46,19 +47,14 @@ func init() {
 	register(&command{name: "run", usage: "NOTEBOOK.ipynb [-o OUT.ipynb] [--html OUT.html] [--allow-errors] [--timeout D]",
 		summary: "execute a notebook headless and write the outputs (and an HTML page)",
 		run: func(args []string, stdout, stderr io.Writer) error {
-			// main's dispatcher maps any error to status 1; `tick run`
-			// distinguishes failing cells (1) from bad input (2) and has
-			// printed its own messages, so it exits here.
+			// `tick run` distinguishes failing cells (1) from bad input (2)
+			// and prints its own messages: main exits with the status.
 			if code := runNotebook(args, stdout, stderr); code != runOK {
-				os.Exit(code)
+				return exitStatus(code)
 			}
 			return nil
 		}})
 }
-
-// runCommand is `tick run ARGS` on the process's stdout and stderr; it
-// returns the exit status.
-func runCommand(args []string) int { return runNotebook(args, os.Stdout, os.Stderr) }
 
 // runFlags are the parsed arguments of `tick run`.
 type runFlags struct {
@@ -117,7 +113,7 @@ func runNotebook(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tick run: %v\n", err)
 		return runBadInput
 	}
-	sess, err := newSession(session.Options{Args: []string{f.in}, Background: stderr})
+	sess, err := app.New(session.Options{Args: []string{f.in}, Background: stderr})
 	if err != nil {
 		fmt.Fprintf(stderr, "tick run: starting the Go session: %v\n", err)
 		return runFailed

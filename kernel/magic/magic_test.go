@@ -1,15 +1,18 @@
-package magic
+package magic_test
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
 	"image/png"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/tick-kernel/tick/display"
+	"github.com/tick-kernel/tick/kernel/app"
+	"github.com/tick-kernel/tick/kernel/magic"
 	"github.com/tick-kernel/tick/kernel/session"
 	"github.com/tick-kernel/tick/timing"
 )
@@ -45,7 +48,7 @@ func (s *sink) final(t *testing.T) display.Data {
 		}
 	}
 	for i := len(s.pub) - 1; i >= 0; i-- {
-		if _, ok := s.pub[i].Bundle[ResultMIME]; ok {
+		if _, ok := s.pub[i].Bundle[magic.ResultMIME]; ok {
 			return s.pub[i]
 		}
 	}
@@ -72,27 +75,31 @@ func (s *sink) chart(t *testing.T) display.Data {
 	return display.Data{}
 }
 
-func newSession(t *testing.T) *session.Session {
+// testSession is a production session (kernel/app) whose state tests read
+// through Eval.
+type testSession struct{ *magic.Runner }
+
+// Eval evaluates a Go expression in the session.
+func (s testSession) Eval(expr string) (reflect.Value, error) { return s.Engine().Eval(expr) }
+
+func newSession(t *testing.T) testSession {
 	t.Helper()
-	s, err := session.New(session.Options{})
+	r, err := app.New(session.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := Register(s); err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return testSession{r}
 }
 
 // run executes one cell and returns its result and what it showed.
-func run(t *testing.T, s *session.Session, count int, code string) (session.Result, *sink) {
+func run(t *testing.T, s testSession, count int, code string) (session.Result, *sink) {
 	t.Helper()
 	k := &sink{}
 	res := s.Execute(context.Background(), session.Cell{Code: code, Count: count}, k)
 	return res, k
 }
 
-func mustRun(t *testing.T, s *session.Session, count int, code string) *sink {
+func mustRun(t *testing.T, s testSession, count int, code string) *sink {
 	t.Helper()
 	res, k := run(t, s, count, code)
 	if res.Err != nil {
@@ -105,18 +112,18 @@ func mustRun(t *testing.T, s *session.Session, count int, code string) *sink {
 // the result it holds.
 func decodeResult(t *testing.T, d display.Data) *timing.Result {
 	t.Helper()
-	raw, ok := d.Bundle[ResultMIME].(json.RawMessage)
+	raw, ok := d.Bundle[magic.ResultMIME].(json.RawMessage)
 	if !ok {
-		t.Fatalf("%s is %T, want json.RawMessage", ResultMIME, d.Bundle[ResultMIME])
+		t.Fatalf("%s is %T, want json.RawMessage", magic.ResultMIME, d.Bundle[magic.ResultMIME])
 	}
 	if _, ok := d.Bundle["text/html"].(string); !ok {
 		t.Errorf("the text block has no text/html: %v", keys(d.Bundle))
 	}
-	var doc Document
+	var doc magic.Document
 	if err := json.Unmarshal(raw, &doc); err != nil {
 		t.Fatalf("result JSON: %v", err)
 	}
-	if doc.Version != SchemaVersion || doc.Kind != KindTimeit || doc.Result == nil {
+	if doc.Version != magic.SchemaVersion || doc.Kind != magic.KindTimeit || doc.Result == nil {
 		t.Fatalf("document version %d kind %q result %v", doc.Version, doc.Kind, doc.Result != nil)
 	}
 	return doc.Result
@@ -219,7 +226,7 @@ func TestSaveAndCompare(t *testing.T) {
 		t.Errorf("box plot PNG: %v", err)
 	}
 	var js struct{ Comparison timing.Comparison }
-	if err := json.Unmarshal(d.Bundle[ResultMIME].(json.RawMessage), &js); err != nil {
+	if err := json.Unmarshal(d.Bundle[magic.ResultMIME].(json.RawMessage), &js); err != nil {
 		t.Fatal(err)
 	}
 	if rows := js.Comparison.Rows; len(rows) != 2 || rows[1].Ratio <= 1 {
@@ -234,7 +241,7 @@ func TestSaveAndCompare(t *testing.T) {
 
 // testCompareKeep checks %compare -v/-o/-q on the session of
 // TestSaveAndCompare: a notebook can assert on the saved comparison.
-func testCompareKeep(t *testing.T, s *session.Session) {
+func testCompareKeep(t *testing.T, s testSession) {
 	res, k := run(t, s, 6, "%compare -q -o -v cmp small large")
 	if res.Err != nil {
 		t.Fatal(res.Err)
@@ -244,7 +251,7 @@ func testCompareKeep(t *testing.T, s *session.Session) {
 	}
 	if res.Value == nil || !strings.Contains(res.Value.Bundle["text/plain"].(string), "large") {
 		t.Errorf("-o: the cell value is %+v", res.Value)
-	} else if _, ok := res.Value.Bundle[ResultMIME]; !ok {
+	} else if _, ok := res.Value.Bundle[magic.ResultMIME]; !ok {
 		t.Errorf("-q -o: the cell value (the only output) has no result document: %v", res.Value.Bundle)
 	}
 	// The 100× longer loop differs significantly: the cell can assert so.
@@ -278,7 +285,7 @@ func TestTimeitVs(t *testing.T) {
 		Comparison timing.Comparison
 		Results    []timing.Result
 	}
-	if err := json.Unmarshal(d.Bundle[ResultMIME].(json.RawMessage), &js); err != nil {
+	if err := json.Unmarshal(d.Bundle[magic.ResultMIME].(json.RawMessage), &js); err != nil {
 		t.Fatal(err)
 	}
 	if len(js.Results) != 2 || js.Results[0].Repeats != 8 || js.Results[1].Repeats != 8 {
@@ -324,7 +331,7 @@ func TestOptionsOutputModes(t *testing.T) {
 	if len(k.pub) != 1 {
 		t.Errorf("--json showed %d outputs, want the JSON alone", len(k.pub))
 	}
-	var doc Document
+	var doc magic.Document
 	if err := json.Unmarshal([]byte(d.Bundle["text/plain"].(string)), &doc); err != nil || doc.Result == nil || doc.Result.Repeats != 6 {
 		t.Errorf("--json text is not the result document: %v", err)
 	}

@@ -90,9 +90,6 @@ func nodeText(fset *token.FileSet, n any) string {
 func (s *Session) Complete(code string, cursor int) Completion {
 	cursor = max(0, min(cursor, len(code)))
 	start := cell.IdentBefore(code, cursor)
-	if m, ok := s.completeMagic(code, start, cursor); ok {
-		return m
-	}
 	prefix := code[start:cursor]
 	var names []string
 	if start > 0 && code[start-1] == '.' {
@@ -110,31 +107,6 @@ func (s *Session) Complete(code string, cursor int) Completion {
 	}
 	sort.Strings(matches)
 	return Completion{Matches: matches, Start: start, End: cursor}
-}
-
-// completeMagic completes a magic name: %name or %%name at the start of a
-// line (after spaces), from the registered magics that take that form.
-func (s *Session) completeMagic(code string, start, cursor int) (Completion, bool) {
-	pct := start
-	for pct > 0 && code[pct-1] == '%' && start-pct < 2 {
-		pct--
-	}
-	if pct == start || strings.TrimSpace(code[strings.LastIndexByte(code[:pct], '\n')+1:pct]) != "" {
-		return Completion{}, false
-	}
-	cell := start-pct == 2
-	typed := code[pct:cursor]
-	matches := []string{}
-	for _, m := range s.Magics() {
-		name := "%" + m.Name
-		if cell {
-			name = "%" + name
-		}
-		if (cell && m.Cell || !cell && m.Line) && strings.HasPrefix(name, typed) {
-			matches = append(matches, name)
-		}
-	}
-	return Completion{Matches: matches, Start: pct, End: cursor}, true
 }
 
 // scopeNames lists the names visible at the top level of a cell.

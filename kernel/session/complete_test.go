@@ -1,7 +1,6 @@
 package session
 
 import (
-	"context"
 	"strings"
 	"testing"
 )
@@ -164,66 +163,5 @@ func TestCompleteCellTypes(t *testing.T) {
 		if !got.Found || !strings.Contains(got.Text, c.want) || c.notWant != "" && strings.Contains(got.Text, c.notWant) {
 			t.Errorf("Inspect(%q) = %+v, want text containing %q (and not %q)", c.code, got, c.want, c.notWant)
 		}
-	}
-}
-
-func TestCompleteMagics(t *testing.T) {
-	s := newSession(t)
-	for _, m := range []Magic{{Name: "time", Line: true, Cell: true}, {Name: "timeit", Line: true, Cell: true}, {Name: "lineonly", Line: true}} {
-		m.Run = func(context.Context, *MagicCall) error { return nil }
-		if err := s.RegisterMagic(m); err != nil {
-			t.Fatal(err)
-		}
-	}
-	cases := []struct {
-		code      string
-		want      string
-		notWant   string
-		wantStart int
-	}{
-		{"%tim", "%timeit", "", 0},
-		{"%tim", "%time", "", 0},
-		{"%%tim", "%%timeit", "%timeit", 0},
-		{"x := 1\n  %time", "%timeit", "", 9},
-		{"%", "%timeit", "", 0},
-		{"%%line", "", "%%lineonly", 0},
-		{"%line", "%lineonly", "", 0},
-		{"x % tim", "", "%timeit", 4},
-	}
-	for _, c := range cases {
-		got := s.Complete(c.code, len(c.code))
-		if c.want != "" && !contains(got.Matches, c.want) {
-			t.Errorf("Complete(%q) = %v, want %q among them", c.code, got.Matches, c.want)
-		}
-		if c.notWant != "" && contains(got.Matches, c.notWant) {
-			t.Errorf("Complete(%q) = %v, must not hold %q", c.code, got.Matches, c.notWant)
-		}
-		if got.Start != c.wantStart || got.End != len(c.code) {
-			t.Errorf("Complete(%q): range [%d,%d), want [%d,%d)", c.code, got.Start, got.End, c.wantStart, len(c.code))
-		}
-	}
-}
-
-// `name?` and `name??` page what inspection knows, as IPython does, rather
-// than failing with Go's "illegal character U+003F '?'".
-func TestQuestionMark(t *testing.T) {
-	s := newSession(t)
-	if res := s.Execute(context.Background(), Cell{Code: "import \"strings\"\ntotal := 41", Count: 1}, &recorder{}); res.Err != nil {
-		t.Fatal(res.Err)
-	}
-	for code, want := range map[string]string{
-		"total?":           "total",
-		"total??":          "total",
-		"?total":           "total",
-		"strings.ToUpper?": "func(string) string",
-		"nosuch?":          "nosuch: not found",
-	} {
-		res := s.Execute(context.Background(), Cell{Code: code, Count: 2}, &recorder{})
-		if res.Err != nil || !strings.Contains(res.Page, want) {
-			t.Errorf("%s: page %q err %v, want a page with %q", code, res.Page, res.Err, want)
-		}
-	}
-	if res := s.Execute(context.Background(), Cell{Code: "x := a ? b : c", Count: 3}, &recorder{}); res.Err == nil {
-		t.Errorf("a ? inside Go is still a syntax error")
 	}
 }

@@ -13,7 +13,7 @@ import (
 
 // This file adds "what to do next" to errors whose interpreter message
 // leaves the user guessing: a package used without its import, a
-// misspelled package member, a misspelled magic.
+// misspelled package member.
 
 var (
 	undefinedName = regexp.MustCompile(`undefined: ([\pL_][\pL\pN_]*)$`)
@@ -131,16 +131,4 @@ func (s *Session) importHint(name string) string {
 		paths = paths[:3]
 	}
 	return "the package is not imported: add " + strings.Join(paths, " or ")
-}
-
-// magicHint suggests the registered magic closest to a misspelled name.
-func (s *Session) magicHint(kind, name string) string {
-	var names []string
-	for _, m := range s.Magics() {
-		names = append(names, m.Name)
-	}
-	if near := cell.Nearest(name, names); len(near) > 0 {
-		return fmt.Sprintf("; did you mean %s%s?", kind, near[0])
-	}
-	return ""
 }

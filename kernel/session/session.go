@@ -59,10 +59,9 @@ type Session struct {
 	cur      *streamer
 	cell     *Cell
 	pending  strings.Builder
-	frames   []string       // yaegi panic frames of the running cell
-	funcCell map[string]int // function name → the cell that declared it
-	values   []any          // the value of the running cell's last expression
-	magics   map[string]*Magic
+	frames   []string          // yaegi panic frames of the running cell
+	funcCell map[string]int    // function name → the cell that declared it
+	values   []any             // the value of the running cell's last expression
 	imports  map[string]string // package name → import path, of successful cells
 	pkgNames map[string]string // import path → package name, of the symbol tables (set by New)
 	typeText map[string]string // type or method name ("T", "T.M") → its declaration text
@@ -74,7 +73,7 @@ type Session struct {
 // New starts a session: a fresh interpreter with the standard library,
 // tick's own packages and opts.Symbols.
 func New(opts Options) (*Session, error) {
-	s := &Session{opts: opts, rt: &runtime{}, funcCell: map[string]int{}, magics: map[string]*Magic{},
+	s := &Session{opts: opts, rt: &runtime{}, funcCell: map[string]int{},
 		imports: map[string]string{}, declText: map[string]string{}, typeText: map[string]string{}}
 	s.stdin = &stdinReader{s: s}
 	s.rt.maxDepth = defaultMaxDepth
@@ -111,7 +110,6 @@ func New(opts Options) (*Session, error) {
 	if err := s.loadPrelude(); err != nil {
 		return nil, err
 	}
-	s.registerBuiltinMagics()
 	return s, nil
 }
 
@@ -137,15 +135,11 @@ func (s *Session) Interrupt() { s.rt.stop.set() }
 // it and returns early.
 func (s *Session) Interrupted() bool { return s.rt.stop.load() }
 
-// Execute runs one cell and reports its outputs to sink. Cancelling ctx
-// interrupts the cell.
+// Execute runs one cell of Go and reports its outputs to sink. Cancelling
+// ctx interrupts the cell. Magics are not Go: the magic runner
+// (kernel/magic) runs cells with magics through ExecuteWith.
 func (s *Session) Execute(ctx context.Context, c Cell, sink Sink) Result {
-	return s.ExecuteWith(ctx, c, sink, func(r *Run) Result {
-		if q, ok := s.question(c.Code); ok {
-			return q
-		}
-		return s.runSegments(ctx, r)
-	})
+	return s.ExecuteWith(ctx, c, sink, func(r *Run) Result { return r.Go(r.Cell().All()) })
 }
 
 // ExecuteWith runs cell c as Execute does (one cell at a time, output to

@@ -1,7 +1,6 @@
 package session
 
 import (
-	"context"
 	"strings"
 	"testing"
 )
@@ -130,20 +129,12 @@ func TestCompileErrorHints(t *testing.T) {
 	if res, _ := exec(t, s, 1, `import "fmt"`); res.Err != nil {
 		t.Fatal(res.Err.Traceback)
 	}
-	for _, name := range []string{"time", "timeit"} {
-		m := Magic{Name: name, Line: true, Cell: true, Run: func(context.Context, *MagicCall) error { return nil }}
-		if err := s.RegisterMagic(m); err != nil {
-			t.Fatal(err)
-		}
-	}
 	cases := []struct{ name, code, want string }{
 		{"missing_import", `strings.ToUpper("x")`, `undefined: strings; the package is not imported: add import "strings"`},
 		{"missing_import_two_paths", `rand.Intn(3)`, `add import "math/rand" or import "crypto/rand"`},
 		{"misspelled_member", `fmt.Printn("typo")`, "has no symbol Printn; did you mean fmt.Print or fmt.Printf or fmt.Println?"},
-		{"misspelled_magic", "%timit x := 1", "unknown magic %timit; did you mean %timeit?"},
-		{"misspelled_cell_magic", "%%tim\nx := 1", "unknown magic %%tim; did you mean %%time?"},
-		{"type_of_unimported_package", "var ifc io.Writer", `cell[7]:1:9: undefined: io; the package is not imported: add import "io"`},
-		{"conversion_to_unimported_type", "x := 1\nw := io.Writer(nil)", `cell[8]:2:6: undefined: io; the package is not imported: add import "io"`},
+		{"type_of_unimported_package", "var ifc io.Writer", `cell[5]:1:9: undefined: io; the package is not imported: add import "io"`},
+		{"conversion_to_unimported_type", "x := 1\nw := io.Writer(nil)", `cell[6]:2:6: undefined: io; the package is not imported: add import "io"`},
 	}
 	for i, c := range cases {
 		res, _ := exec(t, s, i+2, c.code)

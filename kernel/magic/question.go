@@ -1,8 +1,10 @@
-package session
+package magic
 
 import (
 	"fmt"
 	"regexp"
+
+	"github.com/tick-kernel/tick/kernel/session"
 )
 
 // questionRe matches a help request on a Go name, IPython's syntax:
@@ -10,19 +12,19 @@ import (
 var questionRe = regexp.MustCompile(`^\s*(\?{0,2})([\p{L}_][\p{L}\p{N}_]*(?:\.[\p{L}_][\p{L}\p{N}_]*)?)(\?{0,2})\s*$`)
 
 // question answers a cell that is only `name?` or `name??` (or `?name`)
-// with the pager text Inspect gives for name (?? asks for more detail),
-// instead of a Go syntax error about '?'.
-func (s *Session) question(code string) (Result, bool) {
+// with the pager text the engine's Inspect gives for name (?? asks for
+// more detail), instead of Go's "illegal character U+003F '?'".
+func (r *Runner) question(code string) (session.Result, bool) {
 	m := questionRe.FindStringSubmatch(code)
 	if m == nil || (m[1] == "") == (m[3] == "") { // exactly one of prefix and suffix
-		return Result{}, false
+		return session.Result{}, false
 	}
 	name := m[2]
 	detail := len(m[1]+m[3]) - 1
-	in := s.Inspect(name, len(name), detail)
+	in := r.engine.Inspect(name, len(name), detail)
 	if !in.Found {
-		return Result{Page: fmt.Sprintf("%s: not found: no variable, function, type, constant or package member of that name "+
+		return session.Result{Page: fmt.Sprintf("%s: not found: no variable, function, type, constant or package member of that name "+
 			"is defined in this session; define it in a cell, or import its package first", name)}, true
 	}
-	return Result{Page: in.Text}, true
+	return session.Result{Page: in.Text}, true
 }
