@@ -1,9 +1,14 @@
-// Package session runs one Go notebook session on the yaegi interpreter:
-// cells run in order and share state; output streams to the running cell's
-// Sink; errors and panics point at cell positions (cell[3]:2:5); an
-// interrupt stops the running cell at its next checkpoint and keeps all
-// state. It knows nothing about Jupyter: api.go is its contract with the
-// front ends (the kernel, `tick run`, tests).
+// Package session is tick's Go engine: one notebook session on the yaegi
+// interpreter. Cells run in order and share state; output streams to the
+// running cell's Sink; errors and panics point at cell positions
+// (cell[3]:2:5); an interrupt stops the running cell at its next checkpoint
+// and keeps all state. A cell's Go goes through a pipeline: package cell
+// parses, splits and orders it, package rewrite runs its named passes over
+// the AST, yaegi compiles and runs the pieces. It knows nothing about
+// Jupyter, nor about magics: api.go is its contract with the front ends
+// (the kernel, `tick run`, tests), which run cells through kernel/magic's
+// Runner; that drives a cell with ExecuteWith and gives each magic an
+// Evaluator (eval.go).
 package session
 
 import (
@@ -51,9 +56,8 @@ type Session struct {
 	ip   *interp.Interpreter
 	rt   *runtime
 
-	exec   sync.Mutex // held while a cell (or a magic's Exec) runs
-	stdout router
-	stdin  *stdinReader
+	exec  sync.Mutex // the cell lock: held by ExecuteWith while a cell runs
+	stdin *stdinReader
 
 	mu       sync.Mutex // guards the fields below
 	cur      *streamer
