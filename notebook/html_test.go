@@ -186,3 +186,20 @@ func TestHTMLAttachments(t *testing.T) {
 		t.Errorf("attachment image not inlined: %d images", len(got))
 	}
 }
+
+// TestHTMLPrefersHTMLHoldingItsImage: an output whose text/html holds its
+// chart (text above an <img>) is shown as that HTML, so the page has the
+// text and the image once.
+func TestHTMLPrefersHTMLHoldingItsImage(t *testing.T) {
+	png := "iVBORw0KGgo="
+	nb := &Notebook{Cells: []*Cell{{Type: Code, Source: "%prof y = f()", Outputs: []*Output{{Type: DisplayData, Data: MIMEBundle{
+		"text/plain": "42 kernels", "image/png": png,
+		"text/html": `<pre>42 kernels</pre><img src="data:image/png;base64,` + png + `">`}}}}}}
+	var page bytes.Buffer
+	if err := WriteHTML(&page, nb, HTMLOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if s := page.String(); !strings.Contains(s, "<pre>42 kernels</pre>") || strings.Count(s, "data:image/png;base64,"+png) != 1 {
+		t.Errorf("page does not show the text and the image once:\n%s", s)
+	}
+}

@@ -125,3 +125,6 @@ func (percentTicks) Ticks(lo, hi float64) []plot.Tick {
 	}
 	return out
 }
+
+// unit is durationUnit, for charts that divide their data by a unit.
+func unit(ns float64) (name string, div float64) { return durationUnit(ns) }

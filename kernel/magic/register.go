@@ -6,8 +6,12 @@
 // %lsmagic, %help and %env (builtin.go); the timing magics are %timeit and
 // %%timeit (statistics, phases, provenance and charts from package timing
 // and plotting), %time and %%time (one synchronized run with the runtime's
-// phase breakdown) and %compare (saved results side by side). help.md holds
-// their help texts, which docs/magics.md mirrors for users.
+// phase breakdown) and %compare (saved results side by side); the
+// profiling magics are %prof and %%prof (the runtime's event timeline,
+// kernel table, overlap, Chrome trace and Go profiles, from package
+// profile) and %viz (a tensor's graph → schedule → kernels, from package
+// viz). help.md holds their help texts, which docs/magics.md mirrors for
+// users.
 package magic
 
 import (
@@ -19,7 +23,8 @@ import (
 //go:embed help.md
 var helpMD string
 
-// Magics returns the timing magics, ready for NewRunner or Runner.Register.
+// Magics returns the timing and profiling magics, ready for NewRunner or
+// Runner.Register.
 func Magics() []Magic {
 	return []Magic{
 		{Name: "timeit", Line: true, Cell: true, Help: help("timeit"),
@@ -32,6 +37,17 @@ func Magics() []Magic {
 			Summary: "run a statement once, synchronized: wall, CPU and runtime phases",
 			Run: func(ctx context.Context, c *Call) (Output, error) {
 				return Output{}, timeOnce(ctx, c.Eval, c.Sink, c.Args, c.Body, c.IsCell)
+			}},
+		{Name: "prof", Line: true, Cell: true, Help: help("prof"),
+			Summary: "profile a statement: timeline of host and device, kernel table, overlap, Chrome trace, Go profiles",
+			Run: func(ctx context.Context, c *Call) (Output, error) {
+				v, err := prof(ctx, c.Eval, c.Sink, c.Args, c.Body, c.IsCell)
+				return Output{Value: v}, err
+			}},
+		{Name: "viz", Line: true, Help: help("viz"),
+			Summary: "draw a tensor's lazy graph with the kernels the scheduler makes of it, their IR and source",
+			Run: func(_ context.Context, c *Call) (Output, error) {
+				return Output{}, vizMagic(c.Eval, c.Sink, c.Args)
 			}},
 		{Name: "compare", Line: true, Help: help("compare"),
 			Summary: "compare results saved with %timeit -v: benchstat-style table and box plots",

@@ -13,6 +13,7 @@ type Batch struct {
 	nFlat, capFlt int
 	fns, flat     unsafe.Pointer // C arrays of pointers
 	offs, se      unsafe.Pointer // C arrays of int64: offsets into flat; start,end pairs
+	ts            unsafe.Pointer // C array of capN+1 int64: RunTimed's clock readings
 }
 
 // Reset empties the batch, keeping its storage.
@@ -54,9 +55,27 @@ func (b *Batch) Run() {
 	}
 }
 
+// RunTimed is Run that also times each call, for profiles: it sets
+// elapsed[i] to the nanoseconds from the start of the run to the end of
+// call i (so call i took elapsed[i] - elapsed[i-1]), reading C's monotonic
+// clock in the same crossing. elapsed must have Len() elements.
+func (b *Batch) RunTimed(elapsed []int64) {
+	if b.n == 0 {
+		return
+	}
+	if len(elapsed) != b.n {
+		panic("native: RunTimed needs one elapsed slot per call")
+	}
+	runFlatTimed(b.fns, b.flat, b.offs, b.se, b.n, b.ts)
+	ts := unsafe.Slice((*int64)(b.ts), b.n+1)
+	for i := range elapsed {
+		elapsed[i] = ts[i+1] - ts[0]
+	}
+}
+
 // Free releases the C memory; the Batch is empty and reusable afterwards.
 func (b *Batch) Free() {
-	for _, p := range []unsafe.Pointer{b.fns, b.flat, b.offs, b.se} {
+	for _, p := range []unsafe.Pointer{b.fns, b.flat, b.offs, b.se, b.ts} {
 		Free(p)
 	}
 	*b = Batch{}
@@ -74,6 +93,9 @@ func (b *Batch) growCalls() error {
 		return err
 	}
 	if b.se, err = regrow(b.se, b.capN*16, c*16); err != nil {
+		return err
+	}
+	if b.ts, err = regrow(b.ts, 0, (c+1)*8); err != nil {
 		return err
 	}
 	b.capN = c

@@ -10,9 +10,12 @@ package native
 #cgo nocallback tick_run_plan
 #cgo noescape tick_run_flat
 #cgo nocallback tick_run_flat
+#cgo noescape tick_run_flat_timed
+#cgo nocallback tick_run_flat_timed
 #include <dlfcn.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <time.h>
 
 typedef void (*tick_kernel_fn)(void **bufs, int64_t start, int64_t end);
 
@@ -32,6 +35,22 @@ static void tick_run_plan(void **fns, void ***args, int64_t *starts, int64_t *en
 static void tick_run_flat(void **fns, void **flat, int64_t *offs, int64_t *se, int64_t n) {
 	for (int64_t i = 0; i < n; i++) {
 		((tick_kernel_fn)fns[i])(flat + offs[i], se[2 * i], se[2 * i + 1]);
+	}
+}
+
+static int64_t tick_mono_ns(void) {
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+// tick_run_flat_timed is tick_run_flat that also reads the monotonic clock
+// before the first call and after each one: ts[0..n] (for profiles).
+static void tick_run_flat_timed(void **fns, void **flat, int64_t *offs, int64_t *se, int64_t n, int64_t *ts) {
+	ts[0] = tick_mono_ns();
+	for (int64_t i = 0; i < n; i++) {
+		((tick_kernel_fn)fns[i])(flat + offs[i], se[2 * i], se[2 * i + 1]);
+		ts[i + 1] = tick_mono_ns();
 	}
 }
 
@@ -128,4 +147,8 @@ func runPlan(fns, args, starts, ends unsafe.Pointer, n int) {
 
 func runFlat(fns, flat, offs, se unsafe.Pointer, n int) {
 	C.tick_run_flat((*unsafe.Pointer)(fns), (*unsafe.Pointer)(flat), (*C.int64_t)(offs), (*C.int64_t)(se), C.int64_t(n))
+}
+
+func runFlatTimed(fns, flat, offs, se unsafe.Pointer, n int, ts unsafe.Pointer) {
+	C.tick_run_flat_timed((*unsafe.Pointer)(fns), (*unsafe.Pointer)(flat), (*C.int64_t)(offs), (*C.int64_t)(se), C.int64_t(n), (*C.int64_t)(ts))
 }

@@ -29,3 +29,7 @@ func runPlan(unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, int
 func runFlat(unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, int) {
 	panic("native: batch run in a build without cgo")
 }
+
+func runFlatTimed(unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, int, unsafe.Pointer) {
+	panic("native: batch run in a build without cgo")
+}

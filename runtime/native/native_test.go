@@ -295,7 +295,7 @@ func TestBatchRunsCallsInOrder(t *testing.T) {
 	}
 	var b Batch
 	defer b.Free()
-	for round := range 2 { // a reused batch gives the same result
+	for round := range 2 { // a reused batch gives the same result, timed or not
 		b.Reset()
 		for j := range 40 { // past the initial capacity: growth keeps earlier calls
 			b.Add(k, []unsafe.Pointer{bufs[1], bufs[0]}, 0, int64(j%n+1))
@@ -306,7 +306,17 @@ func TestBatchRunsCallsInOrder(t *testing.T) {
 		if b.Len() != 42 {
 			t.Fatalf("round %d: Len() = %d, want 42", round, b.Len())
 		}
-		b.Run()
+		if round == 0 {
+			b.Run()
+		} else {
+			elapsed := make([]int64, b.Len())
+			b.RunTimed(elapsed)
+			for i, e := range elapsed {
+				if e < 0 || i > 0 && e < elapsed[i-1] {
+					t.Fatalf("RunTimed: elapsed %v: call %d ends before call %d", elapsed, i, i-1)
+				}
+			}
+		}
 		for i := range n {
 			want := float32(-1)
 			if i >= 10 {

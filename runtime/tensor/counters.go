@@ -81,4 +81,12 @@ func ResetCounters() {
 	}
 }
 
-func addPhase(a *atomic.Int64, t0 time.Time) { a.Add(int64(time.Since(t0))) }
+// addPhase adds the time since t0 to a phase counter and, while a profile
+// is taken, records the span (events.go).
+func addPhase(a *atomic.Int64, t0 time.Time) {
+	el := time.Since(t0)
+	a.Add(int64(el))
+	if prof.on.Load() {
+		recordPhase(a, t0, el)
+	}
+}

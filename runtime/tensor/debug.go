@@ -46,6 +46,14 @@ func SetDebugWriter(w io.Writer) {
 	debugState.mu.Unlock()
 }
 
+// DebugWriter returns the writer DEBUG output goes to (nil: discarded),
+// so a caller that redirects it for a while can put it back.
+func DebugWriter() io.Writer {
+	debugState.mu.Lock()
+	defer debugState.mu.Unlock()
+	return debugState.w
+}
+
 // SetWaitHook installs f, polled about every 10 ms while Synchronize waits; a
 // non-nil error from f abandons the wait and is returned (the notebook uses it
 // to interrupt a long wait). nil removes the hook.

@@ -52,6 +52,7 @@ type work struct {
 
 	pool *workPool // a JIT replay's item: returned to its pool once run
 	keep []*Buffer // buffers the launches read that nothing else keeps alive
+	enq  time.Time // when it was enqueued, set only while a profile is taken
 }
 
 // prepare fills the fields derived from launches.
@@ -315,6 +316,9 @@ func SynchronizeAll() error {
 
 // enqueue hands w to the worker and returns immediately.
 func (d *Dev) enqueue(w *work) {
+	if prof.on.Load() {
+		w.enq = time.Now()
+	}
 	d.mu.Lock()
 	d.pending++
 	d.items = append(d.items, w)
@@ -356,7 +360,7 @@ func (d *Dev) worker() {
 // run executes the launches of one work item, recovering a kernel panic into
 // an error reported by the next Synchronize. An item of several small
 // launches runs as one batch when the backend can (one timing for the item);
-// DEBUG>=2 runs and times each launch on its own.
+// DEBUG>=2, and a profile being taken, run and time each launch on its own.
 func (d *Dev) run(w *work) (err error) {
 	cur := -1
 	defer func() {
@@ -369,11 +373,18 @@ func (d *Dev) run(w *work) (err error) {
 		}
 	}()
 	dbg := debugLevel() >= 2
+	rec := prof.on.Load()
 	if d.batch != nil && w.small && len(w.launches) > 1 && !dbg {
-		t0 := time.Now()
-		if d.batch.RunBatch(w.progs, w.mems, w.sizes) {
-			counters.deviceNS.Add(int64(time.Since(t0)))
-			return nil
+		if rec {
+			if d.runBatchTimed(w) {
+				return nil
+			}
+		} else {
+			t0 := time.Now()
+			if d.batch.RunBatch(w.progs, w.mems, w.sizes) {
+				counters.deviceNS.Add(int64(time.Since(t0)))
+				return nil
+			}
 		}
 	}
 	for i := range w.launches {
@@ -383,6 +394,9 @@ func (d *Dev) run(w *work) (err error) {
 		runSplitRows(l.prog, w.mems[i], w.sizes[i], w.reds[i], w.rows[i])
 		el := time.Since(t0)
 		counters.deviceNS.Add(int64(el))
+		if rec {
+			recordKernel(d, l.k, w.enq, t0, el)
+		}
 		if dbg {
 			debugKernel(d, l.k, el)
 		}
@@ -450,11 +464,18 @@ func (d *Dev) program(k *Kernel) (Program, error) {
 	d.progMu.Unlock()
 	if p != nil {
 		counters.cacheHits.Add(1)
+		if prof.on.Load() {
+			t := time.Now()
+			recordCompile(d, k, "memory cache", t, t)
+		}
 		return p, nil
 	}
 	t0 := time.Now()
 	p, err := d.backend.Compile(k)
 	addPhase(&counters.compileNS, t0)
+	if prof.on.Load() {
+		recordCompile(d, k, compileOrigin(p), t0, time.Now())
+	}
 	if err != nil {
 		// The one place a compile error gets the package prefix: this
 		// package's backends return theirs without it.

@@ -84,7 +84,7 @@ func (cpuBackend) Compile(k *Kernel) (prog Program, err error) {
 	if debugLevel() >= 2 {
 		debugf("CPU  compile %-18s from %s in %.2f ms\n", k.Name, lib.Origin, time.Since(t0).Seconds()*1e3)
 	}
-	return &cpuProgram{src: src, kern: kern}, nil
+	return &cpuProgram{src: src, kern: kern, origin: lib.Origin.String()}, nil
 }
 
 // cpuMemory is 64-byte aligned C memory, so kernels may use it without cgo
@@ -107,9 +107,14 @@ func (m *cpuMemory) Free() {
 }
 
 type cpuProgram struct {
-	src  string
-	kern *native.Kernel
+	src    string
+	kern   *native.Kernel
+	origin string // "compiled", "disk cache" or "memory cache" (native.Origin)
 }
+
+// CacheOrigin says whether the C compiler ran for this program or its
+// shared object came from a cache (profiles show it).
+func (p *cpuProgram) CacheOrigin() string { return p.origin }
 
 // Run calls the kernel once over [start, end); the runtime splits large
 // launches across workers.
@@ -137,7 +142,14 @@ var cpuBatch struct {
 // launch; large launches should still go through Run so they are split
 // across workers. It returns false, having run nothing, when a program is
 // not a CPU program or C memory for the batch cannot be allocated.
-func (cpuBackend) RunBatch(progs []Program, mems [][]Memory, sizes []int) bool {
+func (c cpuBackend) RunBatch(progs []Program, mems [][]Memory, sizes []int) bool {
+	return c.RunBatchTimed(progs, mems, sizes, nil)
+}
+
+// RunBatchTimed is RunBatch that, when elapsed is not nil, also times each
+// launch in the same cgo call (elapsed[i]: ns from the batch's start to the
+// end of launch i), so a profile keeps the batching it measures.
+func (cpuBackend) RunBatchTimed(progs []Program, mems [][]Memory, sizes []int, elapsed []int64) bool {
 	cpuBatch.Lock()
 	defer cpuBatch.Unlock()
 	b := &cpuBatch.b
@@ -156,6 +168,13 @@ func (cpuBackend) RunBatch(progs []Program, mems [][]Memory, sizes []int) bool {
 			return false
 		}
 	}
-	b.Run()
+	if elapsed == nil {
+		b.Run()
+		return true
+	}
+	if b.Len() != len(elapsed) { // an empty launch was skipped: times would not line up
+		return false
+	}
+	b.RunTimed(elapsed)
 	return true
 }

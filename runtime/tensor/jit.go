@@ -155,6 +155,9 @@ func (j *JITFunc) call(in []*Tensor) ([]*Tensor, error) {
 		return nil, err
 	}
 	j.calls++
+	if prof.on.Load() {
+		defer recordJIT(j.calls, time.Now())
+	}
 	switch j.calls {
 	case 1:
 		return realizeOutputs(j.fn(append([]*Tensor(nil), args...)...)), nil

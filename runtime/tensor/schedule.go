@@ -18,10 +18,15 @@ type schedItem struct {
 	k    *Kernel
 	bufs []*Buffer
 	dev  *Dev
+	// For a plan (inspect.go): the node the kernel computes and the nodes
+	// inlined into it.
+	root  *lazy
+	fused map[*lazy]*Node
 }
 
 type scheduler struct {
 	items []schedItem
+	dry   bool // planning only (Tensor.Plan): buffers get no memory
 }
 
 // realize schedules l (a base) and, first, everything it needs. Afterwards l
@@ -42,10 +47,15 @@ func (s *scheduler) realize(l *lazy) {
 		k.Shape = append([]int(nil), l.shape...)
 		k.Expr = kb.inline(l)
 	}
-	out := mustBuffer(l.dev, l.dtype, prod(l.shape))
+	var out *Buffer
+	if s.dry {
+		out = &Buffer{dev: l.dev, dtype: l.dtype, n: prod(l.shape)}
+	} else {
+		out = mustBuffer(l.dev, l.dtype, prod(l.shape))
+	}
 	k.Bufs = append([]BufferSpec{{DType: l.dtype, Size: out.n}}, kb.specs...)
 	k.Name = kernelName(k)
-	s.items = append(s.items, schedItem{k: k, bufs: append([]*Buffer{out}, kb.bufs...), dev: l.dev})
+	s.items = append(s.items, schedItem{k: k, bufs: append([]*Buffer{out}, kb.bufs...), dev: l.dev, root: l, fused: kb.memo})
 	*l = lazy{kind: kBuffer, shape: l.shape, dtype: l.dtype, dev: l.dev, buf: out}
 }
 
@@ -246,6 +256,10 @@ func compileAll(items []schedItem) ([]Program, error) {
 	for i, it := range items {
 		if p := it.dev.cached(it.k); p != nil {
 			counters.cacheHits.Add(1)
+			if prof.on.Load() {
+				t := time.Now()
+				recordCompile(it.dev, it.k, "memory cache", t, t)
+			}
 			progs[i] = p
 			continue
 		}

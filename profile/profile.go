@@ -1,0 +1,143 @@
+// Package profile turns the tensor runtime's recorded events (a
+// tensor.Recording) into what a person reads: lanes (the host, one per
+// device worker), the host/device overlap as numbers, a per-kernel table,
+// and Chrome trace-event JSON (opens in Perfetto and chrome://tracing),
+// which it also reads back. It knows nothing of Jupyter or of the magic
+// that takes the profile.
+package profile
+
+import (
+	"sort"
+	"time"
+
+	"github.com/tick-kernel/tick/runtime/tensor"
+)
+
+// Profile is one recording with what the profiler knew about it.
+type Profile struct {
+	Label    string        // what was profiled (the statement)
+	Start    time.Time     // wall-clock start
+	Duration time.Duration // wall time from start to stop (the profile's extent)
+	Events   []tensor.Event
+	Dropped  int64 // events that did not fit the buffer
+	Capacity int   // the buffer's size in events
+	Debug    int   // the DEBUG level the statement ran at
+}
+
+// FromRecording wraps a runtime recording.
+func FromRecording(label string, rec *tensor.Recording, debug int) *Profile {
+	return &Profile{Label: label, Start: rec.Start, Duration: rec.Duration, Events: rec.Events,
+		Dropped: rec.Dropped, Capacity: rec.Capacity, Debug: debug}
+}
+
+// HostLane is the name of the host's lane; device lanes are named by their
+// device ("CPU", "GO").
+const HostLane = "host"
+
+// Lane is the lane an event is drawn on: the device for kernels, else the
+// host.
+func Lane(e tensor.Event) string {
+	if e.Kind == tensor.EventKernel {
+		return e.Device
+	}
+	return HostLane
+}
+
+// Lanes lists the lanes of p: the host first, then the devices that ran
+// kernels, sorted.
+func (p *Profile) Lanes() []string {
+	seen := map[string]bool{}
+	var devs []string
+	for _, e := range p.Events {
+		if e.Kind == tensor.EventKernel && !seen[e.Device] {
+			seen[e.Device] = true
+			devs = append(devs, e.Device)
+		}
+	}
+	sort.Strings(devs)
+	return append([]string{HostLane}, devs...)
+}
+
+// Kernels is the number of kernel events.
+func (p *Profile) Kernels() int {
+	n := 0
+	for _, e := range p.Events {
+		if e.Kind == tensor.EventKernel {
+			n++
+		}
+	}
+	return n
+}
+
+// interval is a half-open span [a, b) in ns since the profile's start.
+type interval struct{ a, b int64 }
+
+// union sorts and merges spans; the result is disjoint and ordered.
+func union(iv []interval) []interval {
+	sort.Slice(iv, func(i, j int) bool { return iv[i].a < iv[j].a })
+	var out []interval
+	for _, x := range iv {
+		if x.b <= x.a {
+			continue
+		}
+		if n := len(out); n > 0 && x.a <= out[n-1].b {
+			out[n-1].b = max(out[n-1].b, x.b)
+			continue
+		}
+		out = append(out, x)
+	}
+	return out
+}
+
+func total(iv []interval) int64 {
+	var t int64
+	for _, x := range iv {
+		t += x.b - x.a
+	}
+	return t
+}
+
+// intersect is the total length of the intersection of two disjoint,
+// ordered interval lists.
+func intersect(x, y []interval) int64 {
+	var t int64
+	i, j := 0, 0
+	for i < len(x) && j < len(y) {
+		a, b := max(x[i].a, y[j].a), min(x[i].b, y[j].b)
+		if b > a {
+			t += b - a
+		}
+		if x[i].b < y[j].b {
+			i++
+		} else {
+			j++
+		}
+	}
+	return t
+}
+
+// complement is [0, end) minus the disjoint, ordered list iv.
+func complement(iv []interval, end int64) []interval {
+	var out []interval
+	at := int64(0)
+	for _, x := range iv {
+		if x.a > at {
+			out = append(out, interval{at, min(x.a, end)})
+		}
+		at = max(at, x.b)
+	}
+	if at < end {
+		out = append(out, interval{at, end})
+	}
+	return out
+}
+
+func spans(evs []tensor.Event, keep func(tensor.Event) bool) []interval {
+	var iv []interval
+	for _, e := range evs {
+		if keep(e) {
+			iv = append(iv, interval{int64(e.Start), int64(e.End)})
+		}
+	}
+	return union(iv)
+}

@@ -1,0 +1,108 @@
+package profile
+
+import (
+	"fmt"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/tick-kernel/tick/runtime/tensor"
+	"github.com/tick-kernel/tick/timing"
+)
+
+// MaxTableRows is how many kernels Text lists; the rest are summed on one
+// line.
+const MaxTableRows = 15
+
+func dur(d time.Duration) string { return timing.FormatDuration(float64(d), 3) }
+
+func pct(f float64) string { return fmt.Sprintf("%.0f%%", 100*f) }
+
+// Text renders the profile for a person: what ran, the overlap numbers,
+// the JIT calls, the host phases and the per-kernel table, with what each
+// number is.
+func (p *Profile) Text() string {
+	var b strings.Builder
+	o := p.Overlap()
+	devs := p.Lanes()[1:]
+	label := p.Label
+	if label == "" {
+		label = "profile"
+	}
+	fmt.Fprintf(&b, "%s — %d kernels on %s in %s wall\n", label, p.Kernels(), orNone(devs), dur(o.Wall))
+	fmt.Fprintf(&b, "  overlap  %s of host work ran while a device was busy · device busy %s (%s of wall) · host waiting %s (%s)\n",
+		pct(o.HostHidden()), dur(o.DeviceBusy), pct(o.DeviceUtilization()), dur(o.HostWaiting), pct(o.HostWaitShare()))
+	if jit := p.JITCalls(); len(jit) > 0 {
+		fmt.Fprintf(&b, "  JIT      %d warm-up · %d capture · %d replay calls\n", jit["warm-up"], jit["capture"], jit["replay"])
+	}
+	ph := p.Phases()
+	var parts []string
+	for k := tensor.EventGraph; k <= tensor.EventSync; k++ {
+		if t, ok := ph[k]; ok {
+			parts = append(parts, k.String()+" "+dur(t))
+		}
+	}
+	if len(parts) > 0 {
+		fmt.Fprintf(&b, "  host     %s\n", strings.Join(parts, " · "))
+	}
+	rows := p.KernelTable()
+	if len(rows) > 0 {
+		b.WriteString("  kernels  device time per kernel, most first; GFLOP/s and GB/s are estimates (IR counts over measured time)\n")
+		w := len("kernel")
+		for i, r := range rows {
+			if i < MaxTableRows {
+				w = max(w, len(r.Name))
+			}
+		}
+		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintf(tw, "    %-*s\tdevice\tcount\ttotal\tmean\tshare\tGFLOP/s\tGB/s\tcompile\tcache\t\n", w, "kernel")
+		var rest KernelRow
+		for i, r := range rows {
+			if i >= MaxTableRows {
+				rest.Count += r.Count
+				rest.Total += r.Total
+				rest.Share += r.Share
+				continue
+			}
+			fmt.Fprintf(tw, "    %-*s\t%s\t%d\t%s\t%s\t%s\t%.3g\t%.3g\t%s\t%s\t\n", w, r.Name, r.Device, r.Count, dur(r.Total), dur(r.Mean),
+				pct(r.Share), r.GFLOPs, r.GBs, compileText(r), r.Cache)
+		}
+		if n := len(rows) - MaxTableRows; n > 0 {
+			fmt.Fprintf(tw, "    %-*s\t\t%d\t%s\t\t%s\t\t\t\t\t\n", w, fmt.Sprintf("… %d more kernels", n), rest.Count, dur(rest.Total), pct(rest.Share))
+		}
+		tw.Flush()
+	}
+	for _, w := range p.Warnings() {
+		fmt.Fprintf(&b, "  warning: %s\n", w)
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+func compileText(r KernelRow) string {
+	if r.Compile <= 0 {
+		return "-"
+	}
+	return dur(r.Compile)
+}
+
+func orNone(devs []string) string {
+	if len(devs) == 0 {
+		return "no device"
+	}
+	return strings.Join(devs, ", ")
+}
+
+// Warnings say what makes the profile's numbers less than they seem.
+func (p *Profile) Warnings() []string {
+	var w []string
+	if p.Dropped > 0 {
+		w = append(w, fmt.Sprintf("%d events did not fit the buffer of %d and are missing from the timeline and table; profile fewer calls, or raise the capacity", p.Dropped, p.Capacity))
+	}
+	if p.Debug >= 2 {
+		w = append(w, fmt.Sprintf("DEBUG=%d waits for every kernel to time it: the overlap above is what the forced waits leave, not how the program normally runs", p.Debug))
+	}
+	if p.Kernels() == 0 {
+		w = append(w, "no kernel ran: the statement did not Realize any tensor (tensor ops are lazy; call Realize, or read a value)")
+	}
+	return w
+}

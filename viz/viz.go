@@ -1,0 +1,191 @@
+// Package viz draws a tensor plan (tensor.Plan: the lazy graph, the
+// kernels the scheduler makes of it, or a JIT's captured kernels) as an
+// SVG graph, laid out by Graphviz (github.com/goccy/go-graphviz, which
+// runs Graphviz compiled to WebAssembly: no binary to install), and as
+// HTML with each kernel's IR and generated source in collapsible
+// sections. The kernels are clusters: the nodes inside a cluster are fused
+// into that kernel; its label says why it is a kernel of its own.
+package viz
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"html"
+	"strings"
+	"sync"
+
+	"github.com/goccy/go-graphviz"
+
+	"github.com/tick-kernel/tick/runtime/tensor"
+)
+
+// Cluster fill colours, in kernel order (light tints of the Okabe–Ito
+// palette, so node text stays readable).
+var clusterColors = []string{"#D6EAF5", "#FCE8C3", "#CDEBE1", "#F4DCE8", "#FBF6C8", "#F6D7C3", "#E3E3E3"}
+
+// DOT returns the Graphviz source of p.
+func DOT(p *tensor.Plan) string {
+	var b strings.Builder
+	b.WriteString("digraph plan {\n")
+	b.WriteString("  graph [rankdir=TB, fontname=\"Helvetica\", fontsize=11, nodesep=0.25, ranksep=0.35, labelloc=t];\n")
+	b.WriteString("  node [shape=box, style=\"rounded,filled\", fillcolor=\"#ffffff\", fontname=\"Helvetica\", fontsize=10, margin=\"0.08,0.04\"];\n")
+	b.WriteString("  edge [color=\"#555555\", arrowsize=0.6];\n")
+	fmt.Fprintf(&b, "  label=%s;\n", quote(p.Title))
+	inKernel := map[int][]tensor.GraphNode{}
+	for _, n := range p.Nodes {
+		if n.Kernel >= 0 {
+			inKernel[n.Kernel] = append(inKernel[n.Kernel], n)
+		}
+	}
+	for ki, k := range p.Kernels {
+		fmt.Fprintf(&b, "  subgraph cluster_k%d {\n", ki)
+		fmt.Fprintf(&b, "    style=\"rounded,filled\"; fillcolor=%q; color=\"#888888\"; fontsize=10;\n", clusterColors[ki%len(clusterColors)])
+		fmt.Fprintf(&b, "    label=%s;\n", quote(fmt.Sprintf("kernel %d: %s on %s\n%s", ki+1, k.Name, k.Device, wrap(k.Reason, 60))))
+		for _, n := range inKernel[ki] {
+			writeNode(&b, n, "    ")
+		}
+		b.WriteString("  }\n")
+	}
+	for _, n := range p.Nodes {
+		if n.Kernel < 0 {
+			writeNode(&b, n, "  ")
+		}
+	}
+	for _, n := range p.Nodes {
+		for _, s := range n.Srcs {
+			fmt.Fprintf(&b, "  n%d -> n%d;\n", s, n.ID)
+		}
+	}
+	b.WriteString("}\n")
+	return b.String()
+}
+
+func writeNode(b *strings.Builder, n tensor.GraphNode, indent string) {
+	label := fmt.Sprintf("%s\n%v %s", n.Label, n.Shape, n.DType)
+	if n.Kind == "buffer" {
+		label += " on " + n.Device
+	}
+	if len(n.Also) > 0 {
+		var ks []string
+		for _, k := range n.Also {
+			ks = append(ks, fmt.Sprint(k+1))
+		}
+		label += "\n(recomputed in kernel " + strings.Join(ks, ", ") + ")"
+	}
+	attrs := ""
+	switch n.Kind {
+	case "buffer":
+		attrs = `, shape=cylinder, style=filled, fillcolor="#EEEEEE"`
+	case "const":
+		attrs = `, style="rounded,filled,dashed"`
+	case "view":
+		attrs = `, shape=parallelogram, style=filled, fillcolor="#FFFFFF"`
+	case "reduce":
+		attrs = `, penwidth=2`
+	}
+	fmt.Fprintf(b, "%sn%d [label=%s%s];\n", indent, n.ID, quote(label), attrs)
+}
+
+// quote is a DOT string literal.
+func quote(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)
+	return `"` + r.Replace(s) + `"`
+}
+
+// wrap breaks s into lines of about width characters at spaces.
+func wrap(s string, width int) string {
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(s) {
+		if line != "" && len(line)+1+len(w) > width {
+			lines = append(lines, line)
+			line = w
+			continue
+		}
+		if line != "" {
+			line += " "
+		}
+		line += w
+	}
+	return strings.Join(append(lines, line), "\n")
+}
+
+// layout is one Graphviz instance for the process: creating it compiles
+// the WebAssembly module (milliseconds), rendering reuses it; renders are
+// serialized because an instance is not safe for concurrent use.
+var layout struct {
+	sync.Mutex
+	gv  *graphviz.Graphviz
+	err error
+}
+
+// SVG lays out p with Graphviz's dot and returns the SVG.
+func SVG(p *tensor.Plan) ([]byte, error) {
+	ctx := context.Background()
+	layout.Lock()
+	defer layout.Unlock()
+	if layout.gv == nil && layout.err == nil {
+		layout.gv, layout.err = graphviz.New(ctx)
+	}
+	if layout.err != nil {
+		return nil, fmt.Errorf("viz: starting Graphviz: %w", layout.err)
+	}
+	g, err := graphviz.ParseBytes([]byte(DOT(p)))
+	if err != nil {
+		return nil, fmt.Errorf("viz: parsing the graph: %w", err)
+	}
+	defer g.Close()
+	var buf bytes.Buffer
+	if err := layout.gv.Render(ctx, g, graphviz.SVG, &buf); err != nil {
+		return nil, fmt.Errorf("viz: laying out the graph: %w", err)
+	}
+	out := buf.Bytes()
+	if i := bytes.Index(out, []byte("<svg")); i > 0 { // drop the XML prolog and DOCTYPE: the SVG goes inline in HTML
+		out = out[i:]
+	}
+	return out, nil
+}
+
+// Text summarizes p for consoles: each kernel, what it fuses, and why.
+func Text(p *tensor.Plan) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %d kernel(s)\n", p.Title, len(p.Kernels))
+	for ki, k := range p.Kernels {
+		var ops []string
+		for _, n := range p.Nodes {
+			if n.Kernel == ki && n.Kind != "buffer" {
+				ops = append(ops, n.Label)
+			}
+		}
+		fmt.Fprintf(&b, "  kernel %d  %s on %s, shape %v: %s\n", ki+1, k.Name, k.Device, k.Shape, strings.Join(ops, ", "))
+		fmt.Fprintf(&b, "            why a kernel: %s\n", k.Reason)
+		fmt.Fprintf(&b, "            estimated %d FLOPs, %d bytes per launch\n", k.FLOPs, k.Bytes)
+	}
+	if len(p.Kernels) == 0 {
+		b.WriteString("  nothing to run: the tensor is realized (or the JIT has not captured yet)\n")
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// HTML is the graph's SVG inline above one collapsible section per kernel
+// with its IR and generated source.
+func HTML(p *tensor.Plan, svg []byte) string {
+	var b strings.Builder
+	b.WriteString(`<div class="tick-viz">`)
+	fmt.Fprintf(&b, "<pre>%s</pre>", html.EscapeString(Text(p)))
+	fmt.Fprintf(&b, `<div style="overflow-x:auto">%s</div>`, svg)
+	for ki, k := range p.Kernels {
+		fmt.Fprintf(&b, "<details><summary>kernel %d: %s on %s — IR and generated source</summary>", ki+1, html.EscapeString(k.Name), html.EscapeString(k.Device))
+		fmt.Fprintf(&b, "<p>IR (the kernel's key):</p><pre>%s</pre>", html.EscapeString(k.IR))
+		switch {
+		case k.Source != "":
+			fmt.Fprintf(&b, "<p>generated source for %s:</p><pre>%s</pre>", html.EscapeString(k.Device), html.EscapeString(k.Source))
+		case k.SourceNote != "":
+			fmt.Fprintf(&b, "<p>%s</p>", html.EscapeString(k.SourceNote))
+		}
+		b.WriteString("</details>")
+	}
+	b.WriteString("</div>")
+	return b.String()
+}
