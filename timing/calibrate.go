@@ -16,7 +16,9 @@ import (
 // than target, n grows to the prediction target/(time per call) × 1.2,
 // but at most 100× and at least n+1 per round, rounded up to 1, 2, 3 or 5
 // × 10^k — the rule of Go's testing.B (predictN), so n reads the same way
-// to Go users. Calibration stops when a sample reaches target or n reaches
+// to Go users. Calibration stops when a sample reaches target (and a
+// second sample of the same n does too: a sample that was long only
+// because the process was pre-empted does not stop it) or n reaches
 // MaxLoops.
 const (
 	resolutionFactor = 1000

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -93,8 +94,10 @@ func TestInterleaveDetectsTenPercent(t *testing.T) {
 }
 
 // TestInterleaveCancelsDrift: two equal statements on a machine that slows
-// down steadily. Measured one after the other they look different;
-// interleaved they do not.
+// down steadily. Measured one after the other the U test finds them
+// different, but the difference is within the drift allowance: Compare
+// shows "~" and says the results were not interleaved. Interleaved they do
+// not differ at all.
 func TestInterleaveCancelsDrift(t *testing.T) {
 	o := func(c Clock) Options { return Options{Clock: c, Budget: time.Second} }
 	a, b := pair(10*time.Microsecond, 10*time.Microsecond, 0.02, 0.2)
@@ -106,17 +109,84 @@ func TestInterleaveCancelsDrift(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if seq := Compare(ra, rb).Rows[1]; seq.DeltaText == "~" {
-		t.Fatalf("sequential runs under drift should differ; got %+v", seq)
+	seqCmp := Compare(ra, rb)
+	seq := seqCmp.Rows[1]
+	if seq.P > CompareAlpha || seqCmp.Interleaved || seqCmp.DriftAllowance <= DriftFloor {
+		t.Fatalf("sequential runs under drift: want p ≤ %v, not interleaved, an allowance above the floor from the drift within the runs; got %+v (allowance %.3f)",
+			CompareAlpha, seq, seqCmp.DriftAllowance)
+	}
+	if seq.WithinDrift != (math.Abs(seq.Delta) < seqCmp.DriftAllowance) || seq.WithinDrift != (seq.DeltaText == "~") {
+		t.Errorf("sequential: delta %.3f, allowance %.3f, within drift %v, shown %q: inconsistent", seq.Delta, seqCmp.DriftAllowance, seq.WithinDrift, seq.DeltaText)
+	}
+	if w := kinds(seqCmp.Warnings); !slices.Contains(w, WarnNotInterleaved) {
+		t.Errorf("sequential comparison warnings %v lack %s", w, WarnNotInterleaved)
 	}
 	a, b = pair(10*time.Microsecond, 10*time.Microsecond, 0.02, 0.2)
 	ra, rb, err = Interleave(context.Background(), a.target(), b.target(), o(a.c))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if il := Compare(ra, rb).Rows[1]; il.DeltaText != "~" {
-		t.Errorf("interleaved equal statements under drift: delta %q p=%v, want ~", il.DeltaText, il.P)
+	ilCmp := Compare(ra, rb)
+	if il := ilCmp.Rows[1]; il.DeltaText != "~" || il.WithinDrift || !ilCmp.Interleaved {
+		t.Errorf("interleaved equal statements under drift: delta %q p=%v within drift %v, want ~ from the U test", il.DeltaText, il.P, il.WithinDrift)
 	}
+	if w := kinds(ilCmp.Warnings); len(w) != 0 {
+		t.Errorf("interleaved comparison warned: %v", w)
+	}
+}
+
+// TestDriftAllowance: results measured one after the other, 4% apart
+// with no drift inside either run, are "~" (under the 5% floor of the
+// allowance) even though the U test finds them different; 8% apart they
+// differ. Interleaved, 4% is a difference.
+func TestDriftAllowance(t *testing.T) {
+	mk := func(ns float64, group string) *Result {
+		r := &Result{Group: group}
+		for i := range 40 {
+			r.Samples = append(r.Samples, Sample{Phase: PhaseMeasured, N: 1, Elapsed: time.Duration(ns + float64(i%5))})
+		}
+		r.Repeats = 40
+		r.Stats = Summarize(r.Measured(), DefaultConfidence)
+		return r
+	}
+	for _, c := range []struct {
+		b      float64
+		group  string
+		within bool
+		text   string
+	}{
+		{1040, "", true, "~"},
+		{1080, "", false, "+8.0%"},
+		{1040, "g", false, "+4.0%"},
+	} {
+		a, b := mk(1000, c.group), mk(c.b, c.group)
+		cmp := Compare(a, b)
+		row := cmp.Rows[1]
+		if row.P > CompareAlpha || row.WithinDrift != c.within || row.DeltaText != c.text {
+			t.Errorf("%v vs 1000 (group %q): p %v, within drift %v, shown %q; want within %v, %q (allowance %.3f)",
+				c.b, c.group, row.P, row.WithinDrift, row.DeltaText, c.within, c.text, cmp.DriftAllowance)
+		}
+		if hasKind(cmp.Warnings, WarnNotInterleaved) == (c.group != "") {
+			t.Errorf("group %q: not-interleaved warning %v", c.group, kinds(cmp.Warnings))
+		}
+	}
+}
+
+func kinds(ws []Warning) []WarningKind {
+	var out []WarningKind
+	for _, w := range ws {
+		out = append(out, w.Kind)
+	}
+	return out
+}
+
+func warningOf(ws []Warning, k WarningKind) (Warning, bool) {
+	for _, w := range ws {
+		if w.Kind == k {
+			return w, true
+		}
+	}
+	return Warning{}, false
 }
 
 func TestCompareWarnsOnProvenance(t *testing.T) {
@@ -124,10 +194,12 @@ func TestCompareWarnsOnProvenance(t *testing.T) {
 	oa := Options{Clock: a.c, Budget: 200 * time.Millisecond, Provenance: Provenance{Device: "CPU", Inputs: []string{"float32[256]"}}}
 	ob := oa
 	ob.Provenance = Provenance{Device: "GO", Inputs: []string{"float32[256]"}}
-	ra, _ := Measure(context.Background(), a.target(), oa)
-	rb, _ := Measure(context.Background(), b.target(), ob)
+	ta, tb := a.target(), b.target()
+	ta.Record, tb.Record = nil, nil // the provenance is the caller's
+	ra, _ := Measure(context.Background(), ta, oa)
+	rb, _ := Measure(context.Background(), tb, ob)
 	cmp := Compare(ra, rb)
-	if len(cmp.Warnings) != 1 || cmp.Warnings[0].Kind != WarnProvenance || !strings.Contains(cmp.Warnings[0].Message, `device "CPU" vs "GO"`) {
+	if w, ok := warningOf(cmp.Warnings, WarnProvenance); !ok || !strings.Contains(w.Message, `device "CPU" vs "GO"`) || strings.Contains(w.Message, "inputs") {
 		t.Errorf("warnings %v", cmp.Warnings)
 	}
 }
@@ -151,7 +223,7 @@ func TestCompareTooFewSamples(t *testing.T) {
 	if row.DeltaText != "~" || !near(row.P, 0.1) {
 		t.Errorf("3+3 separated: delta %q p=%v, want ~ and p=0.1", row.DeltaText, row.P)
 	}
-	if len(cmp.Warnings) != 1 || cmp.Warnings[0].Kind != WarnTooFewToCompare || !strings.Contains(cmp.Warnings[0].Message, "need >= 4 samples") {
+	if w, ok := warningOf(cmp.Warnings, WarnTooFewToCompare); !ok || !strings.Contains(w.Message, "need >= 4 samples") {
 		t.Errorf("warnings %v, want one %s naming 4 samples", cmp.Warnings, WarnTooFewToCompare)
 	}
 	var msg string

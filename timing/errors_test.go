@@ -13,20 +13,16 @@ func TestErrorPrefixOnce(t *testing.T) {
 	boom := errors.New("device lost")
 	call := func(int) error { return nil }
 	o := Options{Clock: &fakeClock{res: 1, read: 20}, Loops: 1, Warmup: 1, Repeats: 5}
-	// Count the syncs of a whole measurement, then fail the last one, which
-	// belongs to the last measured sample.
-	calls, last := 0, 0
-	count := func() error { last++; return nil }
-	if _, err := Measure(context.Background(), Target{Call: call, Sync: count}, o); err != nil {
-		t.Fatal(err)
-	}
+	// Fail the first sync after three measured samples: it belongs to the
+	// fourth.
+	failing := false
 	failLate := func() error {
-		calls++
-		if calls == last {
+		if failing {
 			return boom
 		}
 		return nil
 	}
+	o.Progress = func(p Progress) { failing = failing || p.Phase == PhaseMeasured && p.Done == 3 }
 	tests := []struct {
 		name string
 		run  func() error
@@ -35,11 +31,11 @@ func TestErrorPrefixOnce(t *testing.T) {
 		{"sync in a sample", func() error {
 			_, err := Measure(context.Background(), Target{Call: call, Sync: failLate}, o)
 			return err
-		}, "timing: sample 5: sync: device lost"},
+		}, "timing: sample 4: sync: device lost"},
 		{"check in the first statement", func() error {
-			_, _, err := Interleave(context.Background(), Target{Call: call, Check: func() (bool, error) { return false, nil }}, Target{Call: call}, o)
+			_, _, err := Interleave(context.Background(), Target{Call: call, Check: func() (bool, string, error) { return false, "x is 2", nil }}, Target{Call: call}, o)
 			return err
-		}, "timing: first statement: the check after the cold call is false"},
+		}, "timing: first statement: --check is false after the cold call: x is 2"},
 		{"no call in the floor", func() error {
 			_, err := Measure(context.Background(), Target{Call: call}, Options{Clock: o.Clock, Floor: &Target{}})
 			return err
@@ -57,7 +53,7 @@ func TestErrorPrefixOnce(t *testing.T) {
 			}
 		})
 	}
-	calls = 0
+	failing = false
 	_, err := Measure(context.Background(), Target{Call: call, Sync: failLate}, o)
 	if !errors.Is(err, boom) || !strings.Contains(err.Error(), ": sync: device lost") {
 		t.Errorf("sync error %v: want the target's error wrapped after sync:", err)

@@ -18,8 +18,11 @@ func (r *runner) finish() *Result {
 		if s.Phase == PhaseMeasured {
 			enq = append(enq, float64(s.Enqueued)/float64(max(s.N, 1)))
 			res.Memory.GCCycles += s.GCs
+			res.Drain += s.Drain
+			res.DrainMax = max(res.DrainMax, s.Drain)
 		}
 	}
+	res.Memory.Collections = r.collections
 	slices.Sort(enq)
 	if len(enq) > 0 {
 		res.EnqueueMedian = Quantile(enq, 0.5)
@@ -29,26 +32,33 @@ func (r *runner) finish() *Result {
 		slices.Sort(w)
 		res.WarmCall = durationOf(Quantile(w, 0.5))
 	}
-	if r.loops > 0 {
-		res.Memory.BytesPerOp = float64(r.allocBytes) / float64(r.loops)
-		res.Memory.AllocsPerOp = float64(r.mallocs) / float64(r.loops)
-	}
 	if r.t.Probe != nil {
 		p := r.probe()
-		d := r.counted // this statement's measured samples only
 		res.Async, res.Debug = p.Async, p.Debug
 		if r.loops > 0 {
-			l := float64(r.loops)
-			c := &Counters{Kernels: float64(d.Kernels) / l, FLOPs: d.FLOPs / l, Bytes: d.Bytes / l}
-			if t := res.Stats.Median; t > 0 {
-				c.GFLOPS = c.FLOPs / t // FLOP per ns = GFLOP/s
-				c.GBps = c.Bytes / t
-			}
-			res.Counters = c
+			res.Counters = r.counters()
 		}
 	}
 	res.Elapsed = r.now() - r.start
-	fillProvenance(&res.Provenance, res)
+	fillProvenance(&res.Provenance, res, r.facts)
 	res.Warnings = Diagnose(res)
 	return res
+}
+
+// counters are the runtime's counters per loop over the measured samples,
+// with throughput only when the times include the device's work on a
+// device that does it.
+func (r *runner) counters() *Counters {
+	res, d, l := r.res, r.counted, float64(r.loops) // this statement's measured samples only
+	c := &Counters{Kernels: float64(d.Kernels) / l, FLOPs: d.FLOPs / l, Bytes: d.Bytes / l}
+	switch t := res.Stats.Median; {
+	case !r.facts.computes():
+		c.NoThroughput = "the device runs no kernels"
+	case res.Sync == SyncNone && res.Async:
+		c.NoThroughput = "--sync=none times enqueueing only, not the device's work"
+	case t > 0:
+		c.GFLOPS = c.FLOPs / t // FLOP per ns = GFLOP/s
+		c.GBps = c.Bytes / t
+	}
+	return c
 }

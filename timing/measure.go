@@ -2,7 +2,6 @@ package timing
 
 import (
 	"context"
-	"runtime"
 	"runtime/debug"
 	"slices"
 	"time"
@@ -11,21 +10,28 @@ import (
 // Measure times t through the phases described in the package doc and
 // returns the result. Errors from the target are wrapped with the phase in
 // which they happened; a false check is a *CheckError, a re-capture during
-// sampling a *RecaptureError; cancelling ctx stops between calls.
+// sampling a *RecaptureError; cancelling ctx stops between calls. However
+// it ends, Measure leaves the device's queue empty.
 func Measure(ctx context.Context, t Target, o Options) (*Result, error) {
 	r, err := newRunner(t, o)
 	if err != nil {
 		return nil, err
 	}
+	defer r.settle()
 	if err := r.prepare(ctx); err != nil {
 		return nil, err
 	}
 	restore := r.o.gcOff()
-	defer restore()
+	r.begin()
 	for r.wantMore() {
 		if err := r.sample(ctx); err != nil {
+			restore()
 			return nil, err
 		}
+	}
+	restore()
+	if err := r.end(); err != nil {
+		return nil, err
 	}
 	return r.finish(), nil
 }
@@ -38,15 +44,29 @@ type runner struct {
 	start time.Duration
 	res   *Result
 	warm  []float64
+	heap  *heapMetrics
+	// the floor target and its samples' per-loop times
+	floor    *Target
+	floorPer []float64
+	// expected allocation of one sample of the statement and of the floor
+	stmtAlloc, floorAlloc float64
+	collections           int
+	// facts recorded around the calls before sampling
+	facts Facts
+	// lastKind is what the last measured sample's calls did
+	lastKind CallKind
 	// measured-phase accumulators. counted sums the probe differences
 	// across each measured sample only: when two runners share one runtime
 	// (Interleave), the other statement's calls between samples are not
 	// this statement's work.
-	counted    Probe
-	allocBytes uint64
-	mallocs    uint64
-	loops      int
-	measured   []float64
+	counted  Probe
+	loops    int
+	measured []float64
+	// the running median shown by Progress, refreshed every progressEvery
+	median     float64
+	medianAt   time.Duration
+	sched0     schedSnapshot
+	wallStart0 time.Time
 }
 
 func newRunner(t Target, o Options) (*runner, error) {
@@ -54,8 +74,12 @@ func newRunner(t Target, o Options) (*runner, error) {
 		return nil, ErrNoCall
 	}
 	o = o.withDefaults()
-	r := &runner{t: t, o: o, c: o.Clock}
+	r := &runner{t: t, o: o, c: o.Clock, heap: newHeapMetrics(), medianAt: -progressEvery}
 	r.res = &Result{Sync: o.Sync, GC: o.GC, Provenance: o.Provenance}
+	var err error
+	if r.floor, r.res.FloorSource, err = r.floorTarget(); err != nil {
+		return nil, err
+	}
 	return r, nil
 }
 
@@ -65,11 +89,15 @@ func (r *runner) progress(p CallPhase, done, total int) {
 	if r.o.Progress == nil {
 		return
 	}
-	pr := Progress{Phase: p, Done: done, Total: total, Elapsed: r.now() - r.start}
+	now := r.now()
+	pr := Progress{Phase: p, Done: done, Total: total, Elapsed: now - r.start}
 	if len(r.measured) > 0 {
-		s := slices.Clone(r.measured)
-		slices.Sort(s)
-		pr.Median = Quantile(s, 0.5) - r.res.Floor
+		if now-r.medianAt >= progressEvery {
+			s := slices.Clone(r.measured)
+			slices.Sort(s)
+			r.median, r.medianAt = Quantile(s, 0.5), now
+		}
+		pr.Median = r.median - r.res.Floor
 	}
 	r.o.Progress(pr)
 }
@@ -83,6 +111,9 @@ func (r *runner) sync(t *Target) error {
 	}
 	return nil
 }
+
+// settle leaves the queue empty however the measurement ended.
+func (r *runner) settle() { _ = r.sync(&r.t) }
 
 // timed runs one interval of n calls of t under the sync mode:
 // sync; t0; n calls; t_enqueued; sync; t1.
@@ -128,8 +159,55 @@ func (r *runner) probe() Probe {
 	return r.t.Probe()
 }
 
-// prepare runs the cold, capture, warm-up and calibration phases and
-// measures the floor.
+// single runs one synchronized call, recording facts around it, and
+// returns the sample (with the call's kind), the probe's difference and
+// the facts.
+func (r *runner) single() (Sample, Probe, Facts, error) {
+	var stop func() Facts
+	if r.t.Record != nil {
+		stop = r.t.Record()
+	}
+	p0 := r.probe()
+	s, err := r.timed(&r.t, 1, SyncSample)
+	var f Facts
+	if stop != nil {
+		f = stop()
+	}
+	if err != nil {
+		return Sample{}, Probe{}, Facts{}, err
+	}
+	d := r.probe().sub(p0)
+	if r.t.Probe != nil {
+		s.Call = kindOf(d)
+	}
+	r.facts.merge(f)
+	if len(f.JIT) > 0 {
+		r.res.JIT = true
+	}
+	return s, d, f, nil
+}
+
+// check runs the target's check after a sync, outside any timed interval.
+func (r *runner) check(when string, kind CallKind) error {
+	if r.t.Check == nil {
+		return nil
+	}
+	if err := r.sync(&r.t); err != nil {
+		return err
+	}
+	ok, seen, err := r.t.Check()
+	if err != nil {
+		return wrapf(err, "check after %s", when)
+	}
+	if !ok {
+		return &CheckError{When: when, Call: kind, Seen: seen}
+	}
+	r.res.Checks = append(r.res.Checks, CheckRun{When: when, Call: kind})
+	return nil
+}
+
+// prepare runs the cold, capture, warm-up and calibration phases, the
+// memory batch and the first floor samples.
 func (r *runner) prepare(ctx context.Context) error {
 	r.start = r.now()
 	r.res.Resolution = TimerResolution(r.c)
@@ -150,7 +228,17 @@ func (r *runner) prepare(ctx context.Context) error {
 	if err := r.calibrate(ctx); err != nil {
 		return err
 	}
-	return r.floor(ctx)
+	if err := r.memory(); err != nil {
+		return err
+	}
+	// Floor samples up front (the memory batch warmed the floor at this
+	// n); more are interleaved with the measured samples.
+	for range floorMin - 2 {
+		if err := r.floorSample(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // emptySync returns the median cost of Sync with nothing queued.
@@ -173,71 +261,91 @@ func (r *runner) emptySync() (time.Duration, error) {
 	return time.Duration(ds[len(ds)/2]), nil
 }
 
+// cold times the first call alone, synchronized, whatever the sync mode,
+// and checks its result.
 func (r *runner) cold() error {
-	p0 := r.probe()
-	mode := r.o.Sync
-	if mode == SyncIter {
-		mode = SyncSample
-	}
-	s, err := r.timed(&r.t, 1, mode)
+	s, d, f, err := r.single()
 	if err != nil {
 		return wrapf(err, "cold call")
 	}
 	r.record(s, PhaseCold)
-	d := r.probe().sub(p0)
-	r.res.Cold = Cold{Time: s.Elapsed, Compiles: d.Compiles, CacheHits: d.CacheHits, Kernels: d.Kernels}
-	r.progress(PhaseCold, 1, 1)
-	if r.t.Check != nil {
-		ok, err := r.t.Check()
-		if err != nil {
-			return wrapf(err, "check after the cold call")
-		}
-		if !ok {
-			return &CheckError{}
-		}
+	r.res.Cold = Cold{Time: s.Elapsed, Compiles: d.Compiles - d.DiskHits, DiskHits: d.DiskHits,
+		CacheHits: d.CacheHits, Kernels: d.Kernels, Kind: s.Call, JITCall: f.firstJITCall()}
+	if s.Call != CallOrdinary && s.Call != "" {
+		r.res.JIT = true
 	}
-	return nil
+	if n := f.firstJITCall(); n > 1 {
+		r.res.JITCallsBefore = n - 1
+	}
+	switch s.Call {
+	case CallCapture:
+		r.res.Captures++
+		r.res.CaptureTime += s.Elapsed
+	case CallReplay:
+		r.res.Replaying = true
+		r.res.FirstReplay = s.Elapsed
+	}
+	r.progress(PhaseCold, 1, 1)
+	return r.check("the cold call", s.Call)
 }
 
-// capture calls the target until the probe shows the JIT replaying: replays
-// grew and nothing was captured or compiled. A target whose first capture
-// call shows no JIT activity at all is not jitted: that call counts as
-// warm-up.
+// capture calls the target, one synchronized call at a time, until the
+// probe shows the JIT replaying (a replay with no capture or compile), at
+// most MaxCapture calls; each capture call's result is checked, and so is
+// the first replay's. A statement whose first call here is ordinary, as
+// its cold call was, has no JIT: that call counts as warm-up. When the
+// cold call already replayed (the JIT was warmed before the
+// measurement), there is no capture phase.
 func (r *runner) capture(ctx context.Context) error {
 	if r.t.Probe == nil {
+		r.res.Replaying = true
+		return nil
+	}
+	if r.res.Replaying {
 		return nil
 	}
 	for i := range r.o.MaxCapture {
 		if err := ctx.Err(); err != nil {
 			return wrapf(err, "capture")
 		}
-		p0 := r.probe()
-		s, err := r.timed(&r.t, 1, r.o.Sync)
+		s, d, _, err := r.single()
 		if err != nil {
 			return wrapf(err, "capture call %d", i+1)
 		}
-		d := r.probe().sub(p0)
-		if i == 0 && d.JITCaptures == 0 && d.JITReplays == 0 {
+		switch {
+		case s.Call == CallReplay && d.Compiles == 0:
 			r.record(s, PhaseWarmup)
 			r.warm = append(r.warm, float64(s.Elapsed))
 			r.res.Warmups++
-			r.res.Replaying = true // nothing to capture
+			r.res.Replaying, r.res.JIT = true, true
+			r.res.FirstReplay = s.Elapsed
+			return r.check("the first replay, before sampling", CallReplay)
+		case s.Call == CallOrdinary && i == 0 && !r.res.JIT:
+			r.record(s, PhaseWarmup)
+			r.warm = append(r.warm, float64(s.Elapsed))
+			r.res.Warmups++
+			r.res.Replaying = true // no JIT: nothing to capture
 			return nil
 		}
 		r.record(s, PhaseCapture)
-		r.res.Captures++
+		r.res.JIT = true
+		if s.Call == CallCapture {
+			r.res.Captures++
+			r.res.CaptureTime += s.Elapsed
+		}
 		r.progress(PhaseCapture, i+1, 0)
-		if d.JITReplays > 0 && d.JITCaptures == 0 && d.Compiles == 0 {
-			r.res.Replaying = true
-			return nil
+		if err := r.check(fmtCall("capture call", i+1), s.Call); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
+func fmtCall(what string, i int) string { return what + " " + itoa(i) }
+
 // warmup calls the target Options.Warmup times, or until the last
 // stableWindow call times agree within stableTolerance (at most maxWarmup
-// calls and a tenth of the budget).
+// calls and a tenth of the budget); each call is synchronized.
 func (r *runner) warmup(ctx context.Context) error {
 	if r.o.Warmup == NoWarmup {
 		return nil
@@ -251,9 +359,13 @@ func (r *runner) warmup(ctx context.Context) error {
 		if err := ctx.Err(); err != nil {
 			return wrapf(err, "warm-up")
 		}
-		s, err := r.timed(&r.t, 1, r.o.Sync)
+		p0 := r.probe()
+		s, err := r.timed(&r.t, 1, SyncSample)
 		if err != nil {
 			return wrapf(err, "warm-up call %d", i+1)
+		}
+		if r.t.Probe != nil {
+			s.Call = kindOf(r.probe().sub(p0))
 		}
 		r.record(s, PhaseWarmup)
 		r.warm = append(r.warm, float64(s.Elapsed))
@@ -277,11 +389,15 @@ func stable(xs []float64) bool {
 	return hi <= lo*(1+stableTolerance)
 }
 
-// calibrate chooses loops per sample (see the calibration rule).
+// calibrate chooses loops per sample (see the calibration rule). Its
+// samples go through the harness; with SyncNone the drain counts toward
+// the sample's length, so a sample's whole cost — enqueueing and the
+// device's work — fits the budget. A sample that reaches the target is
+// confirmed by a second of the same n (the shorter counts).
 func (r *runner) calibrate(ctx context.Context) error {
 	r.res.SampleTarget = SampleTarget(r.o.Budget, r.res.Resolution, r.res.SyncCost)
 	if r.o.Loops > 0 {
-		r.res.Loops = r.o.Loops
+		r.res.Loops, r.res.LoopsGiven = r.o.Loops, true
 		return nil
 	}
 	n := 1
@@ -289,61 +405,30 @@ func (r *runner) calibrate(ctx context.Context) error {
 		if err := ctx.Err(); err != nil {
 			return wrapf(err, "calibration")
 		}
-		s, err := r.timed(&r.t, n, r.o.Sync)
+		s, _, err := r.sampleOf(&r.t, n, r.o.Sync, 0)
 		if err != nil {
 			return wrapf(err, "calibration with %d loops", n)
 		}
 		r.record(s, PhaseCalibrate)
 		r.progress(PhaseCalibrate, n, 0)
-		if s.Elapsed >= r.res.SampleTarget || n >= MaxLoops {
+		el := s.Elapsed + s.Drain
+		if el >= r.res.SampleTarget && n < MaxLoops {
+			// Confirm with a second sample of the same n: a sample that
+			// reached the target only because the process was pre-empted
+			// would otherwise fix n far too small.
+			s2, _, err := r.sampleOf(&r.t, n, r.o.Sync, 0)
+			if err != nil {
+				return wrapf(err, "calibration with %d loops", n)
+			}
+			r.record(s2, PhaseCalibrate)
+			el = min(el, s2.Elapsed+s2.Drain)
+		}
+		if el >= r.res.SampleTarget || n >= MaxLoops {
 			break
 		}
-		n = PredictN(n, s.Elapsed, r.res.SampleTarget)
+		n = PredictN(n, el, r.res.SampleTarget)
 	}
 	r.res.Loops = n
-	return nil
-}
-
-// floor measures the harness cost per loop: the Floor target under the
-// same protocol and loops, or an empty sample spread over the loops.
-func (r *runner) floor(ctx context.Context) error {
-	n := r.res.Loops
-	var ds []float64
-	if f := r.o.Floor; f != nil {
-		if f.Call == nil {
-			return wrapf(ErrNoCall, "floor")
-		}
-		r.res.FloorSource = "empty statement"
-		if _, err := r.timed(f, 1, r.o.Sync); err != nil {
-			return wrapf(err, "floor")
-		}
-		for range 5 {
-			if err := ctx.Err(); err != nil {
-				return wrapf(err, "floor")
-			}
-			s, err := r.timed(f, n, r.o.Sync)
-			if err != nil {
-				return wrapf(err, "floor")
-			}
-			ds = append(ds, s.PerLoop())
-		}
-	} else {
-		r.res.FloorSource = "empty sample"
-		empty := Target{Call: func(int) error { return nil }, Sync: r.t.Sync}
-		for range 11 {
-			s, err := r.timed(&empty, 0, r.o.Sync)
-			if err != nil {
-				return wrapf(err, "floor")
-			}
-			d := float64(s.Elapsed) / float64(n)
-			if r.o.Sync == SyncIter {
-				d += float64(r.res.SyncCost) // one empty sync per call
-			}
-			ds = append(ds, d)
-		}
-	}
-	slices.Sort(ds)
-	r.res.Floor = Quantile(ds, 0.5)
 	return nil
 }
 
@@ -368,36 +453,66 @@ func (o Options) gcOff() func() {
 	return func() { debug.SetGCPercent(old) }
 }
 
-// sample takes one measured sample.
+// begin marks the start of sampling: the load and the scheduler's account.
+func (r *runner) begin() {
+	r.res.Started = time.Now().UTC()
+	if r.realClock() {
+		r.res.Provenance.Load.Start = loadAverage()
+		r.sched0 = readSched()
+	}
+}
+
+// realClock reports whether the measurement runs on the wall clock: only
+// then do the machine's load and the scheduler's account describe it.
+func (r *runner) realClock() bool {
+	_, ok := r.c.(wallClock)
+	return ok
+}
+
+// sample takes one measured sample and, every floorEvery samples, one of
+// the floor.
 func (r *runner) sample(ctx context.Context) error {
 	k := len(r.measured)
 	if err := ctx.Err(); err != nil {
 		return wrapf(err, "after %d samples", k)
 	}
-	if r.o.GC == GCCollect {
-		runtime.GC()
-	}
-	var m0, m1 runtime.MemStats
-	p0 := r.probe()
-	runtime.ReadMemStats(&m0)
-	s, err := r.timed(&r.t, r.res.Loops, r.o.Sync)
+	s, d, err := r.sampleOf(&r.t, r.res.Loops, r.o.Sync, r.stmtAlloc)
 	if err != nil {
 		return wrapf(err, "sample %d", k+1)
 	}
-	runtime.ReadMemStats(&m1)
 	if r.t.Probe != nil {
-		d := r.probe().sub(p0)
 		if d.JITCaptures > 0 || (r.res.Replaying && d.Compiles > 0) {
 			return &RecaptureError{Sample: k + 1, Captures: d.JITCaptures, Compiles: d.Compiles}
 		}
 		r.counted = r.counted.add(d)
+		r.lastKind = kindOf(d)
 	}
-	s.GCs = m1.NumGC - m0.NumGC
-	r.allocBytes += m1.TotalAlloc - m0.TotalAlloc
-	r.mallocs += m1.Mallocs - m0.Mallocs
 	r.loops += s.N
 	r.record(s, PhaseMeasured)
 	r.measured = append(r.measured, s.PerLoop())
 	r.progress(PhaseMeasured, k+1, r.o.Repeats)
+	if (k+1)%floorEvery == 0 {
+		return r.floorSample(ctx)
+	}
 	return nil
+}
+
+// end closes sampling: the last floor samples, the scheduler's account and
+// the load, and the check on the last call's result.
+func (r *runner) end() error {
+	for len(r.floorPer) < floorMin {
+		if err := r.floorSample(context.Background()); err != nil {
+			return err
+		}
+	}
+	r.res.Finished = time.Now().UTC()
+	if r.realClock() {
+		r.res.Provenance.Sched = readSched().since(r.sched0)
+		r.res.Provenance.Load.End = loadAverage()
+	}
+	kind := r.lastKind
+	if r.t.Probe == nil {
+		kind = ""
+	}
+	return r.check("the last call, after sampling", kind)
 }

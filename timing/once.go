@@ -21,6 +21,13 @@ type Once struct {
 	Phases []PhaseTime `json:"phases,omitempty"`
 	// Counters is the probe's difference over the run.
 	Counters Probe `json:"counters"`
+	// Call is what the timed call did (ordinary, capture or replay; empty
+	// without a probe) and JITCall its number in the JIT's life (0 without
+	// a JIT or facts).
+	Call    CallKind `json:"call,omitempty"`
+	JITCall int      `json:"jit_call,omitempty"`
+	// Provenance is where and under which conditions the call ran.
+	Provenance Provenance `json:"provenance"`
 }
 
 // PhaseTime is the time spent in one runtime phase.
@@ -30,8 +37,10 @@ type PhaseTime struct {
 }
 
 // TimeOnce runs t once: sync; t0; call; sync; t1. It reports wall time, CPU
-// user and system time (getrusage) and the probe's phase breakdown.
-func TimeOnce(t Target, c Clock) (*Once, error) {
+// user and system time (getrusage), the probe's phase breakdown, which
+// kind of call it timed and the provenance. p is what the caller knows of
+// the provenance (may be zero).
+func TimeOnce(t Target, c Clock, p Provenance) (*Once, error) {
 	if t.Call == nil {
 		return nil, ErrNoCall
 	}
@@ -42,19 +51,35 @@ func TimeOnce(t Target, c Clock) (*Once, error) {
 	if err := r.sync(&t); err != nil {
 		return nil, err
 	}
+	load0 := loadAverage()
+	var stop func() Facts
+	if t.Record != nil {
+		stop = t.Record()
+	}
 	p0 := r.probe()
 	u0, s0 := rusage()
 	t0 := c.Now()
-	if err := t.Call(1); err != nil {
-		return nil, fmt.Errorf("timing: %w", err)
-	}
-	if err := r.sync(&t); err != nil {
-		return nil, err
+	err := t.Call(1)
+	if err == nil {
+		err = r.sync(&t)
 	}
 	t1 := c.Now()
 	u1, s1 := rusage()
+	var f Facts
+	if stop != nil {
+		f = stop()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("timing: %w", err)
+	}
 	d := r.probe().sub(p0)
-	o := &Once{Wall: t1 - t0, User: u1 - u0, Sys: s1 - s0, Counters: d}
+	o := &Once{Wall: t1 - t0, User: u1 - u0, Sys: s1 - s0, Counters: d, JITCall: f.firstJITCall(), Provenance: p}
+	if t.Probe != nil {
+		o.Call = kindOf(d)
+	}
+	cold := Cold{Compiles: d.Compiles - d.DiskHits, DiskHits: d.DiskHits, CacheHits: d.CacheHits, Kind: o.Call}
+	fillCommon(&o.Provenance, d.Debug, 0, cold, f)
+	o.Provenance.Load = Load{Start: load0, End: loadAverage()}
 	for _, k := range RuntimePhases {
 		if v, ok := d.Phases[k]; ok {
 			o.Phases = append(o.Phases, PhaseTime{k, v})
@@ -124,8 +149,11 @@ func (o *Once) Text(digits int) string {
 	f := func(d time.Duration) string { return FormatDuration(float64(d), digits) }
 	var b strings.Builder
 	fmt.Fprintf(&b, "CPU times: user %s, sys %s, total %s\nWall time: %s\n", f(o.User), f(o.Sys), f(o.User+o.Sys), f(o.Wall))
+	if c := o.CallText(); c != "" {
+		b.WriteString("Timed call: " + c + "\n")
+	}
 	if len(o.Phases) == 0 {
-		return b.String()
+		return b.String() + "prov: " + o.Provenance.Line() + "\n"
 	}
 	type line struct {
 		name, time, pct string
@@ -180,7 +208,28 @@ func (o *Once) Text(digits int) string {
 	if over {
 		writeWrapped(&b, "* ", "over 100% of the wall time: the phase overlaps the others (see above) or was timed on several goroutines at once")
 	}
+	b.WriteString("prov: " + o.Provenance.Line() + "\n")
 	return b.String()
+}
+
+// CallText says which call was timed: for a JIT its number and what that
+// call does; "" without a probe.
+func (o *Once) CallText() string {
+	if o.JITCall == 0 {
+		switch o.Call {
+		case "":
+			return ""
+		case CallOrdinary:
+			return "an ordinary call (no JIT)"
+		}
+		return "a JIT " + string(o.Call)
+	}
+	what := map[CallKind]string{
+		CallOrdinary: "its first call, which runs the function and compiles its kernels (call 2 captures them, later calls replay)",
+		CallCapture:  "the capture: the function runs again while its kernels are recorded (later calls replay them)",
+		CallReplay:   "a replay of the captured kernels (their compile and capture happened in earlier calls and are not in this time)",
+	}[o.Call]
+	return fmt.Sprintf("JIT call %d, %s", o.JITCall, what)
 }
 
 // superscript returns footnote mark i (1-based) as a superscript digit.

@@ -15,7 +15,7 @@ func TestTimeOnce(t *testing.T) {
 			PhaseDevice: w.p.Phases[PhaseDevice] + time.Millisecond, "custom": time.Microsecond}
 		return call(n)
 	}
-	o, err := TimeOnce(tg, w.c)
+	o, err := TimeOnce(tg, w.c, Provenance{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +32,7 @@ func TestTimeOnce(t *testing.T) {
 			t.Errorf("Text lacks %q:\n%s", s, text)
 		}
 	}
-	if _, err := TimeOnce(Target{}, nil); err == nil {
+	if _, err := TimeOnce(Target{}, nil, Provenance{}); err == nil {
 		t.Error("TimeOnce without Call succeeded")
 	}
 }

@@ -15,10 +15,12 @@ type Result struct {
 	Samples []Sample `json:"samples"`
 	// Loops is the number of calls per measured sample; Repeats the number
 	// of measured samples.
-	Loops   int      `json:"loops"`
-	Repeats int      `json:"repeats"`
-	Sync    SyncMode `json:"sync"`
-	GC      GCMode   `json:"gc"`
+	Loops   int `json:"loops"`
+	Repeats int `json:"repeats"`
+	// LoopsGiven reports that Loops was given (-n), not calibrated.
+	LoopsGiven bool     `json:"loops_given"`
+	Sync       SyncMode `json:"sync"`
+	GC         GCMode   `json:"gc"`
 	// Stats are per-loop times of the measured samples with the floor
 	// subtracted.
 	Stats Stats `json:"stats"`
@@ -27,8 +29,11 @@ type Result struct {
 	EnqueueMedian float64 `json:"enqueue_median_ns"`
 	// Floor is the harness cost per loop (ns) subtracted from Stats, and
 	// FloorSource how it was measured ("empty statement" or "empty sample").
-	Floor       float64 `json:"floor_ns"`
-	FloorSource string  `json:"floor_source"`
+	// FloorSamples are the floor's samples, taken through the same harness
+	// and interleaved with the measured ones.
+	Floor        float64  `json:"floor_ns"`
+	FloorSource  string   `json:"floor_source"`
+	FloorSamples []Sample `json:"floor_samples,omitempty"`
 	// Resolution is the measured timer resolution; SyncCost the median cost
 	// of an empty Sync; SampleTarget the sample length calibration aimed at.
 	Resolution   time.Duration `json:"resolution_ns"`
@@ -36,14 +41,37 @@ type Result struct {
 	SampleTarget time.Duration `json:"sample_target_ns"`
 	// Cold is the first call.
 	Cold Cold `json:"cold"`
-	// Captures is the number of capture calls; Replaying reports that the
-	// probe showed the JIT replaying before measurement.
-	Captures  int  `json:"captures"`
-	Replaying bool `json:"replaying"`
+	// JIT reports that the statement called a JIT; JITCallsBefore how many
+	// times that JIT had been called before this measurement (from the
+	// runtime's facts; 0 when fresh or unknown).
+	JIT            bool `json:"jit"`
+	JITCallsBefore int  `json:"jit_calls_before"`
+	// Captures is the number of calls that captured (the cold call
+	// included, when it was the capture); CaptureTime their total time.
+	// Replaying reports that the JIT replayed before measurement (always
+	// true for a statement without a JIT); FirstReplay is the time of the
+	// first replay (the cold call's when that was one).
+	Captures    int           `json:"captures"`
+	CaptureTime time.Duration `json:"capture_ns"`
+	Replaying   bool          `json:"replaying"`
+	FirstReplay time.Duration `json:"first_replay_ns,omitempty"`
 	// Warmups is the number of warm-up calls and WarmCall the median time
 	// of one synchronized warm-up call.
 	Warmups  int           `json:"warmups"`
 	WarmCall time.Duration `json:"warm_call_ns"`
+	// Checks lists the --check runs, in order; all passed (a failed one
+	// stops the measurement with a *CheckError).
+	Checks []CheckRun `json:"checks,omitempty"`
+	// Drain is, with SyncNone, the total time the device needed after the
+	// measured samples' t1 to finish their work (outside the timed
+	// intervals); DrainMax the longest after one sample.
+	Drain    time.Duration `json:"drain_ns,omitempty"`
+	DrainMax time.Duration `json:"drain_max_ns,omitempty"`
+	// Group identifies the results measured together by one Interleave
+	// call (empty for Measure); Started and Finished bound the sampling.
+	Group    string    `json:"group,omitempty"`
+	Started  time.Time `json:"started"`
+	Finished time.Time `json:"finished"`
 	// Counters are runtime counters per loop; nil without a probe.
 	Counters *Counters `json:"counters,omitempty"`
 	// Memory is Go heap activity during the measured samples.
@@ -59,10 +87,23 @@ type Result struct {
 
 // Cold describes the first call.
 type Cold struct {
-	Time      time.Duration `json:"time_ns"`
-	Compiles  int64         `json:"compiles"`
-	CacheHits int64         `json:"cache_hits"`
-	Kernels   int64         `json:"kernels"`
+	Time time.Duration `json:"time_ns"`
+	// Compiles are kernels the backend compiled, DiskHits those it loaded
+	// from its disk cache instead, CacheHits those found in memory.
+	Compiles  int64 `json:"compiles"`
+	DiskHits  int64 `json:"disk_hits"`
+	CacheHits int64 `json:"cache_hits"`
+	Kernels   int64 `json:"kernels"`
+	// Kind is what the call did; JITCall its number in the JIT's life (0
+	// without a JIT or facts): 1 ran the function, 2 captured, 3+ replayed.
+	Kind    CallKind `json:"kind,omitempty"`
+	JITCall int      `json:"jit_call,omitempty"`
+}
+
+// CheckRun is one run of the check: when, and on what kind of call.
+type CheckRun struct {
+	When string   `json:"when"`
+	Call CallKind `json:"call,omitempty"`
 }
 
 // Counters are runtime counters per loop during the measured samples.
@@ -71,19 +112,48 @@ type Counters struct {
 	Kernels float64 `json:"kernels_per_loop"`
 	FLOPs   float64 `json:"flops_per_loop"`
 	Bytes   float64 `json:"bytes_per_loop"`
-	// GFLOPS and GBps divide the estimates by the median per-loop time.
-	GFLOPS float64 `json:"gflops"`
-	GBps   float64 `json:"gbps"`
+	// GFLOPS and GBps divide the estimates by the median per-loop time;
+	// both are 0 when NoThroughput says why no rate can be claimed (the
+	// times exclude the device's work, or the device runs no kernels).
+	GFLOPS       float64 `json:"gflops"`
+	GBps         float64 `json:"gbps"`
+	NoThroughput string  `json:"no_throughput,omitempty"`
 }
 
-// Memory is Go heap activity during the measured samples.
+// Memory is Go heap activity. Bytes and allocations per call come from one
+// untimed batch of Loops calls between two exact heap readings (reading
+// the heap's statistics exactly flushes the allocator's caches, so it is
+// never done around a timed sample), minus the same batch of the floor.
 type Memory struct {
+	// BytesPerOp and AllocsPerOp are the statement's own, the harness's
+	// (the interpreted loop's, from the floor) subtracted.
 	BytesPerOp  float64 `json:"bytes_per_op"`
 	AllocsPerOp float64 `json:"allocs_per_op"`
+	// HarnessBytesPerOp and HarnessAllocsPerOp are the floor's.
+	HarnessBytesPerOp  float64 `json:"harness_bytes_per_op,omitempty"`
+	HarnessAllocsPerOp float64 `json:"harness_allocs_per_op,omitempty"`
+	// Source says who allocates: SourceInterpreter, SourceRuntime or
+	// SourceCode ("" when nothing is allocated).
+	Source string `json:"source,omitempty"`
 	// GCCycles is the number of collections that completed inside timed
-	// intervals.
-	GCCycles uint32 `json:"gc_cycles"`
+	// intervals; Collections the number the harness ran between samples
+	// (GCCollect).
+	GCCycles    uint32 `json:"gc_cycles"`
+	Collections int    `json:"collections,omitempty"`
 }
+
+// Memory sources: who allocates what Memory counts.
+const (
+	// SourceInterpreter: the statement only replays JITs, which allocate
+	// nothing; the allocations are the interpreter's, calling into the
+	// runtime. Nothing in the statement can change them.
+	SourceInterpreter = "interpreter"
+	// SourceRuntime: the runtime builds and schedules graphs on every call
+	// (eager tensor operations); a JIT replays them without allocating.
+	SourceRuntime = "runtime"
+	// SourceCode: the statement's own Go code (as interpreted).
+	SourceCode = "code"
+)
 
 // Measured returns the per-loop times (ns, floor not subtracted) of the
 // measured samples.
@@ -97,13 +167,38 @@ func (r *Result) Measured() []float64 {
 	return xs
 }
 
-// CheckError reports that Target.Check returned false after the cold call.
-type CheckError struct{}
+// CheckError reports that Target.Check was false: When says at which call
+// ("the cold call", "capture call 1", "the first replay, before
+// sampling", "the last call, after sampling"), Call what that call did,
+// and Seen what the check saw.
+type CheckError struct {
+	When string
+	Call CallKind
+	Seen string
+}
 
 func (e *CheckError) Error() string { return "timing: " + e.detail() }
 
-func (*CheckError) detail() string {
-	return "the check after the cold call is false: the statement computed a wrong result, so its time would mean nothing; fix the statement or the --check expression"
+func (e *CheckError) detail() string {
+	what := "the check is false"
+	if e.Seen != "" {
+		what = e.Seen
+	}
+	call, fix := "", "the statement or the --check expression"
+	why := "the statement computed a wrong result, so its time would mean nothing"
+	switch e.Call {
+	case CallOrdinary:
+		call = " (an ordinary call)"
+	case CallCapture:
+		call, fix = " (the JIT's capture call)", "the statement, the JIT's function or the --check expression"
+		why = "the capture call computed a wrong result, and its replays would repeat it"
+	case CallReplay:
+		call, fix = " (a replay of the JIT)", "the statement, the JIT's function or the --check expression"
+		why = "a replay runs only the kernels captured on the JIT's second call (Go code in the JIT's function, and values " +
+			"it reads from outside its inputs, are frozen at the capture), so it can compute something else than the " +
+			"ordinary call did; the time of a wrong answer means nothing"
+	}
+	return fmt.Sprintf("--check is false after %s%s: %s; %s. Nothing was timed: fix %s", e.When, call, what, why, fix)
 }
 
 // RecaptureError reports that JIT captures or kernel compiles increased

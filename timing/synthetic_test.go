@@ -1,8 +1,10 @@
 package timing
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"runtime"
+	"runtime/metrics"
 	"time"
 )
 
@@ -38,10 +40,26 @@ type workload struct {
 	drift    float64 // times grow by this fraction per second of clock time
 	rng      *rand.Rand
 	kernels  int64 // kernels launched per call; 0 means 3
+	// afterGC is extra host time of the first call after a forced
+	// collection (runtime.GC): the allocator's caches and the CPU's caches
+	// refilling, as a real statement pays after one.
+	afterGC time.Duration
+	// perCall is host time per Call(n) invocation, whatever n: the
+	// interpreter's call into the compiled loop.
+	perCall time.Duration
+	// wrongFrom, when > 0, is the first call whose result is wrong (see
+	// value and check).
+	wrongFrom int64
+	// null models a device that runs nothing (for the facts).
+	null bool
 
-	calls   int64
-	devFree time.Duration
-	p       Probe
+	calls    int64
+	devFree  time.Duration
+	p        Probe
+	forced   uint64 // forced collections seen at the last call
+	value    int64  // the statement's result: the call number, or -1 when wrong
+	rec      *Facts // the recording in progress
+	recorded int    // recordings taken
 }
 
 func newWorkload(host time.Duration) *workload {
@@ -49,7 +67,32 @@ func newWorkload(host time.Duration) *workload {
 }
 
 func (w *workload) target() Target {
-	return Target{Call: w.call, Sync: w.sync, Probe: w.probe}
+	return Target{Call: w.call, Sync: w.sync, Probe: w.probe, Record: w.record}
+}
+
+// check is a --check on the workload's result.
+func (w *workload) check() (bool, string, error) {
+	return w.value >= 0, fmt.Sprintf("value is %d", w.value), nil
+}
+
+// record starts a recording of facts: the JIT calls (call number and
+// kind) and the device.
+func (w *workload) record() func() Facts {
+	w.rec = &Facts{}
+	w.recorded++
+	return func() Facts {
+		f := *w.rec
+		w.rec = nil
+		f.Devices = []Device{{Name: "SYN", Backend: "synthetic", Computes: !w.null}}
+		return f
+	}
+}
+
+// forcedGCs reads the runtime's count of forced collections.
+func forcedGCs() uint64 {
+	s := []metrics.Sample{{Name: "/gc/cycles/forced:gc-cycles"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
 }
 
 func (w *workload) call(n int) error {
@@ -61,6 +104,13 @@ func (w *workload) call(n int) error {
 		s *= 1 + w.noise*(2*w.rng.Float64()-1)
 	}
 	s *= 1 + w.drift*w.c.t.Seconds()
+	w.c.t += w.perCall
+	if w.afterGC > 0 {
+		if f := forcedGCs(); f != w.forced {
+			w.forced = f
+			w.c.t += w.afterGC
+		}
+	}
 	for range n {
 		w.calls++
 		h := time.Duration(float64(w.host) * s)
@@ -70,12 +120,24 @@ func (w *workload) call(n int) error {
 				w.p.Compiles += 3
 			}
 		}
+		w.value = w.calls
+		if w.wrongFrom > 0 && w.calls >= w.wrongFrom {
+			w.value = -1
+		}
 		if w.jit {
+			kind := CallOrdinary
 			switch {
 			case w.calls == 2:
 				w.p.JITCaptures++
+				kind = CallCapture
 			case w.calls > 2 && !w.noReplay:
 				w.p.JITReplays++
+				kind = CallReplay
+			case w.calls > 2:
+				kind = CallCapture
+			}
+			if w.rec != nil {
+				w.rec.JIT = append(w.rec.JIT, JITCall{Call: int(w.calls), Kind: kind})
 			}
 		}
 		if w.kernels > 0 {

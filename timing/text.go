@@ -66,16 +66,6 @@ func formatSI(v float64, digits int) string {
 	return formatSig(v, digits) + " " + prefixes[i]
 }
 
-// countOf formats a per-loop count with its noun: an integer as an integer
-// ("1 kernel", "3 kernels"), else with digits significant digits ("2.50
-// kernels").
-func countOf(v float64, digits int, one, many string) string {
-	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
-		return plural(int(v), one, many)
-	}
-	return formatSig(v, digits) + " " + many
-}
-
 func itoa(n int) string { return strconv.Itoa(n) }
 
 // group formats n with thousands separators: 1,000,000.
@@ -188,87 +178,40 @@ func writeWarnings(b *strings.Builder, indent string, ws []Warning) {
 	}
 }
 
-// rows are the labelled lines of Text, in order.
+// rows are the labelled lines of Text, in order. What each line says is
+// in describe.go (phrases joined with " · "); here it becomes items that
+// wrap between phrases.
 func (r *Result) rows(digits int) []row {
 	f := func(ns float64) string { return FormatDuration(ns, digits) }
 	st := r.Stats
-	cold := "cold " + f(float64(r.Cold.Time))
-	if r.Cold.Compiles > 0 || r.Cold.CacheHits > 0 {
-		cold += fmt.Sprintf(" (%s, %s)", plural(int(r.Cold.Compiles), "compile", "compiles"), plural(int(r.Cold.CacheHits), "cache hit", "cache hits"))
-	}
-	phases := []string{cold}
-	if r.Captures > 0 {
-		c := "capture " + plural(r.Captures, "call", "calls")
-		if r.Replaying {
-			c += " (replaying)"
-		}
-		phases = append(phases, c)
-	}
-	warm := "warm-up " + plural(r.Warmups, "call", "calls")
-	if r.WarmCall > 0 {
-		warm += fmt.Sprintf(" (%s per call)", f(float64(r.WarmCall)))
-	}
-	phases = append(phases, warm)
 	rows := []row{
-		{"phases", [][]string{phases}},
+		{"phases", [][]string{items(r.phasesText(f))}},
 		{"stats", [][]string{
 			{fmt.Sprintf("mean %s ± %s sd", f(st.Mean), f(st.SD)), "min " + f(st.Min), "max " + f(st.Max), "MAD " + f(st.MAD), "IQR " + f(st.IQR)},
 			{"p5 " + f(st.P5), "p95 " + f(st.P95), "p99 " + f(st.P99), plural(st.LowOutliers+st.HighOutliers, "outlier", "outliers")},
 		}},
 		{"loop", [][]string{
 			{syncPhrase(r.Sync), fmt.Sprintf("enqueue %s vs synced %s per loop", f(r.EnqueueMedian), f(st.Median+r.Floor))},
-			{fmt.Sprintf("floor %s per loop subtracted (%s)", f(r.Floor), r.FloorSource), "timer " + f(float64(r.Resolution)), "sync " + f(float64(r.SyncCost))},
+			{r.floorText(f)},
+			{"timer " + f(float64(r.Resolution)), "sync " + f(float64(r.SyncCost))},
 		}},
 	}
-	if c := r.Counters; c != nil && c.Kernels == 0 {
-		rows = append(rows, row{"device", [][]string{{"no kernels launched: the statement ran on the host only"}}})
-	} else if c != nil {
-		rows = append(rows, row{"device", [][]string{{
-			countOf(c.Kernels, digits, "kernel", "kernels"),
-			fmt.Sprintf("%sFLOP (%sFLOP/s)", formatSI(c.FLOPs, digits), formatSI(c.GFLOPS*1e9, digits)),
-			fmt.Sprintf("%sB (%sB/s) per loop, estimated", formatSI(c.Bytes, digits), formatSI(c.GBps*1e9, digits)),
-		}}})
+	for _, l := range []struct{ label, text string }{
+		{"drain", r.drainText(f)}, {"check", r.checkText()}, {"device", r.deviceText(digits)}, {"memory", r.memoryText()},
+	} {
+		if l.text != "" {
+			rows = append(rows, row{l.label, [][]string{items(l.text)}})
+		}
 	}
-	// Like Go's testing package, B/op and allocs/op are truncated to integers.
-	rows = append(rows, row{"memory", [][]string{{
-		group(int(r.Memory.BytesPerOp)) + " B/op", group(int(r.Memory.AllocsPerOp)) + " allocs/op",
-		plural(int(r.Memory.GCCycles), "GC cycle", "GC cycles"),
-	}}})
 	return append(rows, row{"provenance", [][]string{r.Provenance.Items()}})
 }
 
-// Items lists the provenance facts in the order Text shows them.
-func (p Provenance) Items() []string {
-	var parts []string
-	if p.Device != "" {
-		parts = append(parts, "device "+p.Device)
-	}
-	if p.Backend != "" {
-		parts = append(parts, "backend "+p.Backend)
-	}
-	parts = append(parts, p.Inputs...)
-	if p.CacheState != "" {
-		parts = append(parts, "cache "+p.CacheState)
-	}
-	var env []string
-	for _, k := range EnvKnobs {
-		if v := p.Env[k]; v != "" {
-			env = append(env, k+"="+v)
-		}
-	}
-	if len(env) > 0 {
-		parts = append(parts, strings.Join(env, " "))
-	}
-	parts = append(parts, p.GoVersion, "tick "+p.Tick+" ("+p.Commit+")", "yaegi "+p.Yaegi,
-		fmt.Sprintf("%s ×%d", p.CPU, p.CPUs), fmt.Sprintf("warm-up %d", p.Warmup))
-	if !p.Date.IsZero() {
-		parts = append(parts, p.Date.Format(time.DateOnly))
-	}
-	return parts
-}
+// items splits a line of phrases joined with " · " into row items.
+func items(line string) []string { return strings.Split(line, sep) }
 
-// Line renders the provenance on one line (items joined with " · ").
-func (p Provenance) Line() string { return strings.Join(p.Items(), sep) }
+// Items lists the provenance facts in the order Text shows them (Line's
+// phrases).
+func (p Provenance) Items() []string { return items(p.Line()) }
 
 // String is Text with the default precision, so a result shown as a
 // notebook cell's value (or printed with %v) reads like %timeit's output

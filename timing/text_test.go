@@ -84,6 +84,7 @@ func measureGolden(t *testing.T, s *jitStep, label string, o Options) *Result {
 		Env: map[string]string{"GOMAXPROCS": "2"}, GoVersion: "go1.26.8", Tick: "0.1.0", Commit: "abc1234",
 		Yaegi: "v0.16.1", CPU: "Synthetic CPU @ 2.00GHz", CPUs: 2, Warmup: r.Warmups,
 		Date: time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)}
+	r.Started, r.Finished = time.Time{}, time.Time{} // no wall-clock times in the golden text
 	r.Warnings = Diagnose(r)
 	return r
 }
@@ -160,3 +161,7 @@ func TestWrap(t *testing.T) {
 		}
 	}
 }
+
+// flat is s with the layout taken out (line breaks, indentation and the
+// " · " between items), for tests that look for a phrase in a text block.
+func flat(s string) string { return strings.Join(strings.Fields(strings.ReplaceAll(s, "·", " ")), " ") }

@@ -17,17 +17,55 @@ type Target struct {
 	// Probe returns a snapshot of the runtime's cumulative counters. Nil
 	// means no counters: no capture phase and no per-loop device counters.
 	Probe func() Probe
-	// Check runs once after the cold call. A false result (or an error)
-	// stops the measurement with a *CheckError, so no one times a wrong
-	// answer.
-	Check func() (bool, error)
+	// Check verifies the statement's result. It runs outside every timed
+	// interval, after a synchronize: after the cold call, after each
+	// capture call, after the first replay (before sampling) and after the
+	// last measured sample — so the call that is timed is the call that is
+	// verified. ok false (or an error) stops the measurement with a
+	// *CheckError naming the call; seen says what the check saw (for
+	// example "y.Float32s()[5] is 13"), for that error.
+	Check func() (ok bool, seen string, err error)
+	// Record, when set, starts recording runtime facts and returns the
+	// function that stops the recording and returns them. The engine
+	// records around the cold call and the capture calls only, never
+	// around a measured sample: the facts give the result's provenance
+	// (devices, tensors read, compile-cache outcomes, JIT calls).
+	Record func() (stop func() Facts)
+	// Label names the target in errors ("statement 2: ..." reads better
+	// as the statement itself). Optional.
+	Label string
+}
+
+// CallKind says what one call of the statement did, as the probe saw it.
+type CallKind string
+
+// Call kinds. A JIT's first call runs its function normally: it is an
+// ordinary call, like any call of a statement without a JIT.
+const (
+	CallOrdinary CallKind = "ordinary"
+	CallCapture  CallKind = "capture"
+	CallReplay   CallKind = "replay"
+)
+
+// kindOf classifies a call (or a run of calls) from its probe difference:
+// a capture if the JIT captured, else a replay if it replayed, else an
+// ordinary call.
+func kindOf(d Probe) CallKind {
+	switch {
+	case d.JITCaptures > 0:
+		return CallCapture
+	case d.JITReplays > 0:
+		return CallReplay
+	}
+	return CallOrdinary
 }
 
 // Probe is a snapshot of cumulative runtime counters. The engine works with
 // differences between snapshots.
 type Probe struct {
 	Kernels     int64 `json:"kernels"`      // kernels launched
-	Compiles    int64 `json:"compiles"`     // kernels compiled (cache misses)
+	Compiles    int64 `json:"compiles"`     // kernels compiled (cache misses), disk-cache loads included
+	DiskHits    int64 `json:"disk_hits"`    // of Compiles: objects loaded from a disk cache, not compiled
 	CacheHits   int64 `json:"cache_hits"`   // compile-cache hits
 	JITCaptures int64 `json:"jit_captures"` // JIT capture calls
 	JITReplays  int64 `json:"jit_replays"`  // JIT replay calls
@@ -62,7 +100,7 @@ var RuntimePhases = []string{PhaseGraph, PhaseSchedule, PhaseCodegen, PhaseCompi
 
 func (p Probe) sub(q Probe) Probe {
 	d := Probe{
-		Kernels: p.Kernels - q.Kernels, Compiles: p.Compiles - q.Compiles,
+		Kernels: p.Kernels - q.Kernels, Compiles: p.Compiles - q.Compiles, DiskHits: p.DiskHits - q.DiskHits,
 		CacheHits: p.CacheHits - q.CacheHits, JITCaptures: p.JITCaptures - q.JITCaptures,
 		JITReplays: p.JITReplays - q.JITReplays, FLOPs: p.FLOPs - q.FLOPs, Bytes: p.Bytes - q.Bytes,
 		Async: p.Async, Debug: p.Debug,
@@ -79,7 +117,7 @@ func (p Probe) sub(q Probe) Probe {
 // add returns p plus the counter differences d (Async and Debug from d).
 func (p Probe) add(d Probe) Probe {
 	s := Probe{
-		Kernels: p.Kernels + d.Kernels, Compiles: p.Compiles + d.Compiles,
+		Kernels: p.Kernels + d.Kernels, Compiles: p.Compiles + d.Compiles, DiskHits: p.DiskHits + d.DiskHits,
 		CacheHits: p.CacheHits + d.CacheHits, JITCaptures: p.JITCaptures + d.JITCaptures,
 		JITReplays: p.JITReplays + d.JITReplays, FLOPs: p.FLOPs + d.FLOPs, Bytes: p.Bytes + d.Bytes,
 		Async: d.Async, Debug: d.Debug,
@@ -106,8 +144,10 @@ const (
 	SyncSample SyncMode = "sample"
 	// SyncIter synchronizes after every call: no overlap between calls.
 	SyncIter SyncMode = "iter"
-	// SyncNone never synchronizes: on an asynchronous device the time is
-	// enqueue time only, and the result carries a warning.
+	// SyncNone never synchronizes inside the timed interval: on an
+	// asynchronous device the time is enqueue time only, and the result
+	// carries a warning. The queue is drained after every sample, outside
+	// the timed interval, and the drain time is reported.
 	SyncNone SyncMode = "none"
 )
 
@@ -116,8 +156,10 @@ type GCMode string
 
 // GC modes.
 const (
-	// GCCollect runs a collection before every sample, outside the timed
-	// region, so each sample starts from a clean heap.
+	// GCCollect runs a collection between samples, outside the timed
+	// region, whenever the next sample would otherwise be likely to
+	// trigger one (the heap is near its goal), so collections stay out of
+	// the samples without the cost of a collection before every sample.
 	GCCollect GCMode = "collect"
 	// GCOff disables the collector while sampling (restored afterwards).
 	GCOff GCMode = "off"
@@ -188,9 +230,12 @@ type Options struct {
 	// Clock is the clock; default WallClock().
 	Clock Clock
 	// Floor, when set, is the empty statement compiled the same way as the
-	// target. Its per-loop time (same protocol, same loops) is the harness
-	// floor subtracted from reported times. Without it the floor is the
-	// cost of one empty sample (sync and clock reads) spread over n.
+	// target. Its samples go through exactly the harness the statement's
+	// samples use (same loops, sync mode, collector policy and
+	// bookkeeping), interleaved with them; their median per loop is the
+	// harness floor subtracted from reported times. Without it the floor is
+	// an empty sample (a call that does nothing, the syncs and the clock
+	// reads) through the same harness.
 	Floor *Target
 	// Progress, when set, is called after every phase change and sample.
 	// It runs outside the timed region; callers throttle their own output.
@@ -262,6 +307,12 @@ type Sample struct {
 	Enqueued time.Duration `json:"enqueued_ns"`
 	// GCs is the number of GC cycles that completed inside the interval.
 	GCs uint32 `json:"gcs,omitempty"`
+	// Call is what a single call before sampling did (cold, capture and
+	// warm-up calls): ordinary, capture or replay; empty without a probe.
+	Call CallKind `json:"call,omitempty"`
+	// Drain is how long the device needed, after t1, to finish the work
+	// the sample left queued (SyncNone only; not part of Elapsed).
+	Drain time.Duration `json:"drain_ns,omitempty"`
 }
 
 // PerLoop returns the sample's time per call in nanoseconds.

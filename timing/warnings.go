@@ -2,6 +2,7 @@ package timing
 
 import (
 	"fmt"
+	"runtime"
 	"time"
 )
 
@@ -37,6 +38,26 @@ const (
 	WarnNearFloor WarningKind = "near-floor"
 	// WarnNoReplay: the JIT never replayed during the capture calls.
 	WarnNoReplay WarningKind = "no-replay"
+	// WarnBacklog: with --sync=none the device needed a long time after
+	// the calls returned (≥ BacklogShare of the sampled time): it is slower
+	// than the enqueueing, which the times do not show.
+	WarnBacklog WarningKind = "sync-none-backlog"
+	// WarnImplausible: the estimated throughput is more than the machine
+	// can do (ImplausibleGFLOPS or ImplausibleGBps per CPU): the time
+	// cannot include the work.
+	WarnImplausible WarningKind = "implausible-throughput"
+	// WarnNoCompute: the statement ran on a device that runs no kernels
+	// (NULL): the time is the host's part only.
+	WarnNoCompute WarningKind = "device-runs-nothing"
+	// WarnSmallN: loops per sample were given (-n) and a sample is shorter
+	// than SmallNShare of what calibration aims at.
+	WarnSmallN WarningKind = "small-n"
+	// WarnJITWarmBefore: the JIT had been called before the measurement,
+	// so its compile (and capture) are not in the result.
+	WarnJITWarmBefore WarningKind = "jit-called-before"
+	// WarnDescheduled: the process's threads waited for a CPU for more
+	// than DescheduledShare of the sampling time.
+	WarnDescheduled WarningKind = "descheduled"
 )
 
 // Warning thresholds.
@@ -45,6 +66,14 @@ const (
 	WorstBestFactor  = 4.0
 	VariationLimit   = 0.10
 	ResolutionFactor = 100
+	BacklogShare     = 0.10
+	// ImplausibleGFLOPS and ImplausibleGBps are per CPU: twice what a core
+	// with two 16-lane FMA units at 4 GHz computes, and about what its L1
+	// cache moves, so no honest measurement exceeds them.
+	ImplausibleGFLOPS = 512.0
+	ImplausibleGBps   = 1000.0
+	SmallNShare       = 0.1
+	DescheduledShare  = 0.05
 )
 
 // Warning is something the user should know before trusting a result: what
@@ -108,16 +137,23 @@ func Diagnose(r *Result) []Warning {
 	}
 	if r.Sync == SyncNone && r.Async {
 		add(WarnEnqueueOnly, "use --sync=sample (the default) to include the device's work",
-			"--sync=none on an asynchronous device: %s per loop is the enqueue time, not the time for the work to finish",
-			FormatDuration(st.Median, 3))
+			"--sync=none on an asynchronous device: %s per loop is the enqueue time, not the time for the work to finish "+
+				"(the device needed %s more after the samples' calls returned, drained outside the timed intervals)",
+			FormatDuration(st.Median, 3), FormatDuration(float64(r.Drain), 3))
 	}
+	if r.Sync == SyncNone && r.Drain > 0 && float64(r.Drain) >= BacklogShare*float64(measuredTime(r)) {
+		add(WarnBacklog, "the device, not the enqueueing, limits this statement: time it with --sync=sample",
+			"--sync=none left a backlog: after the calls of a sample returned, the device needed up to %s more to finish them "+
+				"(%s in all, %.0f%% of the sampled time); without the drain the next cell would have waited for it",
+			FormatDuration(float64(r.DrainMax), 3), FormatDuration(float64(r.Drain), 3), 100*float64(r.Drain)/float64(max(measuredTime(r), 1)))
+	}
+	diagnoseDevice(r, add)
 	if r.Debug >= 2 {
 		add(WarnDebugActive, "set DEBUG=0 (or 1) when timing; use DEBUG≥2 to find a cause, not to measure it",
 			"DEBUG=%d is active: per-kernel waits and printing perturb the timing", r.Debug)
 	}
 	if r.Memory.GCCycles > 0 {
-		add(WarnGC, "use --gc=off, or allocate less in the statement (see B/op)",
-			"%d garbage collections ran inside timed samples", r.Memory.GCCycles)
+		add(WarnGC, gcFix(r), "%d garbage collections ran inside timed samples%s", r.Memory.GCCycles, gcWhy(r))
 	}
 	if r.Repeats > 0 && r.Resolution > 0 && medianSample(r) < ResolutionFactor*r.Resolution {
 		add(WarnNearResolution, "raise -n (or drop it and let calibration choose)",
@@ -133,6 +169,7 @@ func Diagnose(r *Result) []Warning {
 		add(WarnNoReplay, "check that the JIT's inputs keep their shape, dtype and device between calls",
 			"the JIT did not reach replay in %d capture calls: the samples may include capture work", r.Captures)
 	}
+	diagnoseMethod(r, add)
 	return ws
 }
 
@@ -148,4 +185,115 @@ func medianSample(r *Result) time.Duration {
 	}
 	st := Summarize(xs, DefaultConfidence)
 	return durationOf(st.Median)
+}
+
+// adder adds a warning (see Diagnose).
+type adder func(k WarningKind, fix, format string, args ...any)
+
+// diagnoseDevice warns about a device that computes nothing and about
+// throughput no machine of this size reaches.
+func diagnoseDevice(r *Result, add adder) {
+	for _, d := range r.Provenance.Devices {
+		if !d.Computes {
+			add(WarnNoCompute, "time a device that computes (CPU or GO) to measure the work itself",
+				"the statement ran on %s, which runs no kernels: the time is the host's part only (building, scheduling and "+
+					"launching kernels, the interpreter), and no throughput is shown", d.Name)
+			break
+		}
+	}
+	c := r.Counters
+	if c == nil {
+		return
+	}
+	cpus := float64(r.Provenance.CPUs)
+	if cpus <= 0 {
+		cpus = float64(runtime.NumCPU())
+	}
+	if c.GFLOPS > ImplausibleGFLOPS*cpus || c.GBps > ImplausibleGBps*cpus {
+		add(WarnImplausible, "check that the timed statement does the work (a result reused, work left queued, a device that skips it)",
+			"estimated %sFLOP/s and %sB/s are more than %d CPUs can do (at most about %sFLOP/s and %sB/s): "+
+				"the time cannot include the work", formatSI(c.GFLOPS*1e9, 3), formatSI(c.GBps*1e9, 3), int(cpus),
+			formatSI(ImplausibleGFLOPS*cpus*1e9, 3), formatSI(ImplausibleGBps*cpus*1e9, 3))
+	}
+}
+
+// diagnoseMethod warns about how the measurement was taken: a small -n,
+// a JIT warmed before, a descheduled process.
+func diagnoseMethod(r *Result, add adder) {
+	if r.LoopsGiven && r.Repeats > 0 && r.SampleTarget > 0 && float64(medianSample(r)) < SmallNShare*float64(r.SampleTarget) {
+		add(WarnSmallN, "drop -n and let calibration choose, or raise it",
+			"with -n %d a sample lasts %s, under a tenth of the %s calibration aims at: the harness's fixed cost per sample "+
+				"(the floor, %s a sample, subtracted) and the clock weigh more, and on an asynchronous device each sample "+
+				"also waits for the device, which a longer loop overlaps with the calls",
+			r.Loops, FormatDuration(float64(medianSample(r)), 3), FormatDuration(float64(r.SampleTarget), 3),
+			FormatDuration(r.Floor*float64(r.Loops), 3))
+	}
+	if r.JITCallsBefore > 0 {
+		what := "its first call (which compiles) and its capture are"
+		if r.Cold.Kind == CallCapture {
+			what = "its first call (which compiles) is"
+		}
+		add(WarnJITWarmBefore, "to measure them, create the JIT anew (or call its Reset()) right before %timeit",
+			"the JIT had been called %s before this measurement, so the cold call was its call %d (a %s): %s not in this result",
+			plural(r.JITCallsBefore, "time", "times"), r.JITCallsBefore+1, r.Cold.Kind, what)
+	}
+	if s := r.Provenance.Sched; s.Descheduled() > DescheduledShare {
+		share := fmt.Sprintf("%.0f%% of the %s of sampling", 100*s.Descheduled(), FormatDuration(float64(s.Wall), 3))
+		if s.Descheduled() > 1 {
+			share = fmt.Sprintf("%.1f× the %s of sampling: several threads waited at once", s.Descheduled(), FormatDuration(float64(s.Wall), 3))
+		}
+		add(WarnDescheduled, "rerun when the machine is quieter; the minimum is the sample least disturbed",
+			"the process's threads waited %s in all for a CPU while samples were taken (%s; load %s → %s on %d CPUs): "+
+				"other programs had the CPUs, and the times include waiting for them",
+			FormatDuration(float64(s.RunDelay), 3), share,
+			orUnknown(r.Provenance.Load.Start), orUnknown(r.Provenance.Load.End), r.Provenance.CPUs)
+	}
+}
+
+// gcWhy and gcFix say where the collections came from and what the user
+// can change: the collector setting always; allocations only when they are
+// the statement's own or the runtime's eager graph building.
+func gcWhy(r *Result) string {
+	m := r.Memory
+	switch m.Source {
+	case SourceInterpreter:
+		return fmt.Sprintf(": the statement allocates %s B per call, all of it the interpreter's own work calling into the runtime (a JIT replay allocates nothing)", group(int(m.BytesPerOp)))
+	case SourceRuntime:
+		return fmt.Sprintf(": the statement allocates %s B per call, most of it the runtime building and scheduling a graph on every call (eager tensor operations)", group(int(m.BytesPerOp)))
+	case SourceCode:
+		return fmt.Sprintf(": the statement allocates %s B per call", group(int(m.BytesPerOp)))
+	}
+	return ""
+}
+
+func gcFix(r *Result) string {
+	fix := "use --gc=off to keep collections out of the samples"
+	if r.GC == GCOff {
+		fix = "the collector was off, so the statement allocates more than the heap can hold: measure a smaller batch (-n)"
+	}
+	switch r.Memory.Source {
+	case SourceRuntime:
+		fix += ", or wrap the computation in tensor.JIT: replays allocate nothing"
+	case SourceCode:
+		fix += ", or allocate less in the statement (see B/op)"
+	}
+	return fix
+}
+
+// measuredTime is the total elapsed time of the measured samples.
+func measuredTime(r *Result) time.Duration {
+	var t time.Duration
+	for _, s := range r.Samples {
+		if s.Phase == PhaseMeasured {
+			t += s.Elapsed
+		}
+	}
+	return t
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return s
 }

@@ -15,30 +15,60 @@ const Version = "0.1.0"
 //	go build -ldflags "-X github.com/tick-kernel/tick/internal/version.commit=$(git rev-parse --short HEAD)"
 var commit string
 
-var once sync.Once
+var (
+	once         sync.Once
+	commitSource string
+)
 
-// Commit returns the commit tick was built from, or "unknown". It prefers
-// the value set by -ldflags and falls back to the VCS stamp of the build.
+// Commit returns the commit tick was built from, or "unknown". The value
+// set by -ldflags wins; otherwise it is the VCS stamp of the build
+// (runtime/debug.ReadBuildInfo's vcs.revision, with "+modified" when the
+// work tree had changes). CommitSource says which.
 func Commit() string {
 	once.Do(func() {
-		if commit != "" {
-			return
+		var settings []debug.BuildSetting
+		if info, ok := debug.ReadBuildInfo(); ok {
+			settings = info.Settings
 		}
-		commit = "unknown"
-		info, ok := debug.ReadBuildInfo()
-		if !ok {
-			return
-		}
-		for _, s := range info.Settings {
-			if s.Key == "vcs.revision" && s.Value != "" {
-				commit = s.Value
-				if len(commit) > 12 {
-					commit = commit[:12]
-				}
-			}
-		}
+		commit, commitSource = commitFrom(commit, settings)
 	})
 	return commit
+}
+
+// CommitSource says where Commit came from: "ldflags", "vcs", or "none"
+// (a build with neither: -buildvcs=false, as GOFLAGS sets on some
+// machines, or outside a git checkout; `go test` binaries are never
+// stamped).
+func CommitSource() string {
+	Commit()
+	return commitSource
+}
+
+// commitFrom chooses the commit from the -ldflags value and the build's
+// settings.
+func commitFrom(ldflags string, settings []debug.BuildSetting) (commit, source string) {
+	if ldflags != "" {
+		return ldflags, "ldflags"
+	}
+	rev, modified := "", false
+	for _, s := range settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			modified = s.Value == "true"
+		}
+	}
+	if rev == "" {
+		return "unknown", "none"
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	if modified {
+		rev += "+modified"
+	}
+	return rev, "vcs"
 }
 
 // Module returns the version of a dependency module as recorded in the

@@ -175,7 +175,7 @@ var y *tensor.Tensor`)
 	}
 
 	res, k := run(t, s, 3, `%timeit -n 5 -r 7 --check 'y.Float32s()[0] == 4' y = step.Call(x)`)
-	if res.Err == nil || !strings.Contains(res.Err.Value, "check after the cold call is false") {
+	if res.Err == nil || !strings.Contains(res.Err.Value, "--check is false after the cold call (a replay of the JIT): y.Float32s()[0] is 3 (want y.Float32s()[0] == 4)") {
 		t.Fatalf("a false --check must stop the measurement with a clear error; got %v", res.Err)
 	}
 	if len(k.pub)+len(k.upd) != 0 {

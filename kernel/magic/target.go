@@ -5,9 +5,7 @@ import (
 	"fmt"
 	goscanner "go/scanner"
 	"go/token"
-	"path/filepath"
 	"reflect"
-	"strings"
 	"time"
 
 	"github.com/tick-kernel/tick/kernel/session"
@@ -28,8 +26,9 @@ type Host interface {
 }
 
 // compileTarget compiles stmt (after setup) once into a timing target with
-// the tensor runtime's synchronize and counters, and check (a boolean Go
-// expression, may be empty) as its correctness check.
+// the tensor runtime's synchronize, counters and facts, and check (a
+// boolean Go expression, may be empty) as its correctness check. label
+// names the statement in errors.
 func compileTarget(h Host, setup, stmt, check string) (timing.Target, error) {
 	call, err := h.CompileLoop(setup, stmt)
 	if err != nil {
@@ -41,9 +40,9 @@ func compileTarget(h Host, setup, stmt, check string) (timing.Target, error) {
 		}
 		return timing.Target{}, fmt.Errorf("compiling the statement: %w", err)
 	}
-	t := timing.Target{Call: call, Sync: tensor.SynchronizeAll, Probe: probe}
+	t := timing.Target{Call: call, Sync: tensor.SynchronizeAll, Probe: probe, Record: recordFacts, Label: label(stmt)}
 	if check != "" {
-		t.Check = func() (bool, error) { return evalBool(h, check) }
+		t.Check = func() (bool, string, error) { return evalCheck(h, check) }
 	}
 	return t, nil
 }
@@ -58,23 +57,6 @@ func floorTarget(h Host, setup string) (*timing.Target, error) {
 	return &timing.Target{Call: call, Sync: tensor.SynchronizeAll, Probe: probe}, nil
 }
 
-// evalBool evaluates a --check expression; anything but a bool is an error
-// that says so.
-func evalBool(h Host, expr string) (bool, error) {
-	v, err := h.Eval(expr)
-	if err != nil {
-		return false, fmt.Errorf("--check %s: %w", expr, err)
-	}
-	if !v.IsValid() || v.Kind() != reflect.Bool {
-		t := "no value"
-		if v.IsValid() {
-			t = v.Type().String()
-		}
-		return false, fmt.Errorf("--check %s: is a %s, not a bool: write a comparison such as 'y.Item() == 3'", expr, t)
-	}
-	return v.Bool(), nil
-}
-
 // probe maps the tensor runtime's counters onto timing.Probe. Devices run
 // their queues on worker goroutines, so work is asynchronous: Realize
 // returns before kernels finish.
@@ -83,6 +65,7 @@ func probe() timing.Probe {
 	return timing.Probe{
 		Kernels:     s.KernelsLaunched,
 		Compiles:    s.KernelsCompiled,
+		DiskHits:    s.KernelsFromDisk,
 		CacheHits:   s.CacheHits,
 		JITCaptures: s.JITCaptures,
 		JITReplays:  s.JITReplays,
@@ -104,82 +87,51 @@ func probe() timing.Probe {
 	}
 }
 
-// provenance is what the magic knows about where the statement runs: the
-// default device and its backend. The engine adds environment, versions,
-// CPU and date; jitInputs adds the JIT inputs after the measurement.
-func provenance() timing.Provenance {
-	dev := tensor.DefaultDevice()
-	return timing.Provenance{Backend: backendOf(dev), Device: dev}
+// recordFacts adapts the runtime's facts (tensor.RecordFacts) to the
+// engine's: the JIT calls and their kinds, the compile-cache outcome of
+// each kernel, each device that ran work described as a value, and the
+// tensors read. Nothing is parsed from text.
+func recordFacts() func() timing.Facts {
+	stop := tensor.RecordFacts()
+	return func() timing.Facts {
+		f := stop()
+		var out timing.Facts
+		for _, c := range f.JITCalls {
+			out.JIT = append(out.JIT, timing.JITCall{Call: c.Call, Kind: jitCallKind(c.Phase), Inputs: c.Inputs})
+		}
+		for _, k := range f.Kernels {
+			out.Kernels = append(out.Kernels, timing.KernelCache{Name: k.Name, Device: k.Device, Cache: string(k.Cache)})
+		}
+		for _, name := range f.Devices {
+			out.Devices = append(out.Devices, deviceOf(name))
+		}
+		for _, r := range f.Reads {
+			out.Reads = append(out.Reads, r.String())
+		}
+		return out
+	}
 }
 
-// backendOf describes the backend behind device name, e.g. "C (/usr/bin/cc
-// -O3 -march=native)" for CPU, rather than repeating the device's name. It
-// asks the device (Dev.Backend) and, when that says no more than the name,
-// knows the runtime's built-in backends.
-func backendOf(name string) string {
-	if dev, err := tensor.LookupDevice(name); err == nil {
-		s := dev.Backend()
-		// "CPU (C via cc -O3)": the device's name is in Provenance.Device.
-		if in, ok := strings.CutPrefix(s, dev.Name()+" ("); ok && strings.HasSuffix(in, ")") {
-			s = strings.TrimSuffix(in, ")")
-		}
-		if s != "" && !strings.EqualFold(s, dev.Name()) {
-			return s
-		}
+// jitCallKind maps a JIT call's phase to the engine's kind: the JIT's
+// first call runs its function, an ordinary call.
+func jitCallKind(phase string) timing.CallKind {
+	switch phase {
+	case "capture":
+		return timing.CallCapture
+	case "replay":
+		return timing.CallReplay
 	}
-	base, _, _ := strings.Cut(strings.ToUpper(name), ":")
-	switch base {
-	case "CPU":
-		return "C (" + cpuCompiler(tensor.CPUStatus()) + ")"
-	case "GO":
-		return "pure Go closures"
-	case "NULL":
-		return "none (kernels are not run)"
-	}
-	return base
+	return timing.CallOrdinary
 }
 
-// cpuCompiler extracts the compiler and its optimisation flags from
-// tensor.CPUStatus ("CPU device: /usr/bin/cc [-O3 -march=native ...];
-// kernel cache ..."), e.g. "cc -O3 -march=native"; flags that do not
-// change the code's speed are left out.
-func cpuCompiler(status string) string {
-	s, ok := strings.CutPrefix(status, "CPU device: ")
-	if !ok {
-		return "C compiler unavailable"
+// deviceOf describes the named device for provenance.
+func deviceOf(name string) timing.Device {
+	i, err := tensor.DescribeDevice(name)
+	if err != nil {
+		return timing.Device{Name: name, Backend: "unknown (" + err.Error() + ")", Computes: true}
 	}
-	s, _, _ = strings.Cut(s, ";")
-	path, flags, _ := strings.Cut(s, " ")
-	parts := []string{filepath.Base(path)}
-	for _, f := range strings.Fields(strings.Trim(strings.TrimSpace(flags), "[]")) {
-		if strings.HasPrefix(f, "-O") || strings.HasPrefix(f, "-march") || strings.HasPrefix(f, "-mtune") || strings.HasPrefix(f, "-ffast") {
-			parts = append(parts, f)
-		}
-	}
-	return strings.Join(parts, " ")
-}
-
-// jitInputs returns the input signatures ("[256] float32 on GO") of the
-// tensor JITs the statement names: every identifier in stmt that is a
-// session variable holding a *tensor.JITFunc. The runtime keeps no
-// process-wide record of JIT inputs, so the statement is where to look.
-func jitInputs(h Host, stmt string) []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, id := range identifiers(stmt) {
-		if seen[id] {
-			continue
-		}
-		seen[id] = true
-		v, err := h.Eval(id)
-		if err != nil || !v.IsValid() || !v.CanInterface() {
-			continue
-		}
-		if j, ok := v.Interface().(*tensor.JITFunc); ok && j != nil {
-			out = append(out, j.State().Inputs...)
-		}
-	}
-	return out
+	return timing.Device{Name: i.Name, Backend: i.Backend, Compiler: i.Compiler, CompilerVersion: i.CompilerVersion,
+		Flags: i.Flags, Computes: i.Computes}
 }
 
 // identifiers lists the identifiers of Go source text in order, skipping

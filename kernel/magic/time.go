@@ -8,6 +8,7 @@ import (
 
 	"github.com/tick-kernel/tick/display"
 	"github.com/tick-kernel/tick/plotting"
+	"github.com/tick-kernel/tick/runtime/tensor"
 	"github.com/tick-kernel/tick/timing"
 )
 
@@ -51,7 +52,9 @@ func timeOnce(ctx context.Context, h Host, pub display.Publisher, args, body str
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("%%time: %w", err)
 	}
-	o, err := timing.TimeOnce(t, timing.WallClock())
+	end := tensor.SummarizeDebug("%time")
+	o, err := timing.TimeOnce(t, timing.WallClock(), timing.Provenance{})
+	end()
 	if err != nil {
 		return fmt.Errorf("%%time: %w", err)
 	}

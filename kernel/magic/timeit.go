@@ -9,6 +9,7 @@ import (
 
 	"github.com/tick-kernel/tick/display"
 	"github.com/tick-kernel/tick/plotting"
+	"github.com/tick-kernel/tick/runtime/tensor"
 	"github.com/tick-kernel/tick/timing"
 )
 
@@ -27,7 +28,9 @@ func timeit(ctx context.Context, h Host, pub display.Publisher, args, body strin
 	if a.Opts.Floor, err = floorTarget(h, a.Setup); err != nil {
 		return nil, fmt.Errorf("%%timeit: %w", err)
 	}
-	a.Opts.Provenance = provenance()
+	// DEBUG≥1 inside the magic: a summary per kernel after the measurement,
+	// not a line per launch for thousands of calls.
+	defer tensor.SummarizeDebug("%timeit")()
 	prog := newProgress(pub, "timeit")
 	if !a.Quiet {
 		a.Opts.Progress = prog.update
@@ -72,7 +75,6 @@ func timeitOne(ctx context.Context, h Host, a *timeitArgs, t timing.Target) (*ti
 		return nil, report{}, err
 	}
 	r.Label = label(a.Stmt)
-	r.Provenance.Inputs = jitInputs(h, a.Stmt)
 	plots, alt, err := resultPlots(r, a.Plots)
 	if err != nil {
 		return nil, report{}, err
@@ -85,7 +87,7 @@ func timeitOne(ctx context.Context, h Host, a *timeitArgs, t timing.Target) (*ti
 // timeitVs interleaves the statement with --vs OTHER and compares them.
 // The returned result is the statement's own.
 func timeitVs(ctx context.Context, h Host, a *timeitArgs, t timing.Target) (*timing.Result, report, error) {
-	other, err := compileTarget(h, a.Setup, a.Vs, "")
+	other, err := compileTarget(h, a.Setup, a.Vs, a.VsCheck)
 	if err != nil {
 		return nil, report{}, fmt.Errorf("--vs: %w", err)
 	}
@@ -94,7 +96,6 @@ func timeitVs(ctx context.Context, h Host, a *timeitArgs, t timing.Target) (*tim
 		return nil, report{}, err
 	}
 	ra.Label, rb.Label = label(a.Stmt), label(a.Vs)
-	ra.Provenance.Inputs, rb.Provenance.Inputs = jitInputs(h, a.Stmt), jitInputs(h, a.Vs)
 	c := timing.Compare(ra, rb)
 	doc := newDocument(KindTimeitVs)
 	doc.Comparison, doc.Results = c, []*timing.Result{ra, rb}

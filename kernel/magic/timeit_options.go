@@ -7,7 +7,7 @@ import (
 )
 
 const (
-	timeitUsage     = "%timeit [-n N] [-r R] [-w W] [-T DURATION] [--sync=sample|iter|none] [--gc=collect|off|keep] [--check EXPR] [--plot=hist,trace,ecdf|none] [--svg] [-o] [-v NAME] [-q] [-p DIGITS] [--json] [--vs 'OTHER'] STATEMENT"
+	timeitUsage     = "%timeit [-n N] [-r R] [-w W] [-T DURATION] [--sync=sample|iter|none] [--gc=collect|off|keep] [--check EXPR] [--plot=hist,trace,ecdf|none] [--svg] [-o] [-v NAME] [-q] [-p DIGITS] [--json] [--vs 'OTHER' [--vs-check EXPR]] STATEMENT"
 	cellTimeitUsage = "%%timeit [options] [SETUP]   (options as for %timeit; the cell body is timed)"
 )
 
@@ -27,6 +27,7 @@ var timeitSpecs = []optSpec{
 	{Names: []string{"-p"}, Kind: optInt, Min: 1},
 	{Names: []string{"--json"}, Kind: optBool},
 	{Names: []string{"--vs"}, Kind: optString},
+	{Names: []string{"--vs-check"}, Kind: optString},
 }
 
 // timeitArgs are the parsed arguments of %timeit / %%timeit.
@@ -35,12 +36,13 @@ type timeitArgs struct {
 	// Setup runs once before each timed loop (%%timeit's first line);
 	// Stmt is the timed statement; Vs the statement to interleave with.
 	Setup, Stmt, Vs string
-	Check           string
-	Plots           []string // "hist", "trace", "ecdf"; empty for none
-	SVG, Object     bool
-	Var             string
-	Quiet, JSON     bool
-	Digits          int
+	// Check verifies Stmt's result; VsCheck Vs's (Check when not given).
+	Check, VsCheck string
+	Plots          []string // "hist", "trace", "ecdf"; empty for none
+	SVG, Object    bool
+	Var            string
+	Quiet, JSON    bool
+	Digits         int
 }
 
 // parseTimeit parses a %timeit line (cell false) or a %%timeit first line
@@ -57,7 +59,7 @@ func parseTimeit(args, body string, cell bool) (*timeitArgs, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &timeitArgs{Stmt: p.Rest, Check: p.strs["--check"], Vs: p.strs["--vs"], Var: p.strs["-v"],
+	a := &timeitArgs{Stmt: p.Rest, Check: p.strs["--check"], Vs: p.strs["--vs"], VsCheck: p.strs["--vs-check"], Var: p.strs["-v"],
 		SVG: p.has("--svg"), Object: p.has("-o"), Quiet: p.has("-q"), JSON: p.has("--json"), Digits: p.ints["-p"]}
 	if cell {
 		a.Setup, a.Stmt = p.Rest, strings.TrimSpace(body)
@@ -70,6 +72,22 @@ func parseTimeit(args, body string, cell bool) (*timeitArgs, error) {
 	}
 	if a.Quiet && a.JSON {
 		return nil, bad("-q", "-q shows nothing and --json shows only JSON: choose one")
+	}
+	if a.VsCheck != "" && a.Vs == "" {
+		return nil, bad("--vs-check", "checks the --vs statement: give --vs 'OTHER' too")
+	}
+	if why := checkSees(a.Check, a.Stmt, "the statement", "", false); why != "" {
+		return nil, bad("--check", why)
+	}
+	if a.Vs != "" {
+		vsCheck, shared := a.VsCheck, false
+		if vsCheck == "" {
+			vsCheck, shared = a.Check, true
+		}
+		if why := checkSees(vsCheck, a.Vs, "the --vs statement", "--vs-check EXPR", shared); why != "" {
+			return nil, bad(map[bool]string{true: "--check", false: "--vs-check"}[shared], why)
+		}
+		a.VsCheck = vsCheck
 	}
 	if a.Var != "" && !isIdent(a.Var) {
 		return nil, bad("-v", "\""+a.Var+"\" is not a Go identifier: name the variable like x or fastStep")

@@ -13,6 +13,7 @@ type Buffer struct {
 	dtype DType
 	n     int
 	mem   Memory
+	shape []int // the shape of the tensor it was made for (provenance)
 }
 
 // newBuffer allocates n elements on d, accounting allocation time and memory

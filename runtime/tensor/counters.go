@@ -18,6 +18,7 @@ type Stats struct {
 	MemoryInUse     int64 // bytes of live buffers (not reset by ResetCounters)
 	Buffers         int64 // live buffers (not reset by ResetCounters)
 	KernelsCompiled int64 // Backend.Compile calls (compile-cache misses)
+	KernelsFromDisk int64 // of KernelsCompiled: objects loaded from the native disk cache, not compiled
 	CacheHits       int64 // compile-cache hits
 	JITCaptures     int64 // JIT calls that captured kernels
 	JITReplays      int64 // JIT calls that replayed captured kernels
@@ -36,8 +37,8 @@ type Stats struct {
 // String renders the snapshot on a few lines, estimates labelled.
 func (s Stats) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "kernels launched %d, compiled %d, cache hits %d, JIT captures %d, replays %d\n",
-		s.KernelsLaunched, s.KernelsCompiled, s.CacheHits, s.JITCaptures, s.JITReplays)
+	fmt.Fprintf(&b, "kernels launched %d, compiled %d (%d of them loaded from disk), cache hits %d, JIT captures %d, replays %d\n",
+		s.KernelsLaunched, s.KernelsCompiled, s.KernelsFromDisk, s.CacheHits, s.JITCaptures, s.JITReplays)
 	fmt.Fprintf(&b, "estimated FLOPs %d, estimated bytes %d, memory in use %d B in %d buffers\n",
 		s.EstFLOPs, s.EstBytes, s.MemoryInUse, s.Buffers)
 	fmt.Fprintf(&b, "time: graph %v, schedule %v, codegen %v, compile %v, alloc %v, transfer %v, launch %v, device %v, sync wait %v",
@@ -52,7 +53,7 @@ var counters struct {
 	compiled, cacheHits, jitCaptures, jitReplays atomic.Int64
 	graphNS, scheduleNS, codegenNS, compileNS    atomic.Int64
 	allocNS, transferNS, launchNS, deviceNS      atomic.Int64
-	syncWait                                     atomic.Int64
+	syncWait, diskHits                           atomic.Int64
 }
 
 // Counters returns a snapshot of the runtime's counters.
@@ -62,7 +63,7 @@ func Counters() Stats {
 	return Stats{
 		KernelsLaunched: c.launched.Load(), EstFLOPs: c.flops.Load(), EstBytes: c.bytes.Load(),
 		MemoryInUse: c.memInUse.Load(), Buffers: c.buffers.Load(),
-		KernelsCompiled: c.compiled.Load(), CacheHits: c.cacheHits.Load(),
+		KernelsCompiled: c.compiled.Load(), KernelsFromDisk: c.diskHits.Load(), CacheHits: c.cacheHits.Load(),
 		JITCaptures: c.jitCaptures.Load(), JITReplays: c.jitReplays.Load(),
 		GraphBuild: d(&c.graphNS), Schedule: d(&c.scheduleNS), Codegen: d(&c.codegenNS),
 		Compile: d(&c.compileNS), Alloc: d(&c.allocNS), Transfer: d(&c.transferNS),
@@ -76,7 +77,7 @@ func ResetCounters() {
 	c := &counters
 	for _, a := range []*atomic.Int64{&c.launched, &c.flops, &c.bytes, &c.compiled, &c.cacheHits,
 		&c.jitCaptures, &c.jitReplays, &c.graphNS, &c.scheduleNS, &c.codegenNS, &c.compileNS,
-		&c.allocNS, &c.transferNS, &c.launchNS, &c.deviceNS, &c.syncWait} {
+		&c.allocNS, &c.transferNS, &c.launchNS, &c.deviceNS, &c.syncWait, &c.diskHits} {
 		a.Store(0)
 	}
 }

@@ -50,9 +50,10 @@ type work struct {
 	small        bool      // every launch is below splitMin: may run as one batch
 	flops, bytes int64     // totals over the launches (estimates)
 
-	pool *workPool // a JIT replay's item: returned to its pool once run
-	keep []*Buffer // buffers the launches read that nothing else keeps alive
-	enq  time.Time // when it was enqueued, set only while a profile is taken
+	pool *workPool     // a JIT replay's item: returned to its pool once run
+	keep []*Buffer     // buffers the launches read that nothing else keeps alive
+	enq  time.Time     // when it was enqueued, set only while a profile is taken
+	spin time.Duration // a Spin item: busy-wait this long instead of launching
 }
 
 // prepare fills the fields derived from launches.
@@ -297,6 +298,34 @@ func (d *Dev) signalIdle() {
 	}
 }
 
+// spinItems recycles Spin's queue items, so a loop of Spin calls allocates
+// nothing in the steady state.
+var spinItems = sync.Pool{New: func() any { return &work{} }}
+
+// Spin enqueues a busy-wait of dur on the device's worker and returns at
+// once: a device workload of known cost (dur of device time, next to no
+// host time) for checking what a timing method measures. Timed with
+// synchronization, a call costs dur plus the enqueue; timed without, only
+// the enqueue, and the work is still queued. It counts as one kernel launch
+// with no FLOPs or bytes; a JIT does not capture it.
+func (d *Dev) Spin(dur time.Duration) {
+	if dur <= 0 {
+		return
+	}
+	w := spinItems.Get().(*work)
+	w.spin = dur
+	counters.launched.Add(1)
+	d.enqueue(w)
+}
+
+// Pending is the number of queue items the device has not finished (queued
+// or running): 0 means Synchronize would return at once.
+func (d *Dev) Pending() int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.pending
+}
+
 // SynchronizeAll synchronizes every device that has been used.
 func SynchronizeAll() error {
 	devices.Lock()
@@ -316,6 +345,7 @@ func SynchronizeAll() error {
 
 // enqueue hands w to the worker and returns immediately.
 func (d *Dev) enqueue(w *work) {
+	noteWork(d, w)
 	if prof.on.Load() {
 		w.enq = time.Now()
 	}
@@ -343,6 +373,8 @@ func (d *Dev) worker() {
 		err := d.run(w)
 		if w.pool != nil {
 			w.pool.put(w)
+		} else if w.spin > 0 {
+			spinItems.Put(w)
 		}
 
 		d.mu.Lock()
@@ -372,6 +404,13 @@ func (d *Dev) run(w *work) (err error) {
 			err = fmt.Errorf("tensor: kernel %s on %s panicked: %v", name, d.name, r)
 		}
 	}()
+	if w.spin > 0 {
+		t0 := time.Now()
+		for time.Since(t0) < w.spin {
+		}
+		counters.deviceNS.Add(int64(time.Since(t0)))
+		return nil
+	}
 	dbg := debugLevel() >= 2
 	rec := prof.on.Load()
 	if d.batch != nil && w.small && len(w.launches) > 1 && !dbg {
@@ -464,6 +503,7 @@ func (d *Dev) program(k *Kernel) (Program, error) {
 	d.progMu.Unlock()
 	if p != nil {
 		counters.cacheHits.Add(1)
+		noteKernel(d, k, CacheMemory)
 		if prof.on.Load() {
 			t := time.Now()
 			recordCompile(d, k, "memory cache", t, t)
@@ -482,6 +522,14 @@ func (d *Dev) program(k *Kernel) (Program, error) {
 		return nil, fmt.Errorf("tensor: compiling %s for %s: %w", k.Name, d.name, err)
 	}
 	counters.compiled.Add(1)
+	outcome := CacheCompiled
+	if o, ok := p.(interface{ cacheOutcome() CacheOutcome }); ok {
+		outcome = o.cacheOutcome()
+	}
+	if outcome == CacheDisk {
+		counters.diskHits.Add(1)
+	}
+	noteKernel(d, k, outcome)
 	if debugLevel() >= 4 {
 		debugf("compiled %s on %s:\n%s\n", k.Name, d.name, p.Source())
 	}

@@ -112,6 +112,14 @@ type cpuProgram struct {
 	origin string // "compiled", "disk cache" or "memory cache" (native.Origin)
 }
 
+// cacheOutcome says whether the object was compiled or loaded from disk.
+func (p *cpuProgram) cacheOutcome() CacheOutcome {
+	if p.origin == native.FromDisk.String() {
+		return CacheDisk
+	}
+	return CacheCompiled
+}
+
 // CacheOrigin says whether the C compiler ran for this program or its
 // shared object came from a cache (profiles show it).
 func (p *cpuProgram) CacheOrigin() string { return p.origin }

@@ -155,6 +155,7 @@ func (j *JITFunc) call(in []*Tensor) ([]*Tensor, error) {
 		return nil, err
 	}
 	j.calls++
+	noteJITCall(j, j.calls, [...]string{"warm-up", "capture", "replay"}[min(j.calls, 3)-1], args)
 	if prof.on.Load() {
 		defer recordJIT(j.calls, time.Now())
 	}

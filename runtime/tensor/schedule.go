@@ -53,6 +53,7 @@ func (s *scheduler) realize(l *lazy) {
 	} else {
 		out = mustBuffer(l.dev, l.dtype, prod(l.shape))
 	}
+	out.shape = l.shape
 	k.Bufs = append([]BufferSpec{{DType: l.dtype, Size: out.n}}, kb.specs...)
 	k.Name = kernelName(k)
 	s.items = append(s.items, schedItem{k: k, bufs: append([]*Buffer{out}, kb.bufs...), dev: l.dev, root: l, fused: kb.memo})
@@ -175,13 +176,13 @@ func realizeAll(ls []*lazy) {
 		for i, it := range s.items {
 			names[i] = it.k.Name
 		}
-		debugf("schedule: %d kernel(s) on %s: %s\n", len(s.items), s.items[0].dev.name, strings.Join(names, " "))
+		debugRepeat("schedule: %d kernel(s) on %s: %s\n", len(s.items), s.items[0].dev.name, strings.Join(names, " "))
 	}
 	t1 := time.Now()
 	for _, it := range s.items {
 		_ = it.k.Key()
 		if lv >= 3 {
-			debugf("  %s\n", strings.ReplaceAll(it.k.Key(), "\n", "\n  "))
+			debugRepeat("  %s\n", strings.ReplaceAll(it.k.Key(), "\n", "\n  "))
 		}
 	}
 	addPhase(&counters.codegenNS, t1)
@@ -256,6 +257,7 @@ func compileAll(items []schedItem) ([]Program, error) {
 	for i, it := range items {
 		if p := it.dev.cached(it.k); p != nil {
 			counters.cacheHits.Add(1)
+			noteKernel(it.dev, it.k, CacheMemory)
 			if prof.on.Load() {
 				t := time.Now()
 				recordCompile(it.dev, it.k, "memory cache", t, t)

@@ -68,6 +68,7 @@ func checkShape(op string, shape []int) []int {
 // fromBytes creates a realized tensor by copying raw element bytes.
 func fromBytes(d *Dev, raw []byte, shape []int, dt DType) *Tensor {
 	b := mustBuffer(d, dt, prod(shape))
+	b.shape = shape
 	t0 := time.Now()
 	copy(b.mem.Bytes(), raw)
 	addPhase(&counters.transferNS, t0)
@@ -203,6 +204,7 @@ func (t *Tensor) readRaw() []byte {
 		c = (&Tensor{l: contiguous(t.l)}).Realize()
 	}
 	base := c.l.base()
+	noteCopyOut(base.buf)
 	if err := base.dev.Synchronize(); err != nil {
 		panic(err)
 	}

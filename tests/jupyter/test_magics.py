@@ -101,7 +101,8 @@ class TimingMagicTests(unittest.TestCase):
         reply, _ = run(self.kc, "%timeit -n 5 -r 7 --check 'y.Float32s()[0] == 4' y = step.Call(x)")
         content = reply["content"]
         self.assertEqual(content["status"], "error")
-        self.assertIn("check after the cold call is false", content["evalue"])
+        self.assertIn("--check is false after the cold call", content["evalue"])
+        self.assertIn("y.Float32s()[0] is 3 (want y.Float32s()[0] == 4)", content["evalue"])
 
     def test_help_page(self):
         reply, _ = run(self.kc, "%timeit?")

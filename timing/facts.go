@@ -1,0 +1,112 @@
+package timing
+
+import (
+	"slices"
+	"strings"
+)
+
+// Facts are what the runtime recorded during a call (Target.Record): the
+// caller adapts its runtime's record to these types, so the engine knows
+// which devices ran the statement, what it read, how its kernels were found
+// and which JIT calls it made, without knowing the runtime.
+type Facts struct {
+	// JIT lists the JIT calls made, in order.
+	JIT []JITCall `json:"jit,omitempty"`
+	// Kernels lists the compile-cache lookups.
+	Kernels []KernelCache `json:"kernels,omitempty"`
+	// Devices describes each device work was enqueued on.
+	Devices []Device `json:"devices,omitempty"`
+	// Reads are the tensors read that the call did not compute itself,
+	// e.g. "[256] float32 on CPU".
+	Reads []string `json:"reads,omitempty"`
+}
+
+// JITCall is one call of a JIT: its number since the JIT was made (or
+// reset), what it did, and its input signature.
+type JITCall struct {
+	Call   int      `json:"call"`
+	Kind   CallKind `json:"kind"`
+	Inputs []string `json:"inputs,omitempty"`
+}
+
+// KernelCache is one compile-cache lookup: the kernel, its device, and
+// Cache: "compiled", "memory hit" or "disk hit".
+type KernelCache struct {
+	Name   string `json:"name"`
+	Device string `json:"device"`
+	Cache  string `json:"cache"`
+}
+
+// Cache outcomes in KernelCache.Cache.
+const (
+	CacheCompiled = "compiled"
+	CacheMemory   = "memory hit"
+	CacheDisk     = "disk hit"
+)
+
+// Device describes a device that ran work: its backend and, for a native
+// backend, the compiler, its version and flags. Computes is false for a
+// device that runs no kernels (tick's NULL): no throughput is claimed for
+// it.
+type Device struct {
+	Name            string   `json:"name"`
+	Backend         string   `json:"backend"`
+	Compiler        string   `json:"compiler,omitempty"`
+	CompilerVersion string   `json:"compiler_version,omitempty"`
+	Flags           []string `json:"flags,omitempty"`
+	Computes        bool     `json:"computes"`
+}
+
+// Describe renders the backend on one line: "C via cc (gcc 12.2.0) -O3
+// -march=native ...", "Go closures", "none (runs no kernels)".
+func (d Device) Describe() string {
+	s := d.Backend
+	if d.Compiler != "" {
+		s += " via " + d.Compiler
+		if d.CompilerVersion != "" {
+			s += " (" + d.CompilerVersion + ")"
+		}
+		if len(d.Flags) > 0 {
+			s += " " + strings.Join(d.Flags, " ")
+		}
+	}
+	if !d.Computes {
+		s += " (runs no kernels: results are zeros)"
+	}
+	return s
+}
+
+// merge adds g's facts to f: lists appended, devices and reads once.
+func (f *Facts) merge(g Facts) {
+	f.JIT = append(f.JIT, g.JIT...)
+	f.Kernels = append(f.Kernels, g.Kernels...)
+	for _, d := range g.Devices {
+		if !slices.ContainsFunc(f.Devices, func(e Device) bool { return e.Name == d.Name }) {
+			f.Devices = append(f.Devices, d)
+		}
+	}
+	for _, r := range g.Reads {
+		if !slices.Contains(f.Reads, r) {
+			f.Reads = append(f.Reads, r)
+		}
+	}
+}
+
+// firstJITCall is the number of the first JIT call in f, 0 without one.
+func (f Facts) firstJITCall() int {
+	if len(f.JIT) == 0 {
+		return 0
+	}
+	return f.JIT[0].Call
+}
+
+// computes reports whether every device in f runs its kernels (true when
+// no device ran anything).
+func (f Facts) computes() bool {
+	for _, d := range f.Devices {
+		if !d.Computes {
+			return false
+		}
+	}
+	return true
+}
