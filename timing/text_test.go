@@ -164,4 +164,6 @@ func TestWrap(t *testing.T) {
 
 // flat is s with the layout taken out (line breaks, indentation and the
 // " · " between items), for tests that look for a phrase in a text block.
-func flat(s string) string { return strings.Join(strings.Fields(strings.ReplaceAll(s, "·", " ")), " ") }
+func flat(s string) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(s, "·", " ")), " ")
+}

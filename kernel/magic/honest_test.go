@@ -201,4 +201,6 @@ func evalResult(t *testing.T, s interface {
 
 // flat is s with the layout taken out (line breaks, indentation and the
 // " · " between items), for tests that look for a phrase in a text block.
-func flat(s string) string { return strings.Join(strings.Fields(strings.ReplaceAll(s, "·", " ")), " ") }
+func flat(s string) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(s, "·", " ")), " ")
+}
