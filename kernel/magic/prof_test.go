@@ -215,3 +215,32 @@ step := tensor.JIT(func(in ...*tensor.Tensor) *tensor.Tensor { return in[0].Mul(
 		t.Errorf("%%viz 42: %v", res.Err)
 	}
 }
+
+// TestProfCellAndValue: %%prof profiles the cell body; -o makes a summary
+// the cell's value (text and the vendor JSON, no application/json); -q
+// shows nothing.
+func TestProfCellAndValue(t *testing.T) {
+	s := newSession(t)
+	mustRun(t, s, 1, profSetup)
+	k := mustRun(t, s, 2, "%%prof -n 3 -q -v cp\ny = many.Call(x)\ny = many.Call(x)")
+	if len(k.pub) != 0 {
+		t.Errorf("-q showed %d outputs", len(k.pub))
+	}
+	res, _ := run(t, s, 3, "cp.JITCalls()[\"capture\"] == 1 && cp.JITCalls()[\"replay\"] == 4")
+	if res.Err != nil || res.Value == nil || res.Value.Bundle["text/plain"] != "true" {
+		t.Errorf("the cell body ran twice per call: want 1 capture and 4 replays in 3 calls; got %+v", res)
+	}
+	res, _ = run(t, s, 4, "%prof -o -q -n 2 y = many.Call(x)")
+	if res.Err != nil || res.Value == nil {
+		t.Fatalf("-o: %+v", res)
+	}
+	if _, ok := res.Value.Bundle["application/json"]; ok {
+		t.Error("the value carries application/json")
+	}
+	if _, ok := res.Value.Bundle[magic.ProfileMIME]; !ok || !strings.Contains(res.Value.Bundle["text/plain"].(string), "kernels on") {
+		t.Errorf("value bundle %v", res.Value.Bundle)
+	}
+	if res, _ := run(t, s, 5, "%%prof y = many.Call(x)\ny = many.Call(x)"); res.Err == nil {
+		t.Error("a cell prof with code on its first line: no error")
+	}
+}

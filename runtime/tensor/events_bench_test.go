@@ -67,3 +67,22 @@ func BenchmarkProfileOverhead(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkProfileHookOff: what a hook costs with no profile being taken —
+// the check every hook does first (one atomic load of a flag). A JIT
+// replay of ten launches runs five of them (call, launch phase, enqueue,
+// device run, sync phase). Metric: ns per check.
+func BenchmarkProfileHookOff(b *testing.B) {
+	if Profiling() {
+		b.Fatal("a profile is being taken")
+	}
+	n := 0
+	for b.Loop() {
+		if prof.on.Load() {
+			n++
+		}
+	}
+	if n != 0 {
+		b.Fatal("recorded while off")
+	}
+}
