@@ -36,8 +36,25 @@ var ansi = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x
 // StripANSI removes terminal escape sequences from s.
 func StripANSI(s string) string { return ansi.ReplaceAllString(s, "") }
 
-// imageMIMEs are shown as <img> with a data: URI, in order of preference.
-var imageMIMEs = []string{"image/png", "image/jpeg", "image/gif", "image/webp"}
+// displayOrder is the MIME ranking of Jupyter's classic Notebook (and
+// nbconvert's HTML): a bundle shows its first type in this list, the rest
+// stay in the notebook. application/javascript, first there, is left out:
+// a static page does not run the kernel's scripts. JSON (application/json
+// and vendor +json types) is never shown raw: it is data for programs,
+// beside a text form for people.
+var displayOrder = []string{"text/html", "text/markdown", "text/latex", "image/svg+xml",
+	"image/png", "image/jpeg", "image/gif", "image/webp", "text/plain"}
+
+// PreferredMIME returns the MIME type of d a classic Jupyter front end
+// shows, or "" when it shows none of them.
+func PreferredMIME(d MIMEBundle) string {
+	for _, m := range displayOrder {
+		if _, ok := d.Text(m); ok {
+			return m
+		}
+	}
+	return ""
+}
 
 // WriteHTML writes nb as one self-contained HTML page: CSS inline, images
 // inline (PNG and other bitmaps as data: URIs, SVG as markup), Markdown
@@ -51,7 +68,7 @@ func WriteHTML(w io.Writer, nb *Notebook, opts HTMLOptions) error {
 	}
 	fmt.Fprintf(bw, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"+
 		"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"+
-		"<title>%s</title>\n<style>%s</style>\n</head>\n<body>\n<main>\n", html.EscapeString(title), pageCSS)
+		"<title>%s</title>\n<style>%s%s</style>\n</head>\n<body>\n<main>\n", html.EscapeString(title), pageCSS, highlightCSS())
 	for i, c := range nb.Cells {
 		if err := writeCellHTML(bw, c); err != nil {
 			return fmt.Errorf("notebook: html: cell %d: %w", i+1, err)
@@ -80,7 +97,7 @@ func writeCellHTML(w *bufio.Writer, c *Cell) error {
 			label = fmt.Sprint(*c.ExecutionCount)
 		}
 		fmt.Fprintf(w, "<section class=\"cell code\">\n<div class=\"input\"><span class=\"prompt\">In[%s]:</span>"+
-			"<pre class=\"source\"><code class=\"language-go\">%s</code></pre></div>\n", label, html.EscapeString(c.Source))
+			"<pre class=\"source chroma\"><code class=\"language-go\">%s</code></pre></div>\n", label, highlightGo(c.Source))
 		if len(c.Outputs) > 0 {
 			w.WriteString("<div class=\"outputs\">\n")
 			for _, o := range c.Outputs {
@@ -100,11 +117,16 @@ func writeOutputHTML(w *bufio.Writer, o *Output) error {
 	case Stream:
 		fmt.Fprintf(w, "<pre class=\"output stream %s\">%s</pre>\n", html.EscapeString(o.Name), html.EscapeString(StripANSI(collapseCR(o.Text))))
 	case ErrorOutput:
-		text := strings.Join(o.Traceback, "\n")
+		text := StripANSI(strings.Join(o.Traceback, "\n"))
 		if text == "" {
 			text = o.EName + ": " + o.EValue
 		}
-		fmt.Fprintf(w, "<pre class=\"output error\">%s</pre>\n", html.EscapeString(StripANSI(text)))
+		esc := html.EscapeString(text)
+		// The error's name, where the traceback starts with it, in bold.
+		if head := html.EscapeString(o.EName + ":"); o.EName != "" && strings.HasPrefix(esc, head) {
+			esc = "<b class=\"ename\">" + head + "</b>" + esc[len(head):]
+		}
+		fmt.Fprintf(w, "<pre class=\"output error\">%s</pre>\n", esc)
 	case ExecuteResult:
 		label := " "
 		if o.ExecutionCount != nil {
@@ -120,53 +142,70 @@ func writeOutputHTML(w *bufio.Writer, o *Output) error {
 	return nil
 }
 
-// writeBundleHTML shows the richest representation of a MIME bundle:
-// images first (a static page should show the plot), then HTML, Markdown,
-// JSON and plain text. An HTML representation that holds an image itself
-// (%prof, %viz: their text in a <pre> above the chart) is shown instead of
-// the bare image, as Notebook 6 and JupyterLab show it, so the page keeps
-// the text too.
+// writeBundleHTML shows a MIME bundle as the classic Notebook does: its
+// PreferredMIME, images at the size their metadata gives.
 func writeBundleHTML(w *bufio.Writer, o *Output) error {
 	d := o.Data
 	w.WriteString("<div class=\"output display\">")
 	defer w.WriteString("</div>\n")
-	if s, ok := d.Text("text/html"); ok && (strings.Contains(s, "<img") || strings.Contains(s, "<svg")) {
+	mime := PreferredMIME(d)
+	s, _ := d.Text(mime)
+	switch {
+	case mime == "text/html":
 		w.WriteString(s)
-		return nil
-	}
-	for _, mime := range imageMIMEs {
-		if s, ok := d.Text(mime); ok {
-			b64 := strings.Join(strings.Fields(s), "")
-			fmt.Fprintf(w, "<img src=\"data:%s;base64,%s\" alt=\"%s output\">", mime, b64, mime)
-			return nil
-		}
-	}
-	if s, ok := d.Text("image/svg+xml"); ok {
-		w.WriteString(s)
-		return nil
-	}
-	if s, ok := d.Text("text/html"); ok {
-		w.WriteString(s)
-		return nil
-	}
-	if s, ok := d.Text("text/markdown"); ok {
+	case mime == "text/markdown":
 		return markdown.Convert([]byte(s), w)
-	}
-	for mime, v := range d {
-		if raw, ok := v.(json.RawMessage); ok {
+	case mime == "text/latex":
+		fmt.Fprintf(w, "<pre class=\"latex\">%s</pre>", html.EscapeString(s))
+	case mime == "image/svg+xml":
+		w.WriteString(s)
+	case strings.HasPrefix(mime, "image/"):
+		b64 := strings.Join(strings.Fields(s), "")
+		fmt.Fprintf(w, "<img src=\"data:%s;base64,%s\"%s alt=\"%s\">", mime, b64, imageSize(o, mime), html.EscapeString(altText(d, mime)))
+	case mime == "text/plain":
+		fmt.Fprintf(w, "<pre>%s</pre>", html.EscapeString(StripANSI(s)))
+	default:
+		if raw, ok := d["application/json"].(json.RawMessage); ok {
+			// Classic shows nothing here; a page had better show the data.
 			var buf bytes.Buffer
 			if json.Indent(&buf, raw, "", "  ") != nil {
 				buf.Reset()
 				buf.Write(raw)
 			}
-			fmt.Fprintf(w, "<pre class=\"json\" title=\"%s\">%s</pre>", html.EscapeString(mime), html.EscapeString(buf.String()))
-			return nil
+			fmt.Fprintf(w, "<pre class=\"json\">%s</pre>", html.EscapeString(buf.String()))
 		}
 	}
-	if s, ok := d.Text("text/plain"); ok {
-		fmt.Fprintf(w, "<pre>%s</pre>", html.EscapeString(StripANSI(s)))
-	}
 	return nil
+}
+
+// imageSize returns width and height attributes from the output's
+// metadata ({"image/png": {"width": 480, "height": 336}}), so an image
+// drawn at twice its size for HiDPI screens shows at its layout size.
+func imageSize(o *Output, mime string) string {
+	raw, ok := o.Metadata[mime]
+	if !ok {
+		return ""
+	}
+	var size struct{ Width, Height float64 }
+	if json.Unmarshal(raw, &size) != nil {
+		return ""
+	}
+	s := ""
+	if size.Width > 0 {
+		s += fmt.Sprintf(" width=\"%g\"", size.Width)
+	}
+	if size.Height > 0 {
+		s += fmt.Sprintf(" height=\"%g\"", size.Height)
+	}
+	return s
+}
+
+// altText is an image's text alternative: the bundle's text/plain.
+func altText(d MIMEBundle, mime string) string {
+	if s, ok := d.Text("text/plain"); ok {
+		return s
+	}
+	return mime + " output"
 }
 
 // collapseCR applies carriage returns the way a terminal shows them: text
@@ -243,7 +282,7 @@ main { max-width: 980px; margin: 0 auto; padding: 24px 16px 64px; }
 .markdown code { background: #eff1f3; padding: 1px 4px; border-radius: 4px; }
 .markdown pre code { background: none; padding: 0; }
 pre { margin: 0; font: 13px/1.45 ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace;
-  white-space: pre-wrap; word-wrap: break-word; }
+  white-space: pre-wrap; word-wrap: break-word; tab-size: 4; }
 .input { display: flex; align-items: flex-start; }
 .prompt { flex: 0 0 70px; color: #3050b0; font: 13px/1.45 ui-monospace, Menlo, monospace;
   padding-top: 8px; text-align: right; margin-right: 6px; }
@@ -258,5 +297,7 @@ pre { margin: 0; font: 13px/1.45 ui-monospace, "SFMono-Regular", Menlo, Consolas
 .display img { max-width: 100%; height: auto; }
 .display svg { max-width: 100%; height: auto; }
 .json { color: #0a3069; }
+.source .magic { color: #8250df; font-weight: 600; }
+.ename { color: #cf222e; }
 .raw pre { color: #57606a; padding-left: 76px; }
 `

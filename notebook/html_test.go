@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"encoding/json"
+	"html"
 	"image/png"
 	"regexp"
 	"sort"
@@ -74,6 +76,14 @@ func TestHTMLContainsEveryImage(t *testing.T) {
 	if len(want) != 3 {
 		t.Fatalf("test notebook has %d PNG outputs, want 3", len(want))
 	}
+	// As in the classic Notebook, HTML ranks above PNG: cell 4 shows its HTML.
+	raw, _ := base64.StdEncoding.DecodeString(nb.Cells[3].Outputs[0].Data["image/png"].(string))
+	for i, w := range want {
+		if w == string(raw) {
+			want = append(want[:i], want[i+1:]...)
+			break
+		}
+	}
 	var page bytes.Buffer
 	if err := WriteHTML(&page, nb, HTMLOptions{}); err != nil {
 		t.Fatal(err)
@@ -81,6 +91,43 @@ func TestHTMLContainsEveryImage(t *testing.T) {
 	got := pagePNGs(t, page.String())
 	if strings.Join(got, "\x00") != strings.Join(want, "\x00") {
 		t.Errorf("page has %d PNG images, notebook has %d (or their bytes differ)", len(got), len(want))
+	}
+	if !strings.Contains(page.String(), "<p>html beside the image</p>") {
+		t.Errorf("the HTML of cell 4 is not shown")
+	}
+}
+
+var tagRe = regexp.MustCompile(`<[^>]*>`)
+
+// The page ranks MIME types as the classic Notebook does, never shows JSON
+// raw when a text form is there, sizes images by their metadata and
+// highlights Go.
+func TestHTMLRanking(t *testing.T) {
+	png := base64.StdEncoding.EncodeToString(testPNG(4))
+	nb := &Notebook{Cells: []*Cell{{Type: Code, Source: "%timeit -n 3 y = f(x)\nfor i := range 3 {\n\tfmt.Println(i) // count\n}", ExecutionCount: intPtr(1),
+		Outputs: []*Output{
+			{Type: DisplayData, Data: MIMEBundle{"text/plain": "1.06 µs ± 27.1 ns per loop", "text/html": "<pre>1.06 µs ± 27.1 ns per loop</pre>",
+				"application/vnd.tick.timing.v1+json": json.RawMessage(`{"version": 1, "secret": "raw-json-shown"}`)}},
+			{Type: DisplayData, Data: MIMEBundle{"image/png": png, "text/plain": "[chart: a histogram]"},
+				Metadata: map[string]json.RawMessage{"image/png": json.RawMessage(`{"width": 480, "height": 336}`)}},
+			{Type: DisplayData, Data: MIMEBundle{"application/json": json.RawMessage(`{"a": 1}`), "text/plain": "{a: 1}"}},
+		}}}}
+	var page bytes.Buffer
+	if err := WriteHTML(&page, nb, HTMLOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	s := page.String()
+	for _, want := range []string{"<pre>1.06 µs ± 27.1 ns per loop</pre>", `width="480" height="336" alt="[chart: a histogram]"`,
+		"<pre>{a: 1}</pre>", `<span class="magic">%timeit -n 3 y = f(x)</span>`, `<span class="k">for</span>`, `<span class="c1">// count</span>`, ".chroma"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	if strings.Contains(s, "raw-json-shown") || strings.Contains(s, "&#34;a&#34;") {
+		t.Errorf("JSON shown raw")
+	}
+	if code := html.UnescapeString(tagRe.ReplaceAllString(s[strings.Index(s, "<pre class=\"source"):], "")); !strings.HasPrefix(code, nb.Cells[0].Source) {
+		t.Errorf("highlighting changed the code's text: %q", code[:80])
 	}
 }
 
@@ -107,9 +154,9 @@ func TestHTMLRendering(t *testing.T) {
 		"<table>",
 		"In[7]:",
 		"Out[7]:",
-		"if a &lt; b &amp;&amp; c &gt; d { fmt.Println(&#34;&lt;script&gt;&#34;) }",
+
 		"bold &lt;tag&gt;\n100%\n",
-		`<pre class="output error">Panic: boom</pre>`,
+		`<pre class="output error"><b class="ename">Panic:</b> boom</pre>`,
 		"<strong>strong</strong>",
 		"<circle r=\"3\"/>",
 		"<pre>a &lt; b</pre>",

@@ -7,7 +7,6 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 
 	"github.com/tick-kernel/tick/timing"
@@ -29,6 +28,9 @@ func PhaseBar(o *timing.Once) (*plot.Plot, error) {
 	var segs []seg
 	var sum time.Duration
 	for _, ph := range o.Phases {
+		if ph.Time <= 0 {
+			continue // nothing to draw: the legend lists only phases present
+		}
 		switch kind, _ := timing.Overlap(ph.Name); kind {
 		case timing.Sequential:
 			segs = append(segs, seg{ph.Name, ph.Time, 0})
@@ -47,13 +49,14 @@ func PhaseBar(o *timing.Once) (*plot.Plot, error) {
 	if len(o.Phases) == 0 {
 		return nil, fmt.Errorf("plotting: phase bar: no phases to draw (the target has no probe)")
 	}
-	name, div := unit(float64(o.Wall))
-	p := plot.New()
+	div := 1.0 // ns
+	p := newPlot()
 	p.Title.Text = "%time: where one run's time went (wall " + timing.FormatDuration(float64(o.Wall), 3) + ")"
-	p.X.Label.Text = "time (" + name + ")"
+	p.X.Label.Text = "time"
+	p.X.Tick.Marker = durationTicks{}
 	p.X.Min = 0
 	var below *plotter.BarChart
-	for i, s := range segs {
+	for _, s := range segs {
 		vs := make(plotter.Values, len(rows))
 		vs[s.row] = float64(s.time) / div
 		b, err := plotter.NewBarChart(vs, vg.Points(22))
@@ -61,7 +64,7 @@ func PhaseBar(o *timing.Once) (*plot.Plot, error) {
 			return nil, fmt.Errorf("plotting: phase bar: %w", err)
 		}
 		b.Horizontal = true
-		b.Color = plotutil.Color(i)
+		b.Color = PhaseColor(s.name)
 		b.LineStyle.Width = 0
 		if below != nil {
 			b.StackOn(below)

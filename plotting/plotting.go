@@ -4,21 +4,26 @@
 // PhaseBar build a *plot.Plot; Render turns one plot into bytes and
 // Figure renders the default pair (histogram and trace side by side).
 // Legends are drawn in a strip beside the data area, so they never hide
-// data; log axes always carry a few labelled values (see logTicks).
-// Fonts are the Liberation fonts embedded in gonum/plot, so rendering
-// works offline.
+// data; log axes always carry a few labelled values (see logTicks); every
+// axis has one number format, durations in their natural unit (axes.go);
+// colours come from the Okabe–Ito palette, one role each (palette.go).
+// Text is Liberation Sans (embedded in gonum/plot, so PNGs render
+// offline); SVGs name Arial, Helvetica and sans-serif after it, so they
+// render with the same metrics on machines without Liberation fonts.
 package plotting
 
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"math"
-	"strings"
+	"strconv"
 
 	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
 
 	"github.com/tick-kernel/tick/timing"
 )
@@ -53,24 +58,73 @@ func checkFormat(f Format) error {
 	return nil
 }
 
-// Render renders p at the default size in format f.
+// Render renders p at the default size in format f (PNG at Density).
 func Render(p *plot.Plot, f Format) ([]byte, error) {
 	return RenderRow(f, p)
 }
 
+// Density is the pixel density of PNG charts: twice the layout size, so
+// lines and text stay sharp on HiDPI screens when the front end shows the
+// image at its layout size (RenderPNG's width and height).
+const Density = 2
+
+// cssDPI is the resolution of a CSS pixel: layout sizes are in these.
+const cssDPI = 96
+
 // RenderRow renders plots side by side, each at the default size, into
-// one image.
+// one image: PNG at Density, or SVG.
 func RenderRow(f Format, ps ...*plot.Plot) ([]byte, error) {
 	if err := checkFormat(f); err != nil {
 		return nil, err
 	}
+	if f == PNG {
+		b, _, _, err := RenderPNG(Density, ps...)
+		return b, err
+	}
 	if len(ps) == 0 {
 		return nil, fmt.Errorf("plotting: nothing to render")
 	}
-	c, err := draw.NewFormattedCanvas(Width*vg.Length(len(ps)), Height, string(f))
+	c := vgsvg.New(Width*vg.Length(len(ps)), Height)
+	b, err := drawRow(c, ps)
 	if err != nil {
-		return nil, fmt.Errorf("plotting: %w", err)
+		return nil, err
 	}
+	return svgFonts(b), nil
+}
+
+// RenderPNG renders plots side by side, each at the default size, as a PNG
+// of density pixels per CSS pixel. width and height are the layout size
+// in CSS pixels (for the display metadata: front ends then show the image
+// at that size).
+func RenderPNG(density int, ps ...*plot.Plot) (img []byte, width, height int, err error) {
+	if len(ps) == 0 {
+		return nil, 0, 0, fmt.Errorf("plotting: nothing to render")
+	}
+	if density < 1 {
+		density = 1
+	}
+	w, h := Width*vg.Length(len(ps)), Height
+	c := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(cssDPI*density))
+	b, err := drawRow(vgimg.PngCanvas{Canvas: c}, ps)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	return b, int(math.Round(w.Points() / 72 * cssDPI)), int(math.Round(h.Points() / 72 * cssDPI)), nil
+}
+
+// svgFonts makes an SVG name fallbacks after Liberation Sans: Arial and
+// Helvetica have its metrics, so text keeps its place, and sans-serif
+// stands in anywhere.
+func svgFonts(svg []byte) []byte {
+	return bytes.ReplaceAll(svg, []byte("font-family:Liberation Sans;"),
+		[]byte("font-family:'Liberation Sans',Arial,Helvetica,sans-serif;"))
+}
+
+// drawRow draws ps side by side on c and returns c's bytes.
+func drawRow(c interface {
+	vg.CanvasSizer
+	io.WriterTo
+}, ps []*plot.Plot) ([]byte, error) {
 	dc := draw.New(c)
 	tiles := draw.Tiles{Rows: 1, Cols: len(ps), PadX: vg.Millimeter * 4, PadTop: vg.Millimeter * 2,
 		PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 2}
@@ -82,7 +136,7 @@ func RenderRow(f Format, ps ...*plot.Plot) ([]byte, error) {
 	}
 	var buf bytes.Buffer
 	if _, err := c.WriteTo(&buf); err != nil {
-		return nil, fmt.Errorf("plotting: render %s: %w", f, err)
+		return nil, fmt.Errorf("plotting: render: %w", err)
 	}
 	return buf.Bytes(), nil
 }
@@ -144,28 +198,29 @@ func Figure(r *timing.Result, f Format) ([]byte, error) {
 	return RenderRow(f, h, t)
 }
 
-// unit picks a time unit for values around ns nanoseconds.
-func unit(ns float64) (name string, div float64) {
-	a := math.Abs(ns)
-	switch {
-	case a >= 1e9:
-		return "s", 1e9
-	case a >= 1e6:
-		return "ms", 1e6
-	case a >= 1e3:
-		return "µs", 1e3
-	}
-	return "ns", 1
-}
-
 // what describes a measurement for titles:
 // "200 samples × 1,000 loops, synced per sample".
 func what(r *timing.Result) string {
-	h := r.Headline(3)
-	if i := strings.Index(h, ", "); i >= 0 {
-		return strings.TrimSuffix(h[i+2:], ")")
+	sync := "synced per sample"
+	switch r.Sync {
+	case timing.SyncIter:
+		sync = "synced per call"
+	case timing.SyncNone:
+		sync = "not synced"
 	}
-	return h
+	return fmt.Sprintf("%s × %s, %s", count(r.Repeats, "sample", "samples"), count(r.Loops, "loop", "loops"), sync)
+}
+
+// count formats n with thousands separators and its noun.
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s + " " + many
 }
 
 // measured returns the floor-subtracted per-loop times of the measured
@@ -176,13 +231,4 @@ func measured(r *timing.Result) []float64 {
 		xs[i] -= r.Floor
 	}
 	return xs
-}
-
-// scaled returns xs divided by div (a unit from unit) as plotter values.
-func scaled(xs []float64, div float64) plotter.Values {
-	vs := make(plotter.Values, len(xs))
-	for i, x := range xs {
-		vs[i] = x / div
-	}
-	return vs
 }

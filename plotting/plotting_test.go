@@ -103,7 +103,7 @@ func TestCharts(t *testing.T) {
 	r := result(t, "x*2+1", 10*time.Microsecond, 1)
 	p, err := Histogram(r)
 	golden(t, "histogram", p, err)
-	if !strings.Contains(p.Title.Text, "60 samples × 10 loops, synced per sample") || p.X.Label.Text != "time per loop (µs)" {
+	if !strings.Contains(p.Title.Text, "60 samples × 10 loops, synced per sample") || p.X.Label.Text != "time per loop (floor subtracted)" {
 		t.Errorf("histogram title %q, x label %q", p.Title.Text, p.X.Label.Text)
 	}
 	p, err = Trace(r)
@@ -140,7 +140,7 @@ func TestFigure(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if w, h := img.Bounds().Dx(), img.Bounds().Dy(); w != 2*h*10/7 {
+			if w, h := img.Bounds().Dx(), img.Bounds().Dy(); w != 2*h*10/7 || h != Density*336 {
 				t.Errorf("figure is %d×%d: want two %v×%v charts side by side", w, h, Width, Height)
 			}
 		}
@@ -162,5 +162,49 @@ func TestChartErrors(t *testing.T) {
 		if _, err := f(); err == nil || !strings.HasPrefix(err.Error(), "plotting: ") {
 			t.Errorf("%s of nothing: err %v", name, err)
 		}
+	}
+}
+
+// One slow outlier must not stretch the axis so far that nearly every
+// sample lands in one bar: it goes to the marked overflow bar.
+func TestHistogramOutlier(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	xs := make([]float64, 50)
+	for i := range xs {
+		xs[i] = 900 + 60*rng.Float64()
+	}
+	xs = append(xs, 120e3)
+	b := binsFor(xs)
+	if b.over != 1 || b.slowest != 120e3 {
+		t.Errorf("overflow %d (slowest %v), want the one outlier", b.over, b.slowest)
+	}
+	for i, c := range b.counts {
+		if c > 25 {
+			t.Errorf("bin %d holds %d of %d samples", i, c, len(xs))
+		}
+	}
+	if n := len(b.counts); n < minBins || n > maxBins {
+		t.Errorf("%d bins", n)
+	}
+	r := result(t, "outlier", 10*time.Microsecond, 5)
+	for i := range r.Samples {
+		if r.Samples[i].Phase == timing.PhaseMeasured {
+			r.Samples[i].Elapsed *= 40 // one very slow sample
+			break
+		}
+	}
+	p, err := Histogram(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svg, err := Render(p, SVG)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(svg), "overflow: 1 sample slower than") {
+		t.Errorf("the histogram's legend does not name the overflow bar")
+	}
+	if strings.Contains(string(svg), "font-family:Liberation Sans;") || !strings.Contains(string(svg), "sans-serif") {
+		t.Errorf("the SVG names only Liberation Sans: viewers without it fall back to anything")
 	}
 }

@@ -4,11 +4,12 @@
 # jupyter-notebook and chromium are for tests/jupyter/test_notebook_server.py
 # (the notebook server, and its page in headless Chromium); without recommends
 # they took 5 s and 8 s to install here. TICK_NO_BROWSER=1 leaves chromium out
-# (the browser test then skips).
+# (the browser test then skips). npm installs JupyterLab's renderer packages
+# into tests/lab (the Lab ranking test).
 set -euo pipefail
 pkgs="python3-jupyter-client jupyter-client python3-ipykernel python3-jupyter-kernel-test
 python3-nbclient python3-nbformat python3-nbconvert jupyter-nbconvert jupyter-console
-jupyter-notebook"
+jupyter-notebook tmux"
 [ "${TICK_NO_BROWSER:-}" = 1 ] || pkgs="$pkgs chromium"
 missing=""
 for p in $pkgs; do
@@ -23,5 +24,16 @@ if [ -n "$missing" ]; then
 fi
 if ! command -v cc >/dev/null 2>&1 && ! command -v gcc >/dev/null 2>&1; then
   echo "note: no C compiler; the native CPU backend is tested only where one exists"
+fi
+# JupyterLab's renderer packages (and esbuild, to bundle them for the
+# browser) for tests/jupyter/test_lab_ranking.py: pinned by
+# tests/lab/package-lock.json; about 90 MB, 40 s on a cold cache.
+if command -v npm >/dev/null 2>&1; then
+  if ! cmp -s tests/lab/package-lock.json tests/lab/node_modules/.tick-installed 2>/dev/null; then
+    (cd tests/lab && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error &&
+      cp package-lock.json node_modules/.tick-installed)
+  fi
+else
+  echo "note: npm is missing; the JupyterLab ranking test will fail (install node and npm)"
 fi
 go mod download

@@ -47,7 +47,12 @@ fi
 # check MODE FILE...: checks of executed notebooks, with Debian's nbformat.
 #   valid NB            nbformat.validate passes
 #   has-error/no-error  NB has (no) error output
-#   images NB PAGE      every image/png of NB is an <img> data: URI in PAGE
+#   images NB PAGE      every image/png output of NB that a classic front end
+#                       shows (no HTML, Markdown, LaTeX or SVG beside it) is an
+#                       <img> data: URI in PAGE (HTML outputs may add more)
+#   visible NB PAGE     the visible text of PAGE (HTML from tick run --html or
+#                       nbconvert --to html) holds every timing output's
+#                       headline and every warning, as a reader sees them
 #   same-outputs A B    both have the same output types cell by cell
 #                       (consecutive streams of one name count once)
 check() {
@@ -78,6 +83,39 @@ def shape(nb):
         cells.append(seq)
     return cells
 
+RESULT_MIME = "application/vnd.tick.timing.v1+json"
+
+def text(v):
+    return "".join(v) if isinstance(v, list) else v
+
+def norm(s):
+    return " ".join(s.split())
+
+class Visible(html.parser.HTMLParser):
+    """The text a browser shows: everything outside <head>, <style> and <script>."""
+    def __init__(self):
+        super().__init__()
+        self.skip, self.parts = 0, []
+    def handle_starttag(self, tag, attrs):
+        if tag in ("head", "style", "script"):
+            self.skip += 1
+    def handle_endtag(self, tag):
+        if tag in ("head", "style", "script"):
+            self.skip -= 1
+    def handle_data(self, data):
+        if not self.skip:
+            self.parts.append(data)
+
+def expected(o):
+    """What a reader must see of a timing output: its headline and warnings."""
+    block = text(o.data["text/plain"])
+    heads = [l for l in block.splitlines() if " per loop (" in l or l.startswith("Wall time:") or l.startswith("statement ")]
+    want = [norm(heads[0])] if heads else []
+    flat = norm(block)
+    for part in flat.split("warning: ")[1:]:
+        want.append("warning: " + part.strip())
+    return want
+
 class Images(html.parser.HTMLParser):
     def __init__(self):
         super().__init__()
@@ -95,13 +133,31 @@ elif mode in ("has-error", "no-error"):
     if (mode == "has-error") != bool(errs):
         sys.exit(f"{files[0]}: {len(errs)} error outputs")
 elif mode == "images":
+    above = ("text/html", "text/markdown", "text/latex", "image/svg+xml")
     want = collections.Counter(base64.b64decode("".join(o.data["image/png"].split()))
-                               for o in outputs(nb) if "image/png" in o.get("data", {}))
+                               for o in outputs(nb) if "image/png" in o.get("data", {})
+                               and not any(m in o.data for m in above))
     p = Images()
     with open(files[1], encoding="utf-8") as f:
         p.feed(f.read())
-    if p.pngs != want:
+    if want - p.pngs:  # HTML outputs may embed more images of their own (%prof)
         sys.exit(f"{files[1]}: {sum(p.pngs.values())} PNG images, notebook has {sum(want.values())} (or they differ)")
+elif mode == "visible":
+    p = Visible()
+    with open(files[1], encoding="utf-8") as f:
+        p.feed(f.read())
+    page = norm(" ".join(p.parts))
+    n = 0
+    for o in outputs(nb):
+        if RESULT_MIME not in o.get("data", {}):
+            continue
+        for w in expected(o):
+            n += 1
+            # the last warning's text runs up to the end of the block
+            if w not in page and w.rsplit(" ", 1)[0] not in page:
+                sys.exit(f"{files[1]}: a reader does not see {w[:120]!r}")
+    if n == 0 and any(RESULT_MIME in o.get("data", {}) for o in outputs(nb)):
+        sys.exit(f"{files[1]}: no headline found in the timing outputs")
 elif mode == "same-outputs":
     a, b = shape(nb), shape(load(files[1]))
     if a != b:
@@ -169,6 +225,7 @@ for nb in "${nbs[@]}"; do
   if "$TICK_BIN" run "$nb" -o "$tick_nb" --html "$page" --timeout 10m "${allow[@]}"; then
     check valid "$tick_nb" || failed "$nb: tick run output does not validate"
     check images "$tick_nb" "$page" || failed "$nb: HTML page lacks images of the notebook"
+    check visible "$tick_nb" "$page" || failed "$nb: tick run --html page does not show a timing headline or warning"
     if [ ${#allow[@]} -gt 0 ]; then
       check has-error "$tick_nb" || failed "$nb: expected an error output"
     else
@@ -189,6 +246,12 @@ for nb in "${nbs[@]}"; do
       >"$dir/$name.nbconvert.log" 2>&1; then
     check valid "$conv_nb" || failed "$nb: nbconvert output does not validate"
     check same-outputs "$tick_nb" "$conv_nb" || failed "$nb: tick run and nbconvert outputs differ"
+    # nbconvert's HTML of the executed notebook (what --to html --execute writes)
+    if jupyter nbconvert --to html "$conv_nb" --output-dir "$dir" --output "$name.nbconvert" >>"$dir/$name.nbconvert.log" 2>&1; then
+      check visible "$conv_nb" "$dir/$name.nbconvert.html" || failed "$nb: nbconvert's HTML does not show a timing headline or warning"
+    else
+      failed "$nb: jupyter nbconvert --to html failed (see $dir/$name.nbconvert.log)"
+    fi
   else
     failed "$nb: jupyter nbconvert --execute failed:"
     tail -20 "$dir/$name.nbconvert.log" >&2

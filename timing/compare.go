@@ -325,34 +325,5 @@ func provenanceDiff(ra, rb *Result) []string {
 	return d
 }
 
-// Text renders the comparison as a table, then its warnings.
-func (c *Comparison) Text(digits int) string {
-	if digits <= 0 {
-		digits = DefaultDigits
-	}
-	var b strings.Builder
-	w := len("statement")
-	for _, r := range c.Rows {
-		w = max(w, len([]rune(r.Label)))
-	}
-	fmt.Fprintf(&b, "%-*s  %12s  %8s  %9s  %-16s  %s\n", w, "statement", "median/loop", "± CI", "vs base", "p (U test)", "ratio")
-	for i, r := range c.Rows {
-		ci := "± ?"
-		if r.Stats.CIValid {
-			ci = fmt.Sprintf("± %.0f%%", 100*rel(r.Stats))
-		}
-		p, ratio := "", ""
-		if i > 0 {
-			p = fmt.Sprintf("p=%.3f n=%d+%d", r.P, c.Rows[0].Stats.N, r.Stats.N)
-			ratio = fmt.Sprintf("%s ± %s×", formatSig(r.Ratio, digits), formatSig(r.RatioErr, 2))
-		}
-		fmt.Fprintf(&b, "%-*s  %12s  %8s  %9s  %-16s  %s\n", w, r.Label, FormatDuration(r.Stats.Median, digits), ci, r.DeltaText, p, ratio)
-	}
-	for _, wn := range c.Warnings {
-		b.WriteString("warning: " + wn.String() + "\n")
-	}
-	return b.String()
-}
-
 // String is Text with the default precision (a cell's value, %v).
 func (c *Comparison) String() string { return c.Text(0) }

@@ -60,7 +60,7 @@ func TestCheckRunsOnTheReplay(t *testing.T) {
 	if strings.Join(whens, ", ") != want {
 		t.Errorf("checks %q, want %q", strings.Join(whens, ", "), want)
 	}
-	if !strings.Contains(r.Text(3), "check   held after the cold call (ordinary)") {
+	if !strings.Contains(flat(r.Text(3)), "check held after the cold call (ordinary)") {
 		t.Errorf("the text does not say what was checked:\n%s", r.Text(3))
 	}
 }
@@ -125,8 +125,8 @@ func TestSyncNoneDrains(t *testing.T) {
 		t.Errorf("warnings %v, want enqueue-only and backlog", kinds(r.Warnings))
 	}
 	text := r.Text(3)
-	for _, s := range []string{"drain   after the samples' calls returned the device needed", "no FLOP/s or B/s: --sync=none"} {
-		if !strings.Contains(text, s) {
+	for _, s := range []string{"drain after the samples' calls returned the device needed", "no FLOP/s or B/s: --sync=none"} {
+		if !strings.Contains(flat(text), s) {
 			t.Errorf("text lacks %q:\n%s", s, text)
 		}
 	}

@@ -199,14 +199,14 @@ func (o *Once) Text(digits int) string {
 		fmt.Fprintf(&b, "%s%s  %10s  %7s\n", r.name, strings.Repeat(" ", pad), r.time, r.pct)
 	}
 	if sum > o.Wall && o.Wall > 0 {
-		fmt.Fprintf(&b, "the unindented phases sum to %s, more than the wall time: their timers ran partly outside the timed region or on several goroutines at once\n", f(sum))
+		writeWrapped(&b, "", fmt.Sprintf("the unindented phases sum to %s, more than the wall time: their timers ran partly outside the timed region or on several goroutines at once", f(sum)))
 	}
 	for i, n := range notes {
 		name := strings.TrimSpace(strings.TrimSuffix(side[i].name, superscript(i+1)))
-		fmt.Fprintf(&b, "%s %s %s\n", superscript(i+1), name, n)
+		writeWrapped(&b, superscript(i+1)+" ", name+" "+n)
 	}
 	if over {
-		b.WriteString("* over 100% of the wall time: the phase overlaps the others (see above) or was timed on several goroutines at once\n")
+		writeWrapped(&b, "* ", "over 100% of the wall time: the phase overlaps the others (see above) or was timed on several goroutines at once")
 	}
 	b.WriteString("prov: " + o.Provenance.Line() + "\n")
 	return b.String()

@@ -20,17 +20,28 @@ func FormatDuration(ns float64, digits int) string {
 	if math.IsNaN(ns) || math.IsInf(ns, 0) {
 		return "?"
 	}
-	a := math.Abs(ns)
-	unit, div := "ns", 1.0
-	switch {
-	case a >= 1e9:
-		unit, div = "s", 1e9
-	case a >= 1e6:
-		unit, div = "ms", 1e6
-	case a >= 1e3:
-		unit, div = "µs", 1e3
+	units := []struct {
+		name string
+		div  float64
+	}{{"ns", 1}, {"µs", 1e3}, {"ms", 1e6}, {"s", 1e9}}
+	i := 0
+	for i < len(units)-1 && math.Abs(ns) >= units[i+1].div {
+		i++
 	}
-	return formatSig(ns/div, digits) + " " + unit
+	// 999.6 ns rounds to "1000" at 3 digits: that is 1.00 µs.
+	if i < len(units)-1 && math.Abs(roundTo(ns/units[i].div, digits)) >= 1000 {
+		i++
+	}
+	return formatSig(ns/units[i].div, digits) + " " + units[i].name
+}
+
+// roundTo rounds v to digits significant digits.
+func roundTo(v float64, digits int) float64 {
+	if v == 0 {
+		return 0
+	}
+	p := math.Pow(10, float64(digits)-math.Ceil(math.Log10(math.Abs(v))))
+	return math.Round(v*p) / p
 }
 
 // formatSig formats v with digits significant digits, never in e-notation.
@@ -38,6 +49,7 @@ func formatSig(v float64, digits int) string {
 	if v == 0 {
 		return "0"
 	}
+	v = roundTo(v, digits) // 9.9996 at 3 digits is 10.0, not 10.00
 	mag := int(math.Floor(math.Log10(math.Abs(v)))) + 1
 	dec := max(digits-mag, 0)
 	return strconv.FormatFloat(v, 'f', dec, 64)
@@ -78,7 +90,7 @@ func plural(n int, one, many string) string {
 	return group(n) + " " + many
 }
 
-// syncPhrase describes the sync mode for titles and headlines.
+// syncPhrase describes the sync mode for titles and the loop line.
 func syncPhrase(m SyncMode) string {
 	switch m {
 	case SyncIter:
@@ -89,56 +101,117 @@ func syncPhrase(m SyncMode) string {
 	return "synced per sample"
 }
 
-// Headline is the first line of Text, in the spirit of IPython's:
-// "12.3 µs ± 0.4 µs per loop (median ± 95% CI, 200 samples × 1,000 loops, synced per sample)".
+// SymmetryLimit is how lopsided a confidence interval may be and still be
+// shown as median ± half-width: the shorter side must be at least this
+// fraction of the longer. A more lopsided interval is shown as [lo, hi].
+const SymmetryLimit = 0.8
+
+// Symmetric reports whether the median's interval is close enough to
+// symmetric to be written as median ± HalfWidth (see SymmetryLimit).
+func (s Stats) Symmetric() bool {
+	lo, hi := s.Median-s.CILo, s.CIHi-s.Median
+	if hi <= 0 && lo <= 0 {
+		return true
+	}
+	return min(lo, hi) >= SymmetryLimit*max(lo, hi)
+}
+
+// Headline is the first line of Text, in the spirit of IPython's, saying
+// what the ± means:
+//
+//	12.3 µs ± 410 ns per loop (median ± 95% confidence interval, 200 samples × 1,000 loops)
+//	1.08 µs [930 ns, 5.53 µs] per loop (median [95% confidence interval], 57 samples × 30,000 loops)
+//
+// Text breaks a headline wider than TextWidth before its parenthesis.
 func (r *Result) Headline(digits int) string {
 	st := r.Stats
 	f := func(ns float64) string { return FormatDuration(ns, digits) }
-	ci := "no CI: too few samples"
-	val := f(st.Median)
-	if st.CIValid {
-		val += " ± " + f(st.HalfWidth())
-		ci = fmt.Sprintf("median ± %.0f%% CI", 100*DefaultConfidence)
+	level := fmt.Sprintf("%.0f%% confidence interval", 100*DefaultConfidence)
+	counts := fmt.Sprintf("%s × %s", plural(r.Repeats, "sample", "samples"), plural(r.Loops, "loop", "loops"))
+	switch {
+	case !st.CIValid:
+		return fmt.Sprintf("%s per loop (median of %s; too few samples for a %s)", f(st.Median), counts, level)
+	case st.Symmetric():
+		return fmt.Sprintf("%s ± %s per loop (median ± %s, %s)", f(st.Median), f(st.HalfWidth()), level, counts)
 	}
-	return fmt.Sprintf("%s per loop (%s, %s × %s, %s)", val, ci,
-		plural(r.Repeats, "sample", "samples"), plural(r.Loops, "loop", "loops"), syncPhrase(r.Sync))
+	return fmt.Sprintf("%s [%s, %s] per loop (median [%s], %s)", f(st.Median), f(st.CILo), f(st.CIHi), level, counts)
 }
 
-// Text renders r as one compact block: the headline, then the phases,
-// statistics, per-loop counters, provenance and warnings. digits is the
-// number of significant digits (-p); ≤ 0 means DefaultDigits.
+// Text renders r as one compact block: the label and headline, then
+// labelled rows (phases, statistics, the loop and its floor, per-loop
+// device counters, memory, provenance) and the warnings, each line at most
+// TextWidth characters. digits is the number of significant digits (-p);
+// ≤ 0 means DefaultDigits.
 func (r *Result) Text(digits int) string {
 	if digits <= 0 {
 		digits = DefaultDigits
 	}
-	f := func(ns float64) string { return FormatDuration(ns, digits) }
 	var b strings.Builder
 	if r.Label != "" {
-		fmt.Fprintf(&b, "%s\n", r.Label)
+		writeWrapped(&b, "", r.Label)
 	}
-	b.WriteString(r.Headline(digits) + "\n")
+	writeHeadline(&b, r.Headline(digits))
+	writeRows(&b, r.rows(digits))
+	writeWarnings(&b, "  ", r.Warnings)
+	return b.String()
+}
+
+// writeHeadline writes h on one line, or, when it is wider than
+// TextWidth, broken before its parenthesis (then between words).
+func writeHeadline(b *strings.Builder, h string) {
+	if runes(h) <= TextWidth {
+		b.WriteString(h + "\n")
+		return
+	}
+	if i := strings.Index(h, " ("); i > 0 {
+		writeWrapped(b, "", h[:i])
+		writeWrapped(b, "  ", h[i+1:])
+		return
+	}
+	writeWrapped(b, "", h)
+}
+
+// writeWarnings writes one wrapped "warning: what; what to do" per warning.
+func writeWarnings(b *strings.Builder, indent string, ws []Warning) {
+	for _, w := range ws {
+		writeWrapped(b, indent+"warning: ", w.String())
+	}
+}
+
+// rows are the labelled lines of Text, in order. What each line says is
+// in describe.go (phrases joined with " · "); here it becomes items that
+// wrap between phrases.
+func (r *Result) rows(digits int) []row {
+	f := func(ns float64) string { return FormatDuration(ns, digits) }
 	st := r.Stats
-	b.WriteString("  phases  " + r.phasesText(f) + "\n")
-	fmt.Fprintf(&b, "  stats   mean %s ± %s sd · min %s · max %s · MAD %s · IQR %s\n",
-		f(st.Mean), f(st.SD), f(st.Min), f(st.Max), f(st.MAD), f(st.IQR))
-	fmt.Fprintf(&b, "          p5 %s · p95 %s · p99 %s · %s\n",
-		f(st.P5), f(st.P95), f(st.P99), plural(st.LowOutliers+st.HighOutliers, "outlier", "outliers"))
-	fmt.Fprintf(&b, "  loop    enqueue %s vs synced %s per loop · %s · timer %s · sync %s\n",
-		f(r.EnqueueMedian), f(st.Median+r.Floor), r.floorText(f),
-		f(float64(r.Resolution)), f(float64(r.SyncCost)))
-	for _, l := range []struct{ head, text string }{
+	rows := []row{
+		{"phases", [][]string{items(r.phasesText(f))}},
+		{"stats", [][]string{
+			{fmt.Sprintf("mean %s ± %s sd", f(st.Mean), f(st.SD)), "min " + f(st.Min), "max " + f(st.Max), "MAD " + f(st.MAD), "IQR " + f(st.IQR)},
+			{"p5 " + f(st.P5), "p95 " + f(st.P95), "p99 " + f(st.P99), plural(st.LowOutliers+st.HighOutliers, "outlier", "outliers")},
+		}},
+		{"loop", [][]string{
+			{syncPhrase(r.Sync), fmt.Sprintf("enqueue %s vs synced %s per loop", f(r.EnqueueMedian), f(st.Median+r.Floor))},
+			{r.floorText(f)},
+			{"timer " + f(float64(r.Resolution)), "sync " + f(float64(r.SyncCost))},
+		}},
+	}
+	for _, l := range []struct{ label, text string }{
 		{"drain", r.drainText(f)}, {"check", r.checkText()}, {"device", r.deviceText(digits)}, {"memory", r.memoryText()},
 	} {
 		if l.text != "" {
-			fmt.Fprintf(&b, "  %-6s  %s\n", l.head, l.text)
+			rows = append(rows, row{l.label, [][]string{items(l.text)}})
 		}
 	}
-	b.WriteString("  prov    " + r.Provenance.Line() + "\n")
-	for _, w := range r.Warnings {
-		b.WriteString("  warning: " + w.String() + "\n")
-	}
-	return b.String()
+	return append(rows, row{"provenance", [][]string{r.Provenance.Items()}})
 }
+
+// items splits a line of phrases joined with " · " into row items.
+func items(line string) []string { return strings.Split(line, sep) }
+
+// Items lists the provenance facts in the order Text shows them (Line's
+// phrases).
+func (p Provenance) Items() []string { return items(p.Line()) }
 
 // String is Text with the default precision, so a result shown as a
 // notebook cell's value (or printed with %v) reads like %timeit's output

@@ -85,6 +85,7 @@ func bench(ctx context.Context, h Host, pub display.Publisher, args string) (*di
 	}
 	var rep report
 	var r *timing.Result
+	digits := p.ints["-p"]
 	if vs := strings.TrimSpace(p.strs["--vs"]); vs != "" {
 		b, err := benchTarget(h, vs, clock)
 		if err != nil {
@@ -92,7 +93,7 @@ func bench(ctx context.Context, h Host, pub display.Publisher, args string) (*di
 		}
 		ra, rb, err := timing.Interleave(ctx, a.target, b.target, opts)
 		if err != nil {
-			prog.show(nil)
+			prog.abort(stopReason(ctx))
 			return nil, fmt.Errorf("%%bench: %w", err)
 		}
 		ra.Label, rb.Label = name, vs
@@ -100,42 +101,55 @@ func bench(ctx context.Context, h Host, pub display.Publisher, args string) (*di
 		a.fix(ra)
 		b.fix(rb)
 		c := timing.Compare(ra, rb)
-		text := c.Text(p.ints["-p"]) + "\n\n" + ra.Text(p.ints["-p"]) + "\n\n" + rb.Text(p.ints["-p"]) + "\n\n" + goBenchLines(ra, a) + goBenchLines(rb, b)
-		rep = report{Text: text, JSON: map[string]any{"comparison": c, "results": []*timing.Result{ra, rb}}}
+		doc := newDocument(KindBenchVs)
+		doc.Comparison, doc.Results = c, []*timing.Result{ra, rb}
+		text := c.Text(digits) + "\n" + ra.Text(digits) + "\n" + rb.Text(digits) + "\n" + goBenchLines(ra, a) + goBenchLines(rb, b)
+		rep = report{Text: text, Doc: doc}
 		r = ra
 	} else {
 		r, err = timing.Measure(ctx, a.target, opts)
 		if err != nil {
-			prog.show(nil)
+			prog.abort(stopReason(ctx))
 			return nil, fmt.Errorf("%%bench: %w", err)
 		}
 		r.Label = name
 		a.fix(r)
-		pl, err := resultPlots(r, plots)
+		pl, alt, err := resultPlots(r, plots)
 		if err != nil {
 			return nil, fmt.Errorf("%%bench: %w", err)
 		}
-		rep = report{Text: r.Text(p.ints["-p"]) + "\n\n" + goBenchLines(r, a), Plots: pl, SVG: p.has("--svg"), JSON: r}
+		doc := newDocument(KindBench)
+		doc.Result = r
+		rep = report{Text: r.Text(digits) + "\n" + goBenchLines(r, a), Plots: pl, Alt: alt, SVG: p.has("--svg"), Doc: doc}
 	}
 	if v := p.strs["-v"]; v != "" {
 		if err := h.SetVar(v, r); err != nil {
+			prog.abort("failed")
 			return nil, fmt.Errorf("%%bench -v %s: %w", v, err)
 		}
 	}
 	if p.has("-q") {
-		prog.show(nil)
+		prog.abort("done (-q shows nothing)")
 	} else {
-		d, err := rep.bundle(p.has("--json"))
+		outs, err := rep.outputs(p.has("--json"))
 		if err != nil {
+			prog.abort("failed")
 			return nil, fmt.Errorf("%%bench: %w", err)
 		}
-		prog.show(&d)
+		prog.show(outs)
 	}
 	if !p.has("-o") {
 		return nil, nil
 	}
-	return resultValue(r, p.ints["-p"])
+	return resultValue(r.Headline(digits), rep.Doc, p.has("-q"))
 }
+
+// Document kinds of %bench's results (the machine-readable document of
+// output.go).
+const (
+	KindBench   = "bench"
+	KindBenchVs = "bench-vs"
+)
 
 // benchRun is one benchmark function made a timing target: each call
 // runs it with b.N fixed (testing.Benchmark with -test.benchtime=Nx), and

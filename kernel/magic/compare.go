@@ -72,29 +72,32 @@ func compare(h Host, pub display.Publisher, args string) (*display.Data, error) 
 	if !p.has("-o") {
 		return nil, nil
 	}
-	d, err := report{Text: c.Text(digits), JSON: c}.bundle(false)
+	doc := newDocument(KindCompare)
+	doc.Comparison, doc.Results = c, results
+	v, err := resultValue(c.Text(digits), doc, p.has("-q"))
 	if err != nil {
 		return nil, fmt.Errorf("%%compare: %w", err)
 	}
-	d.Metadata = nil
-	return &d, nil
+	return v, nil
 }
 
 // showComparison publishes the comparison's table, box plots and JSON.
 func showComparison(pub display.Publisher, p *parsed, c *timing.Comparison, results []*timing.Result) error {
-	rep := report{Text: c.Text(p.ints["-p"]), SVG: p.has("--svg"), JSON: map[string]any{"comparison": c, "results": results}}
+	doc := newDocument(KindCompare)
+	doc.Comparison, doc.Results = c, results
+	rep := report{Text: c.Text(p.ints["-p"]), SVG: p.has("--svg"), Doc: doc}
 	if p.strs["--plot"] != "none" {
 		box, err := plotting.Box(results...)
 		if err != nil {
 			return fmt.Errorf("%%compare: drawing the box plot: %w", err)
 		}
-		rep.Plots = []*plot.Plot{box}
+		rep.Plots, rep.Alt = []*plot.Plot{box}, boxAlt(c)
 	}
-	d, err := rep.bundle(p.has("--json"))
+	outs, err := rep.outputs(p.has("--json"))
 	if err != nil {
 		return fmt.Errorf("%%compare: %w", err)
 	}
-	newProgress(pub, "compare").show(&d)
+	newProgress(pub, "compare").show(outs)
 	return nil
 }
 

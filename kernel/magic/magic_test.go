@@ -34,17 +34,45 @@ func (s *sink) Stream(name, text string) {
 	s.mu.Unlock()
 }
 
-// final returns the last output shown: the last update of the progress
-// line if there was one, else the last publish.
+// final returns the text output of the result: the last publish carrying
+// the result document (or, with --json, the last publish). No output may
+// hold application/json (JupyterLab would show a JSON tree).
 func (s *sink) final(t *testing.T) display.Data {
 	t.Helper()
-	if len(s.upd) > 0 {
-		return s.upd[len(s.upd)-1]
-	}
 	if len(s.pub) == 0 {
 		t.Fatalf("nothing was shown (stream output %q)", s.streams.String())
 	}
+	for _, d := range s.pub {
+		if _, ok := d.Bundle["application/json"]; ok {
+			t.Errorf("an output holds application/json: %v", keys(d.Bundle))
+		}
+	}
+	for i := len(s.pub) - 1; i >= 0; i-- {
+		if _, ok := s.pub[i].Bundle[magic.ResultMIME]; ok {
+			return s.pub[i]
+		}
+	}
 	return s.pub[len(s.pub)-1]
+}
+
+// chart returns the last published chart output (with a text/plain
+// description beside the image).
+func (s *sink) chart(t *testing.T) display.Data {
+	t.Helper()
+	for i := len(s.pub) - 1; i >= 0; i-- {
+		b := s.pub[i].Bundle
+		if _, ok := b["image/png"]; ok {
+			if w, _ := s.pub[i].Metadata["image/png"].(map[string]int); w["width"] <= 0 {
+				t.Errorf("the PNG has no layout size in its metadata: %v", s.pub[i].Metadata)
+			}
+			return s.pub[i]
+		}
+		if _, ok := b["image/svg+xml"]; ok {
+			return s.pub[i]
+		}
+	}
+	t.Fatalf("no chart was shown")
+	return display.Data{}
 }
 
 // testSession is a production session (kernel/app) whose state tests read
@@ -80,23 +108,25 @@ func mustRun(t *testing.T, s testSession, count int, code string) *sink {
 	return k
 }
 
-// decodeResult checks the JSON in the bundle and the metadata and returns
+// decodeResult checks the result document beside the text and returns
 // the result it holds.
 func decodeResult(t *testing.T, d display.Data) *timing.Result {
 	t.Helper()
-	raw, ok := d.Bundle["application/json"].(json.RawMessage)
+	raw, ok := d.Bundle[magic.ResultMIME].(json.RawMessage)
 	if !ok {
-		t.Fatalf("application/json is %T, want json.RawMessage", d.Bundle["application/json"])
+		t.Fatalf("%s is %T, want json.RawMessage", magic.ResultMIME, d.Bundle[magic.ResultMIME])
 	}
-	meta, ok := d.Metadata[magic.MetadataKey].(json.RawMessage)
-	if !ok || !bytes.Equal(meta, raw) {
-		t.Fatalf("metadata %q does not carry the result JSON", magic.MetadataKey)
+	if _, ok := d.Bundle["text/html"].(string); !ok {
+		t.Errorf("the text block has no text/html: %v", keys(d.Bundle))
 	}
-	var r timing.Result
-	if err := json.Unmarshal(raw, &r); err != nil {
+	var doc magic.Document
+	if err := json.Unmarshal(raw, &doc); err != nil {
 		t.Fatalf("result JSON: %v", err)
 	}
-	return &r
+	if doc.Version != magic.SchemaVersion || doc.Kind != magic.KindTimeit || doc.Result == nil {
+		t.Fatalf("document version %d kind %q result %v", doc.Version, doc.Kind, doc.Result != nil)
+	}
+	return doc.Result
 }
 
 func TestTimeitThroughSession(t *testing.T) {
@@ -107,7 +137,7 @@ func TestTimeitThroughSession(t *testing.T) {
 	if !strings.Contains(text, "per loop") || !strings.Contains(text, "5 samples × 10 loops") {
 		t.Errorf("text block:\n%s", text)
 	}
-	img, ok := d.Bundle["image/png"].([]byte)
+	img, ok := k.chart(t).Bundle["image/png"].([]byte)
 	if !ok {
 		t.Fatalf("no image/png in %v", keys(d.Bundle))
 	}
@@ -192,11 +222,11 @@ func TestSaveAndCompare(t *testing.T) {
 	if !strings.Contains(text, "small") || !strings.Contains(text, "large") {
 		t.Errorf("comparison text:\n%s", text)
 	}
-	if _, err := png.Decode(bytes.NewReader(d.Bundle["image/png"].([]byte))); err != nil {
+	if _, err := png.Decode(bytes.NewReader(k.chart(t).Bundle["image/png"].([]byte))); err != nil {
 		t.Errorf("box plot PNG: %v", err)
 	}
 	var js struct{ Comparison timing.Comparison }
-	if err := json.Unmarshal(d.Bundle["application/json"].(json.RawMessage), &js); err != nil {
+	if err := json.Unmarshal(d.Bundle[magic.ResultMIME].(json.RawMessage), &js); err != nil {
 		t.Fatal(err)
 	}
 	if rows := js.Comparison.Rows; len(rows) != 2 || rows[1].Ratio <= 1 {
@@ -221,8 +251,8 @@ func testCompareKeep(t *testing.T, s testSession) {
 	}
 	if res.Value == nil || !strings.Contains(res.Value.Bundle["text/plain"].(string), "large") {
 		t.Errorf("-o: the cell value is %+v", res.Value)
-	} else if _, ok := res.Value.Bundle["application/json"]; !ok {
-		t.Errorf("-o: the cell value has no JSON: %v", res.Value.Bundle)
+	} else if _, ok := res.Value.Bundle[magic.ResultMIME]; !ok {
+		t.Errorf("-q -o: the cell value (the only output) has no result document: %v", res.Value.Bundle)
 	}
 	// The 100× longer loop differs significantly: the cell can assert so.
 	mustRun(t, s, 7, `significant := cmp.Rows[1].P < 0.05 && cmp.Rows[1].Ratio > 1`)
@@ -255,7 +285,7 @@ func TestTimeitVs(t *testing.T) {
 		Comparison timing.Comparison
 		Results    []timing.Result
 	}
-	if err := json.Unmarshal(d.Bundle["application/json"].(json.RawMessage), &js); err != nil {
+	if err := json.Unmarshal(d.Bundle[magic.ResultMIME].(json.RawMessage), &js); err != nil {
 		t.Fatal(err)
 	}
 	if len(js.Results) != 2 || js.Results[0].Repeats != 8 || js.Results[1].Repeats != 8 {
@@ -270,7 +300,7 @@ func TestCellTimeitAndTime(t *testing.T) {
 	s := newSession(t)
 	mustRun(t, s, 1, "var total int")
 	k := mustRun(t, s, 2, "%%timeit -n 5 -r 6 --plot=ecdf --svg buf := make([]int, 100)\nfor i := range buf { buf[i] = i }\ntotal = len(buf)")
-	d := k.final(t)
+	d := k.chart(t)
 	if svg, _ := d.Bundle["image/svg+xml"].(string); !strings.Contains(svg, "<svg") {
 		t.Errorf("--svg: no SVG in %v", keys(d.Bundle))
 	}
@@ -283,7 +313,7 @@ func TestCellTimeitAndTime(t *testing.T) {
 	if !strings.Contains(text, "Wall time") {
 		t.Errorf("%%time text:\n%s", text)
 	}
-	if _, err := png.Decode(bytes.NewReader(d.Bundle["image/png"].([]byte))); err != nil {
+	if _, err := png.Decode(bytes.NewReader(k.chart(t).Bundle["image/png"].([]byte))); err != nil {
 		t.Errorf("phase bar PNG: %v", err)
 	}
 	if v, _ := s.Eval("total"); v.Int() != 101 {
@@ -298,12 +328,12 @@ func TestOptionsOutputModes(t *testing.T) {
 		t.Fatal(res.Err)
 	}
 	d := k.final(t)
-	if _, ok := d.Bundle["image/png"]; ok {
-		t.Errorf("--json still drew a chart")
+	if len(k.pub) != 1 {
+		t.Errorf("--json showed %d outputs, want the JSON alone", len(k.pub))
 	}
-	var r timing.Result
-	if err := json.Unmarshal([]byte(d.Bundle["text/plain"].(string)), &r); err != nil || r.Repeats != 6 {
-		t.Errorf("--json text is not the result JSON: %v", err)
+	var doc magic.Document
+	if err := json.Unmarshal([]byte(d.Bundle["text/plain"].(string)), &doc); err != nil || doc.Result == nil || doc.Result.Repeats != 6 {
+		t.Errorf("--json text is not the result document: %v", err)
 	}
 	if res.Value == nil || !strings.Contains(res.Value.Bundle["text/plain"].(string), "per loop") {
 		t.Errorf("-o: the cell value is %+v", res.Value)

@@ -1,16 +1,44 @@
 package magic
 
 import (
+	"encoding/json"
+	"html"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"gonum.org/v1/plot"
+
 	"github.com/tick-kernel/tick/display"
+	"github.com/tick-kernel/tick/plotting"
 	"github.com/tick-kernel/tick/timing"
 )
 
-// The progress line appears only after progressAfter, updates at most
-// every progressEvery under one display ID, and the result replaces it.
+// countingSink is a sink that counts the outputs of its cell, as the
+// session's does (Shown), and records clears.
+type countingSink struct {
+	sink
+	shown  int
+	clears []bool
+}
+
+func (c *countingSink) Publish(d display.Data) { c.sink.Publish(d); c.shown++ }
+func (c *countingSink) Clear(wait bool)        { c.clears = append(c.clears, wait); c.shown = 0 }
+func (c *countingSink) Shown() int             { return c.shown }
+
+// startProgress runs a progress line past its first publish.
+func startProgress(t *testing.T, k display.Publisher) *progress {
+	t.Helper()
+	p := newProgress(k, "timeit")
+	now := p.start.Add(600 * time.Millisecond)
+	p.now = func() time.Time { return now }
+	p.update(timing.Progress{Phase: timing.PhaseMeasured, Done: 3, Median: 1500})
+	return p
+}
+
+// The progress line appears only after progressAfter and updates at most
+// every progressEvery under one display ID.
 func TestProgressThrottle(t *testing.T) {
 	k := &sink{}
 	p := newProgress(k, "timeit")
@@ -35,18 +63,128 @@ func TestProgressThrottle(t *testing.T) {
 	if text := k.pub[0].Bundle["text/plain"].(string); !strings.Contains(text, "measured 3") || !strings.Contains(text, "1.50 µs") {
 		t.Errorf("progress line %q", text)
 	}
-	p.show(&display.Data{Bundle: display.Bundle{"text/plain": "result"}})
-	last := k.upd[len(k.upd)-1]
-	if len(k.pub) != 1 || last.ID != k.pub[0].ID || last.Bundle["text/plain"] != "result" {
-		t.Errorf("the result did not replace the progress line: %+v", last)
+}
+
+// The result is always new output (jupyter console ignores updates). A
+// progress line that is the cell's only output is cleared (with wait, so
+// the result replaces it); otherwise it becomes a note, never empty.
+func TestProgressShow(t *testing.T) {
+	result := []display.Data{{Bundle: display.Bundle{"text/plain": "result"}}, {Bundle: display.Bundle{"image/png": []byte{1}}}}
+
+	alone := &countingSink{}
+	startProgress(t, alone).show(result)
+	if len(alone.clears) != 1 || !alone.clears[0] || len(alone.upd) != 0 {
+		t.Errorf("alone: clears %v updates %d, want one clear with wait and no update", alone.clears, len(alone.upd))
+	}
+	if len(alone.pub) != 3 || alone.pub[1].Bundle["text/plain"] != "result" {
+		t.Errorf("alone: publishes %v, want the progress line then the two outputs", alone.pub)
+	}
+
+	after := &countingSink{}
+	after.Publish(display.Data{Bundle: display.Bundle{"text/plain": "printed before the magic"}})
+	startProgress(t, after).show(result)
+	if len(after.clears) != 0 {
+		t.Errorf("a clear would erase the cell's earlier output")
+	}
+	if len(after.upd) != 1 || !strings.Contains(after.upd[0].Bundle["text/plain"].(string), "done in") {
+		t.Errorf("not alone: the progress line became %v, want a note", after.upd)
+	}
+	if len(after.pub) != 4 {
+		t.Errorf("not alone: %d publishes, want 4", len(after.pub))
+	}
+
+	plain := &sink{} // a sink that cannot count: never clear
+	startProgress(t, plain).show(result)
+	if len(plain.upd) != 1 || len(plain.pub) != 3 {
+		t.Errorf("uncounted sink: %d updates %d publishes", len(plain.upd), len(plain.pub))
+	}
+
+	quick := &countingSink{} // no progress line: just the outputs
+	newProgress(quick, "time").show(result)
+	if len(quick.pub) != 2 || len(quick.clears)+len(quick.upd) != 0 {
+		t.Errorf("without progress: %d publishes, %d clears, %d updates", len(quick.pub), len(quick.clears), len(quick.upd))
 	}
 }
 
-// Without a progress line, the result is published with a fresh ID.
-func TestShowWithoutProgress(t *testing.T) {
-	k := &sink{}
-	newProgress(k, "time").show(&display.Data{Bundle: display.Bundle{"text/plain": "r"}})
-	if len(k.pub) != 1 || len(k.upd) != 0 || k.pub[0].ID == "" {
-		t.Errorf("publishes %+v updates %+v", k.pub, k.upd)
+// An interrupted or failed magic leaves no empty output behind.
+func TestProgressAbort(t *testing.T) {
+	alone := &countingSink{}
+	startProgress(t, alone).abort("interrupted; nothing recorded")
+	if len(alone.clears) != 1 || alone.clears[0] || alone.shown != 0 {
+		t.Errorf("alone: clears %v, want one clear without wait", alone.clears)
+	}
+	after := &countingSink{}
+	after.Publish(display.Data{Bundle: display.Bundle{"text/plain": "earlier"}})
+	startProgress(t, after).abort("interrupted; nothing recorded")
+	if len(after.clears) != 0 || len(after.upd) != 1 || !strings.Contains(after.upd[0].Bundle["text/plain"].(string), "interrupted") {
+		t.Errorf("not alone: clears %v updates %v", after.clears, after.upd)
+	}
+	none := &countingSink{}
+	newProgress(none, "timeit").abort("interrupted")
+	if len(none.pub)+len(none.upd)+len(none.clears) != 0 {
+		t.Errorf("no progress line: something was sent")
+	}
+}
+
+var tags = regexp.MustCompile(`<[^>]*>`)
+
+// The outputs: the text block as text/plain and text/html (whose visible
+// text is the same block) with the document under the vendor type, then
+// the chart as a 2× PNG with its layout size and a text alternative;
+// nothing under application/json.
+func TestReportOutputs(t *testing.T) {
+	r := &timing.Result{Label: "a < b", Loops: 10, Repeats: 2}
+	for i := range 8 {
+		r.Samples = append(r.Samples, timing.Sample{Phase: timing.PhaseMeasured, N: 10, Elapsed: time.Duration(10000 + 100*i)})
+	}
+	r.Repeats = 8
+	r.Stats = timing.Summarize(r.Measured(), 0.95)
+	r.Warnings = []timing.Warning{{Kind: "x", Message: "something <odd>", Fix: "do this"}}
+	text := r.Text(0)
+	h, err := plotting.Histogram(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := newDocument(KindTimeit)
+	doc.Result = r
+	rep := report{Text: text, Plots: []*plot.Plot{h}, Alt: "[chart: a histogram]", Doc: doc}
+	outs, err := rep.outputs(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(outs) != 2 {
+		t.Fatalf("%d outputs, want text and chart", len(outs))
+	}
+	tb := outs[0].Bundle
+	if tb["text/plain"] != text {
+		t.Errorf("text/plain is not the block")
+	}
+	page, _ := tb["text/html"].(string)
+	if got := html.UnescapeString(tags.ReplaceAllString(page, "")); got != strings.TrimSuffix(text, "\n") {
+		t.Errorf("the HTML's visible text differs from the block:\n%s\n---\n%s", got, text)
+	}
+	if !strings.Contains(page, "word-break: normal") || !strings.Contains(page, "&lt;odd&gt;") {
+		t.Errorf("text/html: %s", page)
+	}
+	var back Document
+	if err := json.Unmarshal(tb[ResultMIME].(json.RawMessage), &back); err != nil || back.Version != 1 || back.Result.Repeats != 8 {
+		t.Errorf("the document does not round-trip: %v", err)
+	}
+	cb, meta := outs[1].Bundle, outs[1].Metadata
+	if cb["text/plain"] != "[chart: a histogram]" {
+		t.Errorf("chart alt %q", cb["text/plain"])
+	}
+	size, _ := meta["image/png"].(map[string]int)
+	if size["width"] != 480 || size["height"] != 336 {
+		t.Errorf("chart layout size %v, want 480×336 (the PNG is twice that)", size)
+	}
+	for _, o := range outs {
+		if _, ok := o.Bundle["application/json"]; ok {
+			t.Errorf("an output holds application/json")
+		}
+	}
+	js, err := rep.outputs(true)
+	if err != nil || len(js) != 1 || !strings.Contains(js[0].Bundle["text/plain"].(string), `"version": 1`) {
+		t.Errorf("--json: %v %v", js, err)
 	}
 }

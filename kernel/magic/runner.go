@@ -38,6 +38,9 @@ func (r *Runner) Engine() *session.Session { return r.engine }
 
 // Execute runs one cell: its Go code on the engine, its magics here.
 func (r *Runner) Execute(ctx context.Context, c session.Cell, sink session.Sink) session.Result {
+	if q, ok := r.question(c.Code); ok {
+		return q
+	}
 	return r.engine.ExecuteWith(ctx, c, sink, func(run *session.Run) session.Result {
 		var res session.Result
 		for _, seg := range cell.Segments(run.Cell()) {

@@ -58,19 +58,21 @@ func timeOnce(ctx context.Context, h Host, pub display.Publisher, args, body str
 	if err != nil {
 		return fmt.Errorf("%%time: %w", err)
 	}
-	rep := report{Text: o.Text(p.ints["-p"]), SVG: p.has("--svg"), JSON: o}
+	doc := newDocument(KindTime)
+	doc.Once = o
+	rep := report{Text: o.Text(p.ints["-p"]), SVG: p.has("--svg"), Doc: doc}
 	if p.strs["--plot"] != "none" {
 		bar, err := plotting.PhaseBar(o)
 		if err != nil {
 			return fmt.Errorf("%%time: drawing the phase bar: %w", err)
 		}
-		rep.Plots = []*plot.Plot{bar}
+		rep.Plots, rep.Alt = []*plot.Plot{bar}, phaseAlt(o)
 	}
-	d, err := rep.bundle(p.has("--json"))
+	outs, err := rep.outputs(p.has("--json"))
 	if err != nil {
 		return fmt.Errorf("%%time: %w", err)
 	}
-	newProgress(pub, "time").show(&d)
+	newProgress(pub, "time").show(outs)
 	return nil
 }
 

@@ -43,31 +43,29 @@ func timeit(ctx context.Context, h Host, pub display.Publisher, args, body strin
 		r, rep, err = timeitOne(ctx, h, a, target)
 	}
 	if err != nil {
-		prog.show(nil)
+		prog.abort(stopReason(ctx))
 		return nil, fmt.Errorf("%%timeit: %w", err)
 	}
 	if a.Var != "" {
 		if err := h.SetVar(a.Var, r); err != nil {
+			prog.abort("failed")
 			return nil, fmt.Errorf("%%timeit -v %s: %w", a.Var, err)
 		}
 	}
 	if a.Quiet {
-		prog.show(nil)
+		prog.abort("done (-q shows nothing)")
 	} else {
-		d, err := rep.bundle(a.JSON)
+		outs, err := rep.outputs(a.JSON)
 		if err != nil {
+			prog.abort("failed")
 			return nil, fmt.Errorf("%%timeit: %w", err)
 		}
-		prog.show(&d)
+		prog.show(outs)
 	}
 	if !a.Object {
 		return nil, nil
 	}
-	v, err := resultValue(r, a.Digits)
-	if err != nil {
-		return nil, fmt.Errorf("%%timeit: %w", err)
-	}
-	return v, nil
+	return resultValue(r.Headline(a.Digits), rep.Doc, a.Quiet)
 }
 
 // timeitOne measures one statement.
@@ -80,11 +78,13 @@ func timeitOne(ctx context.Context, h Host, a *timeitArgs, t timing.Target) (*ti
 	if w := interpretedWarning(ctx, h, a.Stmt, t, r); w != nil { // interpreted.go
 		r.Warnings = append(r.Warnings, *w)
 	}
-	plots, err := resultPlots(r, a.Plots)
+	plots, alt, err := resultPlots(r, a.Plots)
 	if err != nil {
 		return nil, report{}, err
 	}
-	return r, report{Text: r.Text(a.Digits), Plots: plots, SVG: a.SVG, JSON: r}, nil
+	doc := newDocument(KindTimeit)
+	doc.Result = r
+	return r, report{Text: r.Text(a.Digits), Plots: plots, Alt: alt, SVG: a.SVG, Doc: doc}, nil
 }
 
 // timeitVs interleaves the statement with --vs OTHER and compares them.
@@ -100,29 +100,17 @@ func timeitVs(ctx context.Context, h Host, a *timeitArgs, t timing.Target) (*tim
 	}
 	ra.Label, rb.Label = label(a.Stmt), label(a.Vs)
 	c := timing.Compare(ra, rb)
-	var plots []*plot.Plot
+	doc := newDocument(KindTimeitVs)
+	doc.Comparison, doc.Results = c, []*timing.Result{ra, rb}
+	rep := report{Text: c.Text(a.Digits) + "\n" + ra.Text(a.Digits) + "\n" + rb.Text(a.Digits), SVG: a.SVG, Doc: doc}
 	if len(a.Plots) > 0 {
 		box, err := plotting.Box(ra, rb)
 		if err != nil {
 			return nil, report{}, fmt.Errorf("drawing the box plot: %w", err)
 		}
-		plots = []*plot.Plot{box}
+		rep.Plots, rep.Alt = []*plot.Plot{box}, boxAlt(c)
 	}
-	text := c.Text(a.Digits) + "\n\n" + ra.Text(a.Digits) + "\n\n" + rb.Text(a.Digits)
-	js := map[string]any{"comparison": c, "results": []*timing.Result{ra, rb}}
-	return ra, report{Text: text, Plots: plots, SVG: a.SVG, JSON: js}, nil
-}
-
-// resultValue is the cell value of -o: the headline as text, the result
-// as JSON.
-func resultValue(r *timing.Result, digits int) (*display.Data, error) {
-	rep := report{Text: r.Headline(digits), JSON: r}
-	d, err := rep.bundle(false)
-	if err != nil {
-		return nil, err
-	}
-	d.Metadata = nil
-	return &d, nil
+	return ra, rep, nil
 }
 
 // label shortens a statement to name its result in tables and charts.

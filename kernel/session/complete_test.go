@@ -90,6 +90,13 @@ func TestIsComplete(t *testing.T) {
 		{"func f() {\n\ts := `raw", "incomplete", ""},
 		{"for i := 0; i < 3; i++ {", "incomplete", "    "},
 		{"%%timeit\nfor {", "incomplete", "    "},
+		// A cell magic ends with a blank line, as in IPython: a terminal
+		// (jupyter console) can then take its body line by line.
+		{"%%timeit", "incomplete", ""},
+		{"%%timeit -n 3 setup()", "incomplete", ""},
+		{"%%timeit\nx := 1", "incomplete", ""},
+		{"%%timeit\nx := 1\n", "complete", ""},
+		{"\n%%time\nfor i := 0; i < 3; i++ {\n\tx++\n}\n  ", "complete", ""},
 		{")", "invalid", ""},
 		{"x := 1 +", "incomplete", ""},
 		{"}", "invalid", ""},

@@ -31,6 +31,7 @@ type streamer struct {
 	timer   *time.Timer
 	closed  bool
 	lastOut string // last line fragment written to stdout: the prompt of an input request
+	shown   int    // outputs sent to the sink since the cell began or was last cleared
 }
 
 type segment struct{ name, text string }
@@ -80,6 +81,7 @@ func (s *streamer) flushLocked() {
 	}
 	for _, seg := range s.segs {
 		s.sink.Stream(seg.name, seg.text)
+		s.shown++
 	}
 	s.segs, s.size = s.segs[:0], 0
 }
@@ -108,13 +110,25 @@ func (o orderedSink) Stream(name, text string) {
 }
 
 // Publish flushes the buffered text, then publishes d.
-func (o orderedSink) Publish(d display.Data) { o.st.pass(func(k Sink) { k.Publish(d) }) }
+func (o orderedSink) Publish(d display.Data) {
+	o.st.pass(func(k Sink) { k.Publish(d); o.st.shown++ })
+}
 
 // Update flushes the buffered text, then updates the output d.ID.
 func (o orderedSink) Update(d display.Data) { o.st.pass(func(k Sink) { k.Update(d) }) }
 
 // Clear flushes the buffered text, then clears the cell's output.
-func (o orderedSink) Clear(wait bool) { o.st.pass(func(k Sink) { k.Clear(wait) }) }
+func (o orderedSink) Clear(wait bool) {
+	o.st.pass(func(k Sink) { k.Clear(wait); o.st.shown = 0 })
+}
+
+// Shown returns the number of outputs (stream text included) the cell has
+// sent since it began or was last cleared. Magics use it to clear a
+// progress line only when nothing else would be cleared with it.
+func (o orderedSink) Shown() (n int) {
+	o.st.pass(func(Sink) { n = o.st.shown })
+	return n
+}
 
 // prompt returns and forgets the text printed since the last newline.
 func (s *streamer) prompt() string {

@@ -1,7 +1,8 @@
 """The timing magics through a real Jupyter client: %timeit on the tutorial's
-JIT'd step shows the text block, a PNG that decodes, and the result as JSON
-(in the bundle and in the metadata, raw samples included); a bad option gives
-a clean error reply and changes nothing."""
+JIT'd step shows the text block (text/plain and text/html), a chart (a 2x PNG
+with its layout size and a text/plain description) and the result document
+under its vendor MIME type, raw samples included, never application/json; a
+bad option gives a clean error reply and changes nothing."""
 import base64
 import json
 import unittest
@@ -17,11 +18,24 @@ var y *tensor.Tensor
 calls := 0"""
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+RESULT_MIME = "application/vnd.tick.timing.v1+json"
 
 
 def shown(outputs):
     """The outputs that carry rich data, in order (display and updates)."""
     return [m["content"] for m in outputs if m["msg_type"] in ("display_data", "update_display_data")]
+
+
+def displays(outputs):
+    """The display_data outputs (new outputs, what every client shows)."""
+    return [m["content"] for m in outputs if m["msg_type"] == "display_data"]
+
+
+def text_output(outputs):
+    """The display_data carrying the result document (the text block)."""
+    found = [d for d in displays(outputs) if RESULT_MIME in d["data"]]
+    assert len(found) == 1, f"want one text output with the result document, got {[list(d['data']) for d in displays(outputs)]}"
+    return found[0]
 
 
 class TimingMagicTests(unittest.TestCase):
@@ -39,19 +53,29 @@ class TimingMagicTests(unittest.TestCase):
     def test_timeit_jit_step(self):
         reply, outputs = run(self.kc, "%timeit -n 20 -r 7 --check 'y.Float32s()[0] == 3' y = step.Call(x)")
         self.assertEqual(reply["content"]["status"], "ok", reply["content"])
-        final = shown(outputs)[-1]
-        data, meta = final["data"], final["metadata"]
+        for d in shown(outputs):
+            self.assertNotIn("application/json", d["data"], "JupyterLab would show a JSON tree")
+        data = text_output(outputs)["data"]
 
         text = data["text/plain"]
-        self.assertIn("per loop (median ± 95% CI, 7 samples × 20 loops", text)
+        self.assertRegex(text, r"per loop \(median (± |\[)95% confidence interval\]?, 7 samples × 20 loops\)")
         self.assertIn("capture", text)
+        self.assertIn("<pre", data["text/html"])
+        for line in text.splitlines():
+            self.assertLessEqual(len(line), 100, f"a line wider than 100 characters: {line!r}")
 
-        png = base64.b64decode(data["image/png"])
+        charts = [d for d in displays(outputs) if "image/png" in d["data"]]
+        self.assertEqual(len(charts), 1, outputs)
+        png = base64.b64decode(charts[0]["data"]["image/png"])
         self.assertTrue(png.startswith(PNG_MAGIC), png[:16])
         self.assertGreater(len(png), 1000)
+        self.assertIn("[chart", charts[0]["data"]["text/plain"])
+        size = charts[0]["metadata"]["image/png"]
+        self.assertEqual((size["width"], size["height"]), (960, 336), "two charts side by side at 480×336 CSS px each")
 
-        result = meta["tick/timing"]
-        self.assertEqual(result, data["application/json"])
+        doc = data[RESULT_MIME]
+        self.assertEqual((doc["version"], doc["kind"]), (1, "timeit"))
+        result = doc["result"]
         measured = [s for s in result["samples"] if s["phase"] == "measured"]
         self.assertEqual(len(measured), 7)
         self.assertTrue(all(s["n"] == 20 and s["elapsed_ns"] > 0 for s in measured))
@@ -96,7 +120,8 @@ class TimingMagicTests(unittest.TestCase):
         results = [m["content"] for m in outputs if m["msg_type"] == "execute_result"]
         self.assertEqual(len(results), 1, "-o makes the comparison the cell's value")
         self.assertIn("large", results[0]["data"]["text/plain"])
-        rows = results[0]["data"]["application/json"]["rows"]
+        self.assertNotIn("application/json", results[0]["data"])
+        rows = results[0]["data"][RESULT_MIME]["comparison"]["rows"]
         self.assertEqual([r["label"] for r in rows], ["small", "large"])
         # The notebook can assert on the saved *timing.Comparison.
         reply, outputs = run(self.kc, "cmp.Rows[1].P < 0.05 && cmp.Rows[1].Ratio > 1")
@@ -106,14 +131,14 @@ class TimingMagicTests(unittest.TestCase):
     def test_time_table_is_honest(self):
         reply, outputs = run(self.kc, "%time --plot=none y = step.Call(x)")
         self.assertEqual(reply["content"]["status"], "ok", reply["content"])
-        text = shown(outputs)[-1]["data"]["text/plain"]
+        text = text_output(outputs)["data"]["text/plain"]
         self.assertIn("Wall time", text)
         for line in text.splitlines():
             for word in line.split():
                 if word.endswith("%") and word[:-1].replace(".", "", 1).isdigit():
                     self.assertLessEqual(float(word[:-1]), 100.0, f"a share over 100% without a footnote: {line!r}")
         if "device execution" in text:
-            self.assertIn("not part of the sum", text)
+            self.assertIn("not part of the sum", " ".join(text.split()))  # lines wrap between words
 
 
 if __name__ == "__main__":

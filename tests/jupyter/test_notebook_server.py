@@ -350,11 +350,13 @@ class NotebookServerKernelTests(ServerTestCase):
         _, ch = self.new_kernel()
         self.ok(ch, JIT_SETUP)
         outs = self.ok(ch, "%timeit -n 20 -r 7 --check 'y.Float32s()[5] == 11' y = step.Call(x)")
-        shown = [m["content"] for m in outs if m["msg_type"] in ("display_data", "update_display_data")]
+        shown = [m["content"]["data"] for m in outs if m["msg_type"] == "display_data"]
         self.assertTrue(shown, f"%timeit displayed nothing: {outs}")
-        final = shown[-1]["data"]
-        self.assertIn("per loop", final["text/plain"])
-        png = base64.b64decode(final["image/png"])
+        texts = [d for d in shown if "text/html" in d]
+        charts = [d for d in shown if "image/png" in d]
+        self.assertEqual((len(texts), len(charts)), (1, 1), f"want one text and one chart output: {shown}")
+        self.assertIn("per loop", texts[0]["text/plain"])
+        png = base64.b64decode(charts[0]["image/png"])
         self.assertTrue(png.startswith(PNG_MAGIC), png[:16])
         self.assertGreater(len(png), 1000)
 
@@ -450,8 +452,8 @@ class DevTools:
 
     def __init__(self, loop, root, url):
         self.loop = loop
-        self.profile = os.path.join(root, "chromium-profile")
-        self.log = open(os.path.join(root, "chromium.log"), "wb")
+        self.profile = tempfile.mkdtemp(prefix="chromium-profile-", dir=root)  # one per browser
+        self.log = open(os.path.join(self.profile + ".log"), "wb")
         self.proc = subprocess.Popen(
             [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu",
              "--disable-background-networking", "--disable-component-update",
@@ -469,8 +471,11 @@ class DevTools:
                 return None
         self.port = wait_until(port, what="chromium's DevTools port")
         def page():
-            with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/json/list", timeout=5) as r:
-                pages = [t for t in json.load(r) if t["type"] == "page"]
+            try:  # the port file can appear before the endpoint listens
+                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/json/list", timeout=5) as r:
+                    pages = [t for t in json.load(r) if t["type"] == "page"]
+            except (urllib.error.URLError, ConnectionError):
+                return None
             return pages[0]["webSocketDebuggerUrl"] if pages else None
         ws_url = wait_until(page, what="chromium's page target")
         self.conn = self.sync(lambda: websocket_connect(ws_url, max_message_size=64 << 20))
@@ -504,6 +509,22 @@ class DevTools:
         if "exceptionDetails" in r:
             raise AssertionError(f"{js!r} threw: {r['exceptionDetails']}")
         return r["result"].get("value")
+
+    def screenshot(self, js_element, path):
+        """Save a PNG of the element js_element evaluates to (the whole
+        element, scrolled into view if need be)."""
+        # The classic page scrolls inside #site, not the window: make the
+        # viewport tall enough for the element, scroll it to the top, clip.
+        height = self.eval(f"({js_element}).getBoundingClientRect().height")
+        self.call("Emulation.setDeviceMetricsOverride", width=1280, height=max(900, int(height) + 160),
+                  deviceScaleFactor=1, mobile=False)
+        rect = self.eval(f"(() => {{ const e = {js_element}; e.scrollIntoView(); const r = e.getBoundingClientRect(); "
+                         "return {x: r.left, y: r.top, width: r.width, height: r.height}; })()")
+        shot = self.call("Page.captureScreenshot", format="png", clip=dict(rect, scale=1))
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(base64.b64decode(shot["data"]))
+        return path
 
     def close(self):
         try:
@@ -558,11 +579,107 @@ class BrowserTests(ServerTestCase):
         self.assertIn("printed in the browser", texts[0])
         self.assertIn("42", texts[1])
         self.assertEqual(browser.eval("document.querySelectorAll('.output_area .output_error').length"), 0, texts)
-        # The page shows %timeit's richest form, the PNG; the text is in its model.
-        timeit = "Jupyter.notebook.get_cells()[3].output_area"
-        self.assertIn("per loop", browser.eval(f"{timeit}.outputs.map(o => o.data['text/plain']).join('')"))
-        width = browser.eval(f"{timeit}.element[0].querySelector('img').naturalWidth")
+        # The page shows %timeit's text (its innerText, not the model) and its chart.
+        self.assertIn("per loop", texts[3])
+        width = browser.eval("Jupyter.notebook.get_cells()[3].output_area.element[0].querySelector('img').naturalWidth")
         self.assertGreater(width, 100, "the %timeit plot did not decode as an image in the page")
+
+
+# Where the browser test keeps its screenshots (CI artifacts).
+SHOTS = os.environ.get("TICK_SCREENSHOTS") or os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "..", "..", "out", "screenshots")
+
+HEADLINE = r"per loop \((median (± |\[)95% confidence interval\]?|median of)"
+
+
+@unittest.skipIf(CHROMIUM is None, "chromium is not installed (apt-get install --no-install-recommends chromium)")
+class TimingPageTests(ServerTestCase):
+    """What a person sees of %timeit, %time and %compare in the classic
+    Notebook page: the visible text of each output area (innerText, what
+    the DOM renders, not the model) holds the headline with its interval,
+    a warning and the provenance, and the chart is displayed as an image
+    at its layout size. Screenshots go to out/screenshots."""
+
+    CELLS = [
+        JIT_SETUP + "\nx2 := tensor.Arange(1024).Realize()\nstep2 := tensor.JIT(func(a ...*tensor.Tensor) *tensor.Tensor {\n"
+        "\treturn a[0].Mul(2).Add(1).Realize()\n})",
+        # default length (2 s): the progress line shows, then the result replaces it
+        "%timeit --sync=none -v a --check 'y.Float32s()[5] == 11' y = step.Call(x)",
+        "%timeit -q -T 500ms -v b y = step2.Call(x2)",
+        "%compare a b",
+        "%time y = step.Call(x)",
+    ]
+
+    def open_page(self, path, cells):
+        self.server.request("PUT", f"/api/contents/{path}", {"type": "notebook", "content": notebook(cells)})
+        browser = DevTools(self.loop, self.root, f"{self.server.url}/notebooks/{path}?token={self.server.token}")
+        self.addCleanup(browser.close)
+        browser.call("Emulation.setDeviceMetricsOverride", width=1280, height=900, deviceScaleFactor=1, mobile=False)
+        connected = "window.Jupyter && Jupyter.notebook && Jupyter.notebook.kernel && Jupyter.notebook.kernel.is_connected()"
+        wait_until(lambda: browser.eval(connected), interval=0.1, what="the page's kernel to connect")
+        return browser
+
+    def test_timing_outputs_visible(self):
+        browser = self.open_page("timing.ipynb", self.CELLS)
+        browser.eval("Jupyter.notebook.execute_all_cells(), true")
+        done = ("Jupyter.notebook.get_cells().every(c => c.input_prompt_number > 0) && Jupyter.notebook.kernel_busy === false")
+        texts_js = "Jupyter.notebook.get_cells().map(c => c.output_area.element[0].innerText)"
+        # The progress line of the 2 s %timeit is on the page while it runs.
+        progress = wait_until(lambda: "elapsed" in browser.eval(texts_js)[1] and browser.eval(texts_js)[1],
+                              interval=0.05, timeout=60, what="the %timeit progress line")
+        self.assertIn("%timeit:", progress)
+        try:
+            wait_until(lambda: browser.eval(done), interval=0.1, timeout=90, what="the page to run every cell")
+        except AssertionError as e:
+            raise AssertionError(f"{e}; the page shows: {browser.eval(texts_js)}") from None
+        texts = browser.eval(texts_js)
+        self.assertEqual(browser.eval("document.querySelectorAll('.output_area .output_error').length"), 0, texts)
+        cells = "Jupyter.notebook.get_cells()"
+        for i, name in ((1, "timeit"), (3, "compare"), (4, "time")):
+            browser.screenshot(f"{cells}[{i}].element[0]", os.path.join(SHOTS, f"notebook6-{name}.png"))
+
+        timeit = texts[1]
+        self.assertRegex(timeit, HEADLINE, "the %timeit headline (median and interval) is not visible")
+        self.assertIn("warning: --sync=none on an asynchronous device", " ".join(timeit.split()))
+        self.assertRegex(timeit, r"provenance +device CPU|provenance +device GO", "the provenance line is not visible")
+        self.assertNotIn("elapsed", timeit, "the progress line was left behind")
+        self.assertEqual(browser.eval(f"{cells}[1].output_area.outputs.length"), 2, "want the text and the chart, nothing else")
+        for line in timeit.splitlines():
+            self.assertLessEqual(len(line), 100, f"line too wide for the page: {line!r}")
+        # Each line of the block is one rendered line: nothing wraps in Notebook 6 at its default width.
+        pre = f"{cells}[1].output_area.element[0].querySelector('pre.tick-timing')"
+        lines = browser.eval(f"({pre}).innerText.split('\\n').length")
+        height = browser.eval(f"({pre}).getBoundingClientRect().height")
+        line_height = browser.eval(f"parseFloat(getComputedStyle({pre}).lineHeight)")
+        self.assertLess(height, (lines + 1) * line_height, f"the block's {lines} lines took {height}px: some wrapped")
+
+        self.assertIn("statement", texts[3])
+        self.assertIn("warning: a and b were measured under different conditions", " ".join(texts[3].split()))
+        self.assertIn("Wall time:", texts[4])
+        self.assertIn("CPU times:", texts[4])
+
+        for i in (1, 3, 4):
+            img = f"{cells}[{i}].output_area.element[0].querySelector('img')"
+            self.assertTrue(browser.eval(f"!!{img} && {img}.complete && {img}.naturalWidth > 0"), f"cell {i}: no chart displayed")
+            natural, shown = browser.eval(f"[{img}.naturalWidth, {img}.getBoundingClientRect().width]")
+            self.assertAlmostEqual(shown * 2, natural, delta=4, msg=f"cell {i}: the 2x PNG is not shown at its layout size")
+
+    def test_interrupt_leaves_no_empty_output(self):
+        browser = self.open_page("interrupt.ipynb", [JIT_SETUP, "%timeit -T 30s y = step.Call(x)"])
+        browser.eval("Jupyter.notebook.execute_all_cells(), true")
+        area = "Jupyter.notebook.get_cells()[1].output_area"
+        wait_until(lambda: "elapsed" in browser.eval(f"{area}.element[0].innerText"), interval=0.05, timeout=60,
+                   what="the progress line")
+        browser.eval("Jupyter.notebook.kernel.interrupt(), true")
+        wait_until(lambda: browser.eval(f"{area}.element[0].querySelectorAll('.output_error').length > 0 && "
+                                        "Jupyter.notebook.kernel_busy === false"),
+                   interval=0.1, timeout=30, what="the interrupt's error")
+        browser.screenshot(f"{area}.element[0]", os.path.join(SHOTS, "notebook6-interrupted.png"))
+        types = browser.eval(f"{area}.outputs.map(o => o.output_type)")
+        self.assertEqual(types, ["error"], f"outputs after the interrupt: {types}")
+        self.assertIn("Interrupted", browser.eval(f"{area}.element[0].innerText"))
+        empty = browser.eval(f"Array.from({area}.element[0].querySelectorAll('.output_subarea')).filter(e => !e.innerText.trim() && !e.querySelector('img')).length")
+        self.assertEqual(empty, 0, "an empty output is left on the page")
 
 
 def notebook(cells):

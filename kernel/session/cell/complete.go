@@ -14,6 +14,9 @@ import (
 // incomplete (with an indent of four spaces per open brace); an error no
 // further line can fix is invalid.
 func IsComplete(code string) (status, indent string) {
+	if status, indent, ok := cellMagicComplete(code); ok {
+		return status, indent
+	}
 	if strings.TrimSpace(code) == "" || HasMagic(code) && !strings.Contains(code, "{") {
 		return "complete", ""
 	}
@@ -66,6 +69,30 @@ func IsComplete(code string) (status, indent string) {
 		return "invalid", ""
 	}
 	return "complete", ""
+}
+
+// cellMagicComplete answers for a cell magic (%%name on the first
+// non-blank line) the way IPython does: the cell is complete once a blank
+// line ends it after the magic line (so a terminal such as jupyter console
+// takes the body line by line), else incomplete, indented as the body's
+// open brackets need.
+func cellMagicComplete(code string) (status, indent string, ok bool) {
+	lines := strings.Split(code, "\n")
+	first := 0
+	for first < len(lines) && strings.TrimSpace(lines[first]) == "" {
+		first++
+	}
+	if first == len(lines) || !strings.HasPrefix(strings.TrimSpace(lines[first]), "%%") {
+		return "", "", false
+	}
+	body := lines[first+1:]
+	if len(body) >= 2 && strings.TrimSpace(body[len(body)-1]) == "" {
+		return "complete", "", true
+	}
+	if st, in := IsComplete(strings.Join(body, "\n")); st == "incomplete" {
+		indent = in
+	}
+	return "incomplete", indent, true
 }
 
 func indentFor(stack []token.Token) string {

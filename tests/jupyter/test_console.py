@@ -1,0 +1,94 @@
+"""jupyter console as a person uses it: in a terminal (tmux), typing at its
+prompt_toolkit prompt. A default-length %timeit (2 s, long enough for the
+progress line) must end with its headline on the screen, since console
+ignores update_display_data; a %%timeit cell must be typeable across lines
+(is_complete keeps it open until a blank line) and run."""
+import os
+import shutil
+import subprocess
+import time
+import unittest
+import uuid
+
+from tickenv import KERNEL, wait_until
+
+TMUX = shutil.which("tmux")
+CONSOLE = shutil.which("jupyter-console") or shutil.which("jupyter")
+
+
+@unittest.skipIf(TMUX is None, "tmux is not installed (scripts/install-deps.sh installs it)")
+class ConsoleInTmuxTests(unittest.TestCase):
+    def setUp(self):
+        self.name = "tick-console-" + uuid.uuid4().hex[:8]
+        argv = [CONSOLE] if CONSOLE.endswith("jupyter-console") else [CONSOLE, "console"]
+        cmd = " ".join(argv + [f"--kernel={KERNEL}", "--ZMQTerminalInteractiveShell.confirm_exit=False"])
+        subprocess.run([TMUX, "new-session", "-d", "-s", self.name, "-x", "150", "-y", "50", cmd],
+                       check=True, env=dict(os.environ, TERM="xterm-256color"))
+        self.addCleanup(subprocess.run, [TMUX, "kill-session", "-t", self.name], capture_output=True)
+        self.wait_prompt(1)
+
+    def screen(self):
+        """The pane's text with 1000 lines of scrollback, wrapped lines joined."""
+        return subprocess.run([TMUX, "capture-pane", "-p", "-J", "-S", "-1000", "-t", self.name],
+                              capture_output=True, text=True, check=True).stdout
+
+    def wait_for(self, text, timeout=60):
+        try:
+            return wait_until(lambda: text in self.screen(), timeout=timeout, interval=0.2, what=repr(text))
+        except AssertionError as e:
+            raise AssertionError(f"{e}; the screen shows:\n{self.screen()}") from None
+
+    def wait_prompt(self, n, timeout=60):
+        """Wait until the screen ends with the prompt In [n]:. jupyter console
+        6.4.4 on Python 3.11 sometimes stops on a prompt_toolkit error of its
+        own ("Exception cannot enter context ... Press ENTER to continue"):
+        that is answered, it is not tick's output."""
+        def ready():
+            lines = [l for l in self.screen().splitlines() if l.strip()]
+            if lines and lines[-1].startswith("Press ENTER to continue"):
+                subprocess.run([TMUX, "send-keys", "-t", self.name, "Enter"], check=True)
+                return False
+            return bool(lines) and lines[-1].startswith(f"In [{n}]:")
+        try:
+            wait_until(ready, timeout=timeout, interval=0.2, what=f"the prompt In [{n}]:")
+        except AssertionError as e:
+            raise AssertionError(f"{e}; the screen shows:\n{self.screen()}") from None
+
+    def type(self, line, enter=True):
+        subprocess.run([TMUX, "send-keys", "-t", self.name, "-l", line], check=True)
+        if enter:
+            time.sleep(0.1)  # let prompt_toolkit take the text before Enter
+            subprocess.run([TMUX, "send-keys", "-t", self.name, "Enter"], check=True)
+
+    def run_line(self, line, n):
+        self.type(line)
+        self.wait_prompt(n)
+
+    def test_timeit_headline_and_cell_magic(self):
+        self.run_line('import "tick/runtime/tensor"', 2)
+        self.run_line("x := tensor.Arange(256).Realize()", 3)
+        self.run_line("step := tensor.JIT(func(a ...*tensor.Tensor) *tensor.Tensor { return a[0].Mul(2).Add(1).Realize() })", 4)
+        self.run_line("var y *tensor.Tensor", 5)
+
+        self.type("%timeit y = step.Call(x)")  # default budget: 2 s, so the progress line shows first
+        self.wait_prompt(6, timeout=90)
+        screen = self.screen()
+        tail = screen[screen.index("%timeit y = step.Call(x)"):]
+        self.assertRegex(tail, r"per loop \((median (± |\[)95% confidence interval\]?|median of)",
+                         f"the final headline is not on the screen:\n{tail}")
+        self.assertIn("provenance", tail)
+
+        self.type("%%timeit -n 10 -r 7")
+        self.wait_for("...:", timeout=20)  # is_complete: incomplete, a continuation prompt
+        self.assertNotIn("In [7]:", self.screen(), "the lone %%timeit line ran")
+        self.type("y = step.Call(x)")
+        self.type("")  # the blank line ends the cell
+        self.wait_prompt(7, timeout=60)
+        tail = self.screen()
+        tail = tail[tail.index("%%timeit -n 10 -r 7"):]
+        self.assertIn("7 samples × 10 loops", tail, f"the %%timeit cell did not run:\n{tail}")
+        self.assertNotIn("Error", tail)
+
+
+if __name__ == "__main__":
+    unittest.main()
