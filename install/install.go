@@ -8,7 +8,6 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -41,20 +40,30 @@ func Spec(binary string) KernelSpec {
 
 // Options say where and under which name to install.
 type Options struct {
-	// Name of the kernelspec directory; DefaultName when empty.
+	// Name of the kernelspec directory; DefaultName when empty. It must
+	// be a name Jupyter accepts (ValidateName).
 	Name string
-	// Prefix installs into Prefix/share/jupyter (like
-	// `jupyter kernelspec install --prefix`).
-	Prefix string
-	// SysPrefix installs into {sys.prefix}/share/jupyter of the Python
-	// that runs Jupyter.
-	SysPrefix bool
-	// Binary is the absolute path of the tick executable; the running
-	// executable when empty.
+	// DisplayName is the name Jupyter's launcher shows; "Go (tick)" for
+	// the default Name, "Go (tick: NAME)" for another.
+	DisplayName string
+	// KernelEnv is written into kernel.json's "env": Jupyter sets it in
+	// the kernel's environment (DEVICE, DEBUG, GOFLAGS …).
+	KernelEnv map[string]string
+	// User, System, SysPrefix and Prefix choose the data directory; at
+	// most one may be set, and User is the default. Prefix installs into
+	// Prefix/share/jupyter (like `jupyter kernelspec install --prefix`),
+	// SysPrefix into {sys.prefix}/share/jupyter of the Python that runs
+	// Jupyter, System into the first system-wide directory.
+	User, System, SysPrefix bool
+	Prefix                  string
+	// Binary is the path of the tick executable; the running executable
+	// when empty. A temporary binary (go run, go test) is refused.
 	Binary string
 	// Env is the process environment (os.Environ when nil); it decides
-	// JUPYTER_DATA_DIR, XDG_DATA_HOME and HOME.
+	// JUPYTER_DATA_DIR, JUPYTER_PATH, XDG_DATA_HOME, APPDATA, HOME, GOCACHE.
 	Env []string
+	// GOOS decides the platform's directories (runtime.GOOS when empty).
+	GOOS string
 }
 
 func (o Options) name() string {
@@ -64,61 +73,19 @@ func (o Options) name() string {
 	return o.Name
 }
 
-func (o Options) getenv(k string) string {
-	env := o.Env
-	if env == nil {
-		env = os.Environ()
+func (o Options) displayName() string {
+	switch {
+	case o.DisplayName != "":
+		return o.DisplayName
+	case o.name() == DefaultName:
+		return Spec("").DisplayName
 	}
-	for i := len(env) - 1; i >= 0; i-- {
-		if v, ok := strings.CutPrefix(env[i], k+"="); ok {
-			return v
-		}
-	}
-	return ""
-}
-
-// DataDir returns the Jupyter data directory the options select:
-// Prefix/share/jupyter, {sys.prefix}/share/jupyter, or the user's data dir
-// ($JUPYTER_DATA_DIR, else $XDG_DATA_HOME/jupyter, else
-// ~/.local/share/jupyter, as jupyter_core on Linux).
-func DataDir(o Options) (string, error) {
-	if o.Prefix != "" && o.SysPrefix {
-		return "", errors.New("install: --prefix and --sys-prefix exclude each other; pick one")
-	}
-	if o.Prefix != "" {
-		abs, err := filepath.Abs(o.Prefix)
-		if err != nil {
-			return "", fmt.Errorf("install: prefix %q: %w", o.Prefix, err)
-		}
-		return filepath.Join(abs, "share", "jupyter"), nil
-	}
-	if o.SysPrefix {
-		prefix, err := pythonSysPrefix(o)
-		if err != nil {
-			return "", err
-		}
-		return filepath.Join(prefix, "share", "jupyter"), nil
-	}
-	if d := o.getenv("JUPYTER_DATA_DIR"); d != "" {
-		return d, nil
-	}
-	if x := o.getenv("XDG_DATA_HOME"); x != "" {
-		return filepath.Join(x, "jupyter"), nil
-	}
-	home := o.getenv("HOME")
-	if home == "" {
-		h, err := os.UserHomeDir()
-		if err != nil {
-			return "", fmt.Errorf("install: no home directory (%v); set JUPYTER_DATA_DIR or use --prefix", err)
-		}
-		home = h
-	}
-	return filepath.Join(home, ".local", "share", "jupyter"), nil
+	return "Go (tick: " + o.name() + ")"
 }
 
 // pythonSysPrefix asks the Python that runs `jupyter` (its shebang; else
 // python3 on PATH) for sys.prefix.
-func pythonSysPrefix(o Options) (string, error) {
+func pythonSysPrefix() (string, error) {
 	python := "python3"
 	if j, err := exec.LookPath("jupyter"); err == nil {
 		if py := shebang(j); py != "" {
@@ -155,49 +122,107 @@ func shebang(path string) string {
 
 // Dir returns the kernelspec directory the options select.
 func Dir(o Options) (string, error) {
+	if err := ValidateName(o.name()); err != nil {
+		return "", err
+	}
 	data, err := DataDir(o)
 	if err != nil {
 		return "", err
 	}
-	return filepath.Join(data, "kernels", o.name()), nil
+	return o.join(data, "kernels", o.name()), nil
 }
 
-// Install writes kernel.json and the logos; it returns the directory.
-func Install(o Options) (string, error) {
+// Result says what Install did and whether Jupyter will find it.
+type Result struct {
+	// Dir is the kernelspec directory written; DataDir the Jupyter data
+	// directory it is in.
+	Dir, DataDir string
+	// Spec is what kernel.json holds.
+	Spec KernelSpec
+	// Found reports whether DataDir is one Jupyter searches (SearchPath,
+	// or the sys.prefix of Jupyter's Python); when not, JUPYTER_PATH must
+	// name DataDir.
+	Found bool
+}
+
+// Install writes kernel.json and the logos.
+func Install(o Options) (Result, error) {
 	dir, err := Dir(o)
 	if err != nil {
-		return "", err
+		return Result{}, err
 	}
-	bin := o.Binary
-	if bin == "" {
-		if bin, err = os.Executable(); err != nil {
-			return "", fmt.Errorf("install: finding the tick binary: %w; pass its path explicitly", err)
-		}
-	}
-	if bin, err = filepath.Abs(bin); err != nil {
-		return "", fmt.Errorf("install: binary path: %w", err)
+	spec, err := buildSpec(o)
+	if err != nil {
+		return Result{}, err
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", fmt.Errorf("install: creating %s: %w (use --prefix DIR or set JUPYTER_DATA_DIR to install elsewhere)", dir, err)
+		return Result{}, fmt.Errorf("install: creating %s: %w (use --user, --prefix DIR or set JUPYTER_DATA_DIR to install elsewhere)", dir, err)
 	}
-	spec, err := json.MarshalIndent(Spec(bin), "", "  ")
+	js, err := json.MarshalIndent(spec, "", "  ")
 	if err != nil {
-		return "", fmt.Errorf("install: encoding kernel.json: %w", err)
+		return Result{}, fmt.Errorf("install: encoding kernel.json: %w", err)
 	}
-	files := map[string][]byte{"kernel.json": append(spec, '\n')}
+	files := map[string][]byte{"kernel.json": append(js, '\n')}
 	for _, size := range []int{32, 64} {
 		var b bytes.Buffer
 		if err := WriteLogo(&b, size); err != nil {
-			return "", err
+			return Result{}, err
 		}
 		files[fmt.Sprintf("logo-%dx%d.png", size, size)] = b.Bytes()
 	}
 	for name, data := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
-			return "", fmt.Errorf("install: writing %s: %w", name, err)
+			return Result{}, fmt.Errorf("install: writing %s: %w", name, err)
 		}
 	}
-	return dir, nil
+	data := filepath.Dir(filepath.Dir(dir))
+	return Result{Dir: dir, DataDir: data, Spec: spec, Found: found(o, data)}, nil
+}
+
+// buildSpec is the kernel.json the options ask for.
+func buildSpec(o Options) (KernelSpec, error) {
+	bin := o.Binary
+	var err error
+	if bin == "" {
+		if bin, err = os.Executable(); err != nil {
+			return KernelSpec{}, fmt.Errorf("install: finding the tick binary: %w; pass its path with --binary", err)
+		}
+	}
+	if bin, err = filepath.Abs(bin); err != nil {
+		return KernelSpec{}, fmt.Errorf("install: binary path: %w", err)
+	}
+	if err := checkBinary(o, bin); err != nil {
+		return KernelSpec{}, err
+	}
+	spec := Spec(bin)
+	spec.DisplayName = o.displayName()
+	spec.Env = o.KernelEnv
+	return spec, nil
+}
+
+// found reports whether Jupyter searches data for kernels.
+func found(o Options, data string) bool {
+	if where, _ := o.where(); where == SysPrefix {
+		return true
+	}
+	for _, d := range SearchPath(o) {
+		if same(d, data) {
+			return true
+		}
+	}
+	if p, err := pythonSysPrefix(); err == nil && same(filepath.Join(p, "share", "jupyter"), data) {
+		return true
+	}
+	return false
+}
+
+func same(a, b string) bool {
+	if a, err := filepath.Abs(a); err == nil {
+		if b, err := filepath.Abs(b); err == nil {
+			return filepath.Clean(a) == filepath.Clean(b)
+		}
+	}
+	return a == b
 }
 
 // Uninstall removes the kernelspec directory; it returns the directory and

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -21,10 +22,16 @@ func TestDataDir(t *testing.T) {
 		o    Options
 		want string
 	}{
-		{"JUPYTER_DATA_DIR wins", Options{Env: []string{"HOME=/h", "XDG_DATA_HOME=/x", "JUPYTER_DATA_DIR=/j"}}, "/j"},
-		{"XDG_DATA_HOME", Options{Env: []string{"HOME=/h", "XDG_DATA_HOME=/x"}}, "/x/jupyter"},
-		{"home", Options{Env: []string{"HOME=/h"}}, "/h/.local/share/jupyter"},
-		{"prefix", Options{Prefix: "/opt/p", Env: []string{"JUPYTER_DATA_DIR=/j"}}, "/opt/p/share/jupyter"},
+		{"JUPYTER_DATA_DIR wins", Options{GOOS: "linux", Env: []string{"HOME=/h", "XDG_DATA_HOME=/x", "JUPYTER_DATA_DIR=/j"}}, "/j"},
+		{"XDG_DATA_HOME", Options{GOOS: "linux", Env: []string{"HOME=/h", "XDG_DATA_HOME=/x"}}, "/x/jupyter"},
+		{"home", Options{GOOS: "linux", Env: []string{"HOME=/h"}}, "/h/.local/share/jupyter"},
+		{"--user is the default", Options{GOOS: "linux", User: true, Env: []string{"HOME=/h"}}, "/h/.local/share/jupyter"},
+		{"macOS", Options{GOOS: "darwin", Env: []string{"HOME=/Users/u", "XDG_DATA_HOME=/x"}}, "/Users/u/Library/Jupyter"},
+		{"macOS JUPYTER_DATA_DIR", Options{GOOS: "darwin", Env: []string{"HOME=/Users/u", "JUPYTER_DATA_DIR=/j"}}, "/j"},
+		{"Windows APPDATA", Options{GOOS: "windows", Env: []string{`APPDATA=C:\Users\u\AppData\Roaming`}}, `C:\Users\u\AppData\Roaming\jupyter`},
+		{"Windows system", Options{GOOS: "windows", System: true, Env: []string{`PROGRAMDATA=D:\PD`}}, `D:\PD\jupyter`},
+		{"system", Options{GOOS: "linux", System: true, Env: []string{"JUPYTER_DATA_DIR=/j"}}, "/usr/local/share/jupyter"},
+		{"prefix", Options{GOOS: "linux", Prefix: "/opt/p", Env: []string{"JUPYTER_DATA_DIR=/j"}}, "/opt/p/share/jupyter"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := DataDir(tc.o)
@@ -33,18 +40,111 @@ func TestDataDir(t *testing.T) {
 			}
 		})
 	}
-	if _, err := DataDir(Options{Prefix: "/p", SysPrefix: true}); err == nil {
-		t.Error("--prefix with --sys-prefix accepted")
+}
+
+func TestOptionErrors(t *testing.T) {
+	data := t.TempDir()
+	env := []string{"JUPYTER_DATA_DIR=" + data}
+	for _, tc := range []struct {
+		name string
+		o    Options
+		want string // in the message
+		as   any
+	}{
+		{"prefix and sys-prefix", Options{Prefix: "/p", SysPrefix: true}, "--sys-prefix and --prefix exclude each other", new(*OptionError)},
+		{"user and system", Options{User: true, System: true}, "--user and --system exclude each other", new(*OptionError)},
+		{"system and prefix", Options{System: true, Prefix: "/p"}, "--system and --prefix exclude each other", new(*OptionError)},
+		{"escaping name", Options{Name: "../evil"}, `"../evil" is not a valid kernelspec name`, new(*NameError)},
+		{"dot dot", Options{Name: ".."}, "not '.' or '..' alone", new(*NameError)},
+		{"slash", Options{Name: "a/b"}, "letters, digits", new(*NameError)},
+		{"space", Options{Name: "my kernel"}, "--display-name", new(*NameError)},
+		{"go run binary", Options{Binary: filepath.Join(os.TempDir(), "go-build1234", "b001", "exe", "tick")}, "go install github.com/tick-kernel/tick/cmd/tick@latest", new(*TemporaryBinaryError)},
+		{"build cache binary", Options{Binary: "/c/gocache/ab/tick", Env: append([]string{"GOCACHE=/c/gocache"}, env...)}, "temporary binary", new(*TemporaryBinaryError)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o := tc.o
+			if o.Env == nil {
+				o.Env = env
+			}
+			if o.Binary == "" {
+				o.Binary = "/usr/local/bin/tick"
+			}
+			_, err := Install(o)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("Install: %v; want an error with %q", err, tc.want)
+			}
+			if !errors.As(err, tc.as) {
+				t.Errorf("error %T, want %T", err, tc.as)
+			}
+		})
+	}
+	entries, _ := os.ReadDir(data)
+	if len(entries) != 0 {
+		t.Errorf("failed installs wrote %v", entries)
+	}
+	if _, err := ParseEnv([]string{"DEVICE=CPU", "=x"}); !errors.As(err, new(*EnvError)) {
+		t.Errorf("ParseEnv(=x) = %v, want an EnvError", err)
+	}
+	if _, err := ParseEnv([]string{"NOVALUE"}); err == nil || !strings.Contains(err.Error(), "KEY=VALUE") {
+		t.Errorf("ParseEnv(NOVALUE) = %v", err)
+	}
+	if env, err := ParseEnv([]string{"A=1", "B=x=y", "A=2", "C="}); err != nil || env["A"] != "2" || env["B"] != "x=y" || env["C"] != "" || len(env) != 3 {
+		t.Errorf("ParseEnv = %v, %v", env, err)
+	}
+}
+
+func TestDisplayNameEnvAndFound(t *testing.T) {
+	data, prefix := t.TempDir(), t.TempDir()
+	read := func(dir string) KernelSpec {
+		t.Helper()
+		b, err := os.ReadFile(filepath.Join(dir, "kernel.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var spec KernelSpec
+		if err := json.Unmarshal(b, &spec); err != nil {
+			t.Fatal(err)
+		}
+		return spec
+	}
+	env := []string{"JUPYTER_DATA_DIR=" + data}
+	res, err := Install(Options{Name: "tick-gpu", Binary: "/usr/local/bin/tick", Env: env, KernelEnv: map[string]string{"DEVICE": "CPU", "DEBUG": "2"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := read(res.Dir)
+	if spec.DisplayName != "Go (tick: tick-gpu)" || spec.Env["DEVICE"] != "CPU" || spec.Env["DEBUG"] != "2" || !res.Found {
+		t.Errorf("spec %+v found %v", spec, res.Found)
+	}
+	res, err = Install(Options{Name: "t2", DisplayName: "Go 1.22 (CPU)", Binary: "/usr/local/bin/tick", Env: env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if spec := read(res.Dir); spec.DisplayName != "Go 1.22 (CPU)" || spec.Env != nil {
+		t.Errorf("spec %+v", spec)
+	}
+	// A prefix Jupyter does not search is reported, until JUPYTER_PATH names it.
+	res, err = Install(Options{Prefix: prefix, Binary: "/usr/local/bin/tick", Env: env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Found || res.DataDir != filepath.Join(prefix, "share", "jupyter") {
+		t.Errorf("prefix install: %+v", res)
+	}
+	res, err = Install(Options{Prefix: prefix, Binary: "/usr/local/bin/tick", Env: append(env, "JUPYTER_PATH=/elsewhere:"+res.DataDir)})
+	if err != nil || !res.Found {
+		t.Errorf("prefix on JUPYTER_PATH: %+v, %v", res, err)
 	}
 }
 
 func TestInstallUninstall(t *testing.T) {
 	data := t.TempDir()
 	o := Options{Name: "tick-test", Binary: "/usr/local/bin/tick", Env: []string{"JUPYTER_DATA_DIR=" + data}}
-	dir, err := Install(o)
+	res, err := Install(o)
 	if err != nil {
 		t.Fatal(err)
 	}
+	dir := res.Dir
 	if dir != filepath.Join(data, "kernels", "tick-test") {
 		t.Errorf("dir = %s", dir)
 	}
@@ -58,7 +158,7 @@ func TestInstallUninstall(t *testing.T) {
 	}
 	want := []string{"/usr/local/bin/tick", "kernel", "{connection_file}"}
 	if len(spec.Argv) != 3 || spec.Argv[0] != want[0] || spec.Argv[1] != want[1] || spec.Argv[2] != want[2] ||
-		spec.DisplayName != "Go (tick)" || spec.Language != "go" || spec.InterruptMode != "message" {
+		spec.DisplayName != "Go (tick: tick-test)" || spec.Language != "go" || spec.InterruptMode != "message" {
 		t.Errorf("kernel.json = %s", b)
 	}
 	for _, size := range []int{32, 64} {

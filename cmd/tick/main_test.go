@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -25,13 +26,14 @@ func TestRun(t *testing.T) {
 		{name: "version", args: []string{"version"}, code: 0, stdout: "yaegi "},
 		{name: "kernel needs a file", args: []string{"kernel"}, code: 1, stderr: "CONNECTION_FILE"},
 		{name: "kernel missing file", args: []string{"kernel", filepath.Join(prefix, "nope.json")}, code: 1, stderr: "connection file"},
-		{name: "install", args: []string{"install", "--name", "tick-cli", "--prefix", prefix}, code: 0, stdout: "installed kernelspec",
+		{name: "install", args: []string{"install", "--name", "tick-cli", "--prefix", prefix, "--binary", "/usr/local/bin/tick"}, code: 0, stdout: "installed kernelspec",
 			check: func() bool { _, err := os.Stat(spec); return err == nil }, checkMsg: "kernel.json written"},
 		{name: "uninstall", args: []string{"install", "--name", "tick-cli", "--prefix", prefix, "--uninstall"}, code: 0, stdout: "removed",
 			check: func() bool { _, err := os.Stat(spec); return os.IsNotExist(err) }, checkMsg: "kernel.json removed"},
 		{name: "run a missing notebook", args: []string{"run", filepath.Join(prefix, "nope.ipynb")}, code: 2, stderr: "cannot open the notebook"},
 		{name: "run usage", args: []string{"run"}, code: 2, stderr: "want exactly one notebook"},
 		{name: "uninstall again", args: []string{"install", "--name", "tick-cli", "--prefix", prefix, "--uninstall"}, code: 1, stderr: "nothing to remove"},
+		{name: "install from go test", args: []string{"install", "--name", "tick-cli", "--prefix", prefix}, code: 1, stderr: "is a temporary binary"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out, errOut bytes.Buffer
@@ -45,5 +47,76 @@ func TestRun(t *testing.T) {
 				t.Errorf("not %s", tc.checkMsg)
 			}
 		})
+	}
+}
+
+// TestInstallOptions runs `tick install` with each option and error, and
+// reads what it wrote and said.
+func TestInstallOptions(t *testing.T) {
+	data, prefix := t.TempDir(), t.TempDir()
+	t.Setenv("JUPYTER_DATA_DIR", data)
+	t.Setenv("JUPYTER_PATH", "")
+	bin := "/usr/local/bin/tick"
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		code   int
+		stdout []string
+		stderr string
+		spec   string // the kernel.json to read, relative to data
+		check  func(s map[string]any) bool
+	}{
+		{name: "user default", args: []string{"--binary", bin}, stdout: []string{`"Go (tick)"`, filepath.Join(data, "kernels", "tick"), "`jupyter kernelspec list` shows"},
+			spec: "kernels/tick", check: func(s map[string]any) bool { return s["display_name"] == "Go (tick)" && s["env"] == nil }},
+		{name: "--user", args: []string{"--user", "--name", "u2", "--binary", bin}, stdout: []string{filepath.Join(data, "kernels", "u2"), `"Go (tick: u2)"`}, spec: "kernels/u2"},
+		{name: "display name", args: []string{"--name", "cpu", "--display-name", "Go (tick, CPU)", "--binary", bin}, stdout: []string{`"Go (tick, CPU)"`},
+			spec: "kernels/cpu", check: func(s map[string]any) bool { return s["display_name"] == "Go (tick, CPU)" }},
+		{name: "env repeated", args: []string{"--name", "dbg", "--env", "DEVICE=CPU", "--env", "DEBUG=2", "--binary", bin}, stdout: []string{"installed"},
+			spec: "kernels/dbg", check: func(s map[string]any) bool {
+				e, _ := s["env"].(map[string]any)
+				return e["DEVICE"] == "CPU" && e["DEBUG"] == "2" && len(e) == 2
+			}},
+		{name: "prefix not searched", args: []string{"--prefix", prefix, "--binary", bin}, stdout: []string{"does not search " + filepath.Join(prefix, "share", "jupyter"), "export JUPYTER_PATH="}},
+		{name: "bad env", args: []string{"--env", "DEVICE", "--binary", bin}, code: 1, stderr: "want KEY=VALUE"},
+		{name: "escaping name", args: []string{"--name", "../../etc", "--binary", bin}, code: 1, stderr: "not a valid kernelspec name"},
+		{name: "two places", args: []string{"--system", "--prefix", prefix, "--binary", bin}, code: 1, stderr: "--system and --prefix exclude each other"},
+		{name: "user and sys-prefix", args: []string{"--user", "--sys-prefix", "--binary", bin}, code: 1, stderr: "--user and --sys-prefix exclude each other"},
+		{name: "extra argument", args: []string{"--binary", bin, "extra"}, code: 1, stderr: "unexpected arguments"},
+		{name: "unknown flag", args: []string{"--colour"}, code: 1, stderr: "flag provided but not defined"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			if code := run(append([]string{"install"}, tc.args...), &out, &errOut); code != tc.code {
+				t.Fatalf("exit %d, want %d (stdout %q, stderr %q)", code, tc.code, out.String(), errOut.String())
+			}
+			for _, want := range tc.stdout {
+				if !strings.Contains(out.String(), want) {
+					t.Errorf("stdout %q lacks %q", out.String(), want)
+				}
+			}
+			if !strings.Contains(errOut.String(), tc.stderr) {
+				t.Errorf("stderr %q lacks %q", errOut.String(), tc.stderr)
+			}
+			if tc.spec == "" {
+				return
+			}
+			b, err := os.ReadFile(filepath.Join(data, tc.spec, "kernel.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var s map[string]any
+			if err := json.Unmarshal(b, &s); err != nil {
+				t.Fatal(err)
+			}
+			if argv, _ := s["argv"].([]any); len(argv) != 3 || argv[0] != bin {
+				t.Errorf("argv = %v", s["argv"])
+			}
+			if tc.check != nil && !tc.check(s) {
+				t.Errorf("kernel.json = %s", b)
+			}
+		})
+	}
+	if entries, _ := os.ReadDir(filepath.Join(data, "kernels")); len(entries) != 4 {
+		t.Errorf("kernels installed: %v, want tick, u2, cpu, dbg (failed installs write nothing)", entries)
 	}
 }
