@@ -3,9 +3,9 @@ package timing
 import (
 	"fmt"
 	"maps"
+	"runtime"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 	"unicode/utf8"
 )
@@ -93,14 +93,6 @@ func TimeOnce(t Target, c Clock, p Provenance) (*Once, error) {
 	return o, nil
 }
 
-func rusage() (user, sys time.Duration) {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0, 0
-	}
-	return time.Duration(ru.Utime.Nano()), time.Duration(ru.Stime.Nano())
-}
-
 // PhaseOverlap says how a runtime phase relates in time to the others, so
 // a report can show which times add up to the wall time and which do not.
 type PhaseOverlap int
@@ -148,7 +140,12 @@ func Overlap(name string) (PhaseOverlap, string) {
 func (o *Once) Text(digits int) string {
 	f := func(d time.Duration) string { return FormatDuration(float64(d), digits) }
 	var b strings.Builder
-	fmt.Fprintf(&b, "CPU times: user %s, sys %s, total %s\nWall time: %s\n", f(o.User), f(o.Sys), f(o.User+o.Sys), f(o.Wall))
+	if haveRusage {
+		fmt.Fprintf(&b, "CPU times: user %s, sys %s, total %s\n", f(o.User), f(o.Sys), f(o.User+o.Sys))
+	} else {
+		fmt.Fprintf(&b, "CPU times: not measured on %s (tick reads them with getrusage, which only Unix has)\n", runtime.GOOS)
+	}
+	fmt.Fprintf(&b, "Wall time: %s\n", f(o.Wall))
 	if c := o.CallText(); c != "" {
 		b.WriteString("Timed call: " + c + "\n")
 	}

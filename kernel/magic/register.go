@@ -23,9 +23,14 @@ import (
 //go:embed help.md
 var helpMD string
 
-// Magics returns the timing and profiling magics, ready for NewRunner or
-// Runner.Register.
+// Magics returns the timing, profiling, shell (!cmd, %pwd, %cd) and
+// %who magics, ready for NewRunner or Runner.Register.
 func Magics() []Magic {
+	return append(append(timingMagics(), shellMagics()...), whoMagics()...)
+}
+
+// timingMagics are the timing and profiling magics.
+func timingMagics() []Magic {
 	return []Magic{
 		{Name: "timeit", Line: true, Cell: true, Help: help("timeit"),
 			Summary: "time a statement: phases, median ± CI, warnings, provenance and charts",

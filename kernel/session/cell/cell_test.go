@@ -20,6 +20,11 @@ func TestSegments(t *testing.T) {
 		{"%%time", []string{"cell:time||"}},
 		{"%env A=1\n\n%lsmagic", []string{"line:env|A=1|", "line:lsmagic||"}},
 		{"%timeit?", []string{"line:timeit?||"}},
+		// Shell lines: "!" in the first column; an indented !x or x != y is Go.
+		{"!ls -l\nx := 1\n!echo  hi ", []string{"line:system|ls -l|", "go:\nx := 1", "line:system|echo  hi|"}},
+		{"ok := !a ||\n\t!b\nok", []string{"go:ok := !a ||\n\t!b\nok"}},
+		{"!", []string{"go:!"}},
+		{"!= 2", []string{"go:!= 2"}},
 	}
 	for _, c := range cases {
 		cl := &Cell{N: 3, Code: c.code}

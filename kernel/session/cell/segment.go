@@ -25,8 +25,22 @@ type Segment struct {
 	Body Span
 }
 
-// IsMagicLine reports whether a line is a magic line (starts with %).
-func IsMagicLine(line string) bool { return strings.HasPrefix(strings.TrimSpace(line), "%") }
+// IsMagicLine reports whether a line is a magic line: it starts with %,
+// or it is a shell line.
+func IsMagicLine(line string) bool {
+	return strings.HasPrefix(strings.TrimSpace(line), "%") || IsShellLine(line)
+}
+
+// ShellMagic is the line magic a shell line (!cmd) is: %system cmd.
+const ShellMagic = "system"
+
+// IsShellLine reports whether a line is a shell command, "!cmd": a "!" in
+// the first column followed by a command (Go code never starts a line so:
+// gofmt indents continued expressions, and "!x" alone is not a statement).
+func IsShellLine(line string) bool {
+	rest, ok := strings.CutPrefix(line, "!")
+	return ok && strings.TrimSpace(rest) != "" && !strings.HasPrefix(rest, "=")
+}
 
 // HasMagic reports whether code holds a magic line.
 func HasMagic(code string) bool {
@@ -81,7 +95,11 @@ func Segments(c *Cell) []Segment {
 			continue
 		}
 		flushGo(i)
-		segs = append(segs, magicSegment(c, LineMagic, strings.TrimSpace(line)[1:], offs[i], offs[i]+len(line)))
+		head := strings.TrimSpace(line)[1:]
+		if IsShellLine(line) {
+			head = ShellMagic + " " + head
+		}
+		segs = append(segs, magicSegment(c, LineMagic, head, offs[i], offs[i]+len(line)))
 	}
 	flushGo(len(lines))
 	return segs
