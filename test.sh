@@ -2,7 +2,8 @@
 # test.sh — the whole test suite of tick, on a fresh Debian machine.
 # Installs what the tests need (Debian's Jupyter packages, Go modules), then
 # runs: gofmt/vet, hygiene (go.mod tidy, generated code current), Go unit
-# tests, the race detector on the concurrent packages, the Jupyter
+# tests, the race detector on the concurrent packages, go install and the
+# darwin/windows cross-builds (scripts/test-go-install.sh), the Jupyter
 # conformance suite and the client scripts under tests/jupyter, and the
 # tutorial notebooks.
 set -euo pipefail
@@ -40,6 +41,9 @@ go test -race -count=1 -timeout 20m ./kernel/... ./timing ./runtime/tensor ./not
 echo "== without cgo (tick must build and its runtime work without a C compiler)"
 CGO_ENABLED=0 go vet ./...
 CGO_ENABLED=0 go test -count=1 ./runtime/... ./kernel/magic ./kernel/app ./kernel/gocompile 2>&1 | tee "$logs/go-nocgo.log"
+
+echo "== go install (from the clone and through a module proxy) and cross-builds (darwin, windows)"
+scripts/test-go-install.sh 2>&1 | grep -v '^go: downloading' | tee "$logs/go-install.log"
 
 echo "== build"
 mkdir -p bin

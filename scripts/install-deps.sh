@@ -5,11 +5,12 @@
 # (the notebook server, and its page in headless Chromium); without recommends
 # they took 5 s and 8 s to install here. TICK_NO_BROWSER=1 leaves chromium out
 # (the browser test then skips). npm installs JupyterLab's renderer packages
-# into tests/lab (the Lab ranking test).
+# into tests/lab (the Lab ranking test). jupyterhub (Debian's 3.0, with its
+# configurable-http-proxy) is for tests/jupyter/test_hub.py.
 set -euo pipefail
 pkgs="python3-jupyter-client jupyter-client python3-ipykernel python3-jupyter-kernel-test
 python3-nbclient python3-nbformat python3-nbconvert jupyter-nbconvert jupyter-console
-jupyter-notebook tmux"
+jupyter-notebook tmux jupyterhub"
 [ "${TICK_NO_BROWSER:-}" = 1 ] || pkgs="$pkgs chromium"
 missing=""
 for p in $pkgs; do

@@ -15,6 +15,8 @@ import (
 	"os"
 	"sort"
 	"time"
+
+	"github.com/tick-kernel/tick/internal/usercache"
 )
 
 // command is one subcommand.
@@ -54,6 +56,9 @@ func usage(w io.Writer) {
 var processStart = time.Now()
 
 func main() {
+	// Start-up caches (go-graphviz's) went to the user's cache directory;
+	// the program and its cells get the TMPDIR they were started with.
+	usercache.Restore()
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 

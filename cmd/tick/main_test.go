@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -118,5 +119,28 @@ func TestInstallOptions(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(filepath.Join(data, "kernels")); len(entries) != 4 {
 		t.Errorf("kernels installed: %v, want tick, u2, cpu, dbg (failed installs write nothing)", entries)
+	}
+}
+
+// TestStartupCachesPerUser checks that internal/usercache initializes
+// before go-graphviz, whose init writes its compiled module under TMPDIR
+// (a shared /tmp/go-graphviz breaks every other user of the machine), and
+// that the cache goes to the user's cache directory.
+func TestStartupCachesPerUser(t *testing.T) {
+	cache := t.TempDir()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1", "TICK_CACHE_DIR="+cache)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	trace := string(out)
+	u := strings.Index(trace, "init github.com/tick-kernel/tick/internal/usercache ")
+	g := strings.Index(trace, "init github.com/goccy/go-graphviz/internal/wasm ")
+	if u < 0 || g < 0 || u > g {
+		t.Fatalf("usercache (at %d) must initialize before go-graphviz (at %d):\n%s", u, g, trace)
+	}
+	if _, err := os.Stat(filepath.Join(cache, "go-graphviz")); err != nil {
+		t.Errorf("go-graphviz's cache is not in the user's cache: %v", err)
 	}
 }
