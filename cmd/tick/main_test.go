@@ -144,3 +144,36 @@ func TestStartupCachesPerUser(t *testing.T) {
 		t.Errorf("go-graphviz's cache is not in the user's cache: %v", err)
 	}
 }
+
+func TestExportCommand(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "tour")
+	var out, errOut bytes.Buffer
+	if code := run([]string{"export", "../../notebook/export/testdata/tour.ipynb", "-o", dir}, &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	for _, want := range []string{"wrote " + filepath.Join(dir, "main.go"), "wrote " + filepath.Join(dir, "go.mod"), "imports tick's packages", "run it: cd " + dir + " && go run ."} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("stdout %q lacks %q", out.String(), want)
+		}
+	}
+	src, err := os.ReadFile(filepath.Join(dir, "main.go"))
+	if err != nil || !strings.Contains(string(src), "func main() {") {
+		t.Errorf("main.go: %v\n%s", err, src)
+	}
+	if mod, _ := os.ReadFile(filepath.Join(dir, "go.mod")); !strings.HasPrefix(string(mod), "module tour\n") {
+		t.Errorf("go.mod = %q", mod)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"export"}, "which notebook?"},
+		{[]string{"export", filepath.Join(dir, "nope.ipynb")}, "cannot open the notebook"},
+		{[]string{"export", "a.ipynb", "b.ipynb"}, "one notebook at a time"},
+	} {
+		errOut.Reset()
+		if code := run(tc.args, &out, &errOut); code == 0 || !strings.Contains(errOut.String(), tc.want) {
+			t.Errorf("%v: exit %d, stderr %q (want %q)", tc.args, code, errOut.String(), tc.want)
+		}
+	}
+}
