@@ -3,7 +3,6 @@ package kernel
 import (
 	"context"
 	"runtime"
-	"strings"
 	"time"
 
 	"github.com/tick-kernel/tick/kernel/session"
@@ -15,6 +14,9 @@ type Info struct {
 	Version string
 	// Banner overrides the default banner when set.
 	Banner string
+	// LanguageVersion is language_info.version, the Go cells speak;
+	// session.GoVersion when empty.
+	LanguageVersion string
 }
 
 // Service holds the request handlers and their state: the evaluator, the
@@ -93,8 +95,16 @@ func (s *Service) banner() string {
 	if s.info.Banner != "" {
 		return s.info.Banner
 	}
-	return "tick " + s.info.Version + " — Go in Jupyter (yaegi interpreter, " + runtime.Version() + ")\n" +
-		"%help lists the magics; display.* shows rich output."
+	return "tick " + s.info.Version + " — Go in Jupyter: cells speak Go " + s.languageVersion() +
+		" (the yaegi interpreter); %%go cells compile with " + runtime.Version() + "\n" +
+		"%help lists the magics; display.* shows rich output; !cmd runs a shell command."
+}
+
+func (s *Service) languageVersion() string {
+	if s.info.LanguageVersion != "" {
+		return s.info.LanguageVersion
+	}
+	return session.GoVersion
 }
 
 func (s *Service) kernelInfo(w Responder, r *Request) {
@@ -105,7 +115,7 @@ func (s *Service) kernelInfo(w Responder, r *Request) {
 		"implementation_version": s.info.Version,
 		"language_info": map[string]any{
 			"name":               "go",
-			"version":            strings.TrimPrefix(runtime.Version(), "go"),
+			"version":            s.languageVersion(),
 			"mimetype":           "text/x-go",
 			"file_extension":     ".go",
 			"pygments_lexer":     "go",

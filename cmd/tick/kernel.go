@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -15,15 +16,21 @@ import (
 )
 
 func init() {
-	register(&command{name: "kernel", usage: "CONNECTION_FILE",
+	register(&command{name: "kernel", usage: "[--verbose] CONNECTION_FILE",
 		summary: "run the Jupyter kernel (Jupyter starts this through kernel.json)", run: runKernel})
 }
 
 func runKernel(args []string, stdout, stderr io.Writer) error {
-	if len(args) != 1 {
-		return errors.New("usage: tick kernel CONNECTION_FILE (Jupyter passes the file; run `tick install` so it can)")
+	fl := flag.NewFlagSet("tick kernel", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	verbose := fl.Bool("verbose", os.Getenv("TICK_VERBOSE") != "", "log start-up and shutdown on stderr (also: TICK_VERBOSE=1, e.g. tick install --env TICK_VERBOSE=1)")
+	if err := fl.Parse(args); err != nil {
+		return err
 	}
-	ci, err := kernel.ReadConnectionFile(args[0])
+	if fl.NArg() != 1 {
+		return errors.New("usage: tick kernel [--verbose] CONNECTION_FILE (Jupyter passes the file; run `tick install` so it can)")
+	}
+	ci, err := kernel.ReadConnectionFile(fl.Arg(0))
 	if err != nil {
 		return err
 	}
@@ -49,12 +56,18 @@ func runKernel(args []string, stdout, stderr io.Writer) error {
 	if err := k.Start(); err != nil {
 		return err
 	}
-	fmt.Fprintf(stderr, "tick: kernel %s ready (shell port %d), %d ms after process start\n",
-		versionString(), k.Port("shell"), time.Since(processStart).Milliseconds())
+	// Quiet by default: jupyter console shows the kernel's stderr in the
+	// user's terminal.
+	if *verbose {
+		fmt.Fprintf(stderr, "tick: kernel %s ready (shell port %d), %d ms after process start\n",
+			versionString(), k.Port("shell"), time.Since(processStart).Milliseconds())
+	}
 	go func() {
 		for s := range sigs {
 			if s == syscall.SIGTERM {
-				fmt.Fprintln(stderr, "tick: SIGTERM, shutting down")
+				if *verbose {
+					fmt.Fprintln(stderr, "tick: SIGTERM, shutting down")
+				}
 				k.Stop()
 				return
 			}

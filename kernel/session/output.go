@@ -130,13 +130,28 @@ func (o orderedSink) Shown() (n int) {
 	return n
 }
 
-// prompt returns and forgets the text printed since the last newline.
+// prompt flushes the pending text and returns the prompt of an input
+// request: the text printed since the last newline, which then goes out
+// only as the prompt (a front end shows the prompt itself: sent in the
+// stream too, it showed twice, "name? name? "). When the timer already
+// flushed it, the prompt is empty: it is on screen.
 func (s *streamer) prompt() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	p := s.lastOut
 	s.lastOut = ""
-	return p
+	if n := len(s.segs); p != "" && n > 0 && s.segs[n-1].name == "stdout" && strings.HasSuffix(s.segs[n-1].text, p) {
+		last := &s.segs[n-1]
+		last.text = strings.TrimSuffix(last.text, p)
+		s.size -= len(p)
+		if last.text == "" {
+			s.segs = s.segs[:n-1]
+		}
+		s.flushLocked()
+		return p
+	}
+	s.flushLocked()
+	return ""
 }
 
 // close flushes and detaches the streamer: later writes are dropped by it

@@ -166,6 +166,13 @@ func TestStdin(t *testing.T) {
 	if len(prompts) != 1 || prompts[0] != "name? " {
 		t.Errorf("prompts %q, want [\"name? \"]", prompts)
 	}
+	// The prompt goes out once: as the input request's prompt, not also
+	// in the stream (front ends showed "name? name? ").
+	for _, st := range r.streams {
+		if strings.Contains(st.text, "name?") {
+			t.Errorf("the prompt is in the stream too: %q", r.streams)
+		}
+	}
 	res = s.Execute(context.Background(), Cell{Code: "import (\"bufio\"; \"os\")\n_, err := bufio.NewReader(os.Stdin).ReadString('\\n')\nerr", Count: 2}, r)
 	if res.Err != nil || !strings.Contains(res.Value.Bundle["text/plain"].(string), "does not allow input") {
 		t.Errorf("nil Stdin: got %v %v, want an error saying input is not allowed", res.Err, res.Value)

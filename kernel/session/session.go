@@ -291,7 +291,6 @@ func (s *Session) readLine() (string, error) {
 	if cell == nil || cell.Stdin == nil {
 		return "", errNoInput
 	}
-	st.flush()
 	return cell.Stdin(st.prompt(), false)
 }
 
