@@ -8,6 +8,7 @@ import (
 	"image/png"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -229,5 +230,22 @@ func TestLogoGolden(t *testing.T) {
 	}
 	if c := img.NRGBAAt(32, 10); c != logoBlue {
 		t.Errorf("disc pixel %v, want %v", c, logoBlue)
+	}
+}
+
+// TestSysPrefix asks Jupyter's Python for its sys.prefix, as --sys-prefix
+// does (skipped without python3).
+func TestSysPrefix(t *testing.T) {
+	out, err := exec.Command("python3", "-c", "import sys; print(sys.prefix)").Output()
+	if err != nil {
+		t.Skip("no python3:", err)
+	}
+	got, err := DataDir(Options{SysPrefix: true})
+	want := filepath.Join(strings.TrimSpace(string(out)), "share", "jupyter")
+	if _, jerr := exec.LookPath("jupyter"); jerr != nil && (err != nil || got != want) {
+		t.Errorf("DataDir(--sys-prefix) = %q, %v; want %q", got, err, want)
+	}
+	if err != nil || !strings.HasSuffix(got, filepath.Join("share", "jupyter")) {
+		t.Errorf("DataDir(--sys-prefix) = %q, %v", got, err)
 	}
 }
