@@ -1,24 +1,30 @@
 package magic_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/tick-kernel/tick/display"
+	"github.com/tick-kernel/tick/kernel/session"
 	"github.com/tick-kernel/tick/kernel/session/cell"
 )
 
 func TestShell(t *testing.T) {
 	s := newSession(t)
-	k := mustRun(t, s, 1, "!echo hi; echo oops >&2\n!printf 'ünï'")
-	if got := k.streams.String(); got != "hi\noops\nünï" {
-		t.Errorf("streams = %q", got)
+	// stdout and stderr are two pipes: each keeps its order, not the two together.
+	k := &byStream{}
+	res := s.Execute(context.Background(), session.Cell{Code: "!echo hi; echo oops >&2\n!printf 'ünï'", Count: 1}, k)
+	if res.Err != nil || k.text["stdout"] != "hi\nünï" || k.text["stderr"] != "oops\n" {
+		t.Errorf("stdout %q, stderr %q, err %v", k.text["stdout"], k.text["stderr"], res.Err)
 	}
 	// A failing command shows its status; the cell goes on.
-	k = mustRun(t, s, 2, "!exit 3\nx := 5\n!nosuchcommand-tick")
-	if got := k.streams.String(); !strings.Contains(got, "!exit 3: exit status 3\n") || !strings.Contains(got, "exit status 127 (the shell found no such command") {
+	k2 := mustRun(t, s, 2, "!exit 3\nx := 5\n!nosuchcommand-tick")
+	if got := k2.streams.String(); !strings.Contains(got, "!exit 3: exit status 3\n") || !strings.Contains(got, "exit status 127 (the shell found no such command") {
 		t.Errorf("streams = %q", got)
 	}
 	if v, err := s.Eval("x"); err != nil || v.Int() != 5 {
@@ -28,6 +34,24 @@ func TestShell(t *testing.T) {
 		t.Errorf("%%system alone: %v", res.Err)
 	}
 }
+
+// byStream keeps each stream's text apart.
+type byStream struct {
+	mu   sync.Mutex
+	text map[string]string
+}
+
+func (b *byStream) Stream(name, text string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.text == nil {
+		b.text = map[string]string{}
+	}
+	b.text[name] += text
+}
+func (b *byStream) Publish(display.Data) {}
+func (b *byStream) Update(display.Data)  {}
+func (b *byStream) Clear(bool)           {}
 
 func TestShellInterrupt(t *testing.T) {
 	s := newSession(t)
