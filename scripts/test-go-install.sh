@@ -17,8 +17,12 @@ trap cleanup EXIT
 
 echo "go install ./cmd/tick"
 GOBIN=$t/bin1 go install ./cmd/tick
-"$t/bin1/tick" version | grep -q '^tick ' || { echo "the installed tick does not run"; exit 1; }
-"$t/bin1/tick" install --prefix "$t/p1" | grep -q 'installed kernelspec'
+# (Outputs are read whole: grep -q closing a pipe early would kill the writer
+# with SIGPIPE, which pipefail reports as a failure.)
+out=$("$t/bin1/tick" version)
+grep -q '^tick ' <<<"$out" || { echo "the installed tick does not run: $out"; exit 1; }
+out=$("$t/bin1/tick" install --prefix "$t/p1")
+grep -q 'installed kernelspec' <<<"$out" || { echo "tick install said: $out"; exit 1; }
 grep -q "\"$t/bin1/tick\"" "$t/p1/share/jupyter/kernels/tick/kernel.json"
 
 echo "go install github.com/tick-kernel/tick/cmd/tick@v0.0.0-local through a file-system module proxy"
@@ -42,8 +46,10 @@ GOMODCACHE_REAL=$(go env GOMODCACHE)
 GOPROXY="file://$t/proxy,file://$GOMODCACHE_REAL/cache/download" GOMODCACHE=$t/modcache GOFLAGS=-mod=mod \
   GONOSUMDB=$mod GOSUMDB=off GOBIN=$t/bin2 \
   go install -trimpath "$mod/cmd/tick@$ver"
-"$t/bin2/tick" version | grep -q '^tick ' || { echo "the tick installed through the proxy does not run"; exit 1; }
-"$t/bin2/tick" install --prefix "$t/p2" --name proxied | grep -q 'installed kernelspec "proxied"'
+out=$("$t/bin2/tick" version)
+grep -q '^tick ' <<<"$out" || { echo "the tick installed through the proxy does not run: $out"; exit 1; }
+out=$("$t/bin2/tick" install --prefix "$t/p2" --name proxied)
+grep -q 'installed kernelspec "proxied"' <<<"$out" || { echo "tick install said: $out"; exit 1; }
 
 echo "cross-builds: darwin/amd64, darwin/arm64, windows/amd64"
 for target in darwin/amd64 darwin/arm64 windows/amd64; do
