@@ -307,15 +307,15 @@ func foldSeg[T num](rop ReduceOp, acc float64, seg []T) float64 {
 		for _, x := range seg {
 			acc += float64(x)
 		}
-	case ReduceMax:
+	case ReduceMax: // as the C renderer's tick_max(acc, x): the first NaN wins, ties take x
 		for _, x := range seg {
-			if f := float64(x); f > acc || f != f {
+			if f := float64(x); !(acc > f || acc != acc) {
 				acc = f
 			}
 		}
 	case ReduceMin:
 		for _, x := range seg {
-			if f := float64(x); f < acc || f != f {
+			if f := float64(x); !(acc < f || acc != acc) {
 				acc = f
 			}
 		}
