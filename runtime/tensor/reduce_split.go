@@ -13,7 +13,12 @@ package tensor
 //     middle axis, then over the W partials.
 //
 // Each first-stage kernel's innermost axis is W contiguous elements: the
-// renderer's tile of W accumulators (cTile) walks memory in order. The
+// C renderer's tile of W accumulators (cTile) walks memory in order. This
+// applies on devices whose backend folds lanes (laneFolder: CPU). The GO
+// backend iterates reduced axes innermost, so it reads memory in order when
+// each partial is a contiguous row: there a full reduction becomes
+// goSplitParts contiguous partial folds and trailing folds stay one kernel.
+// The
 // fold order is fixed by the shape, never by the machine's core count, so
 // every device and every run gives the same bits; it differs from a
 // sequential fold by rounding only (sums of float32 are then more accurate,
@@ -24,7 +29,19 @@ const (
 	splitLanes     = cTile   // interleaved partials per block or row
 	splitReduceMin = 1 << 16 // full reductions below this stay one kernel
 	splitRowMin    = 1024    // trailing reductions shorter than this stay one kernel
+	goSplitParts   = 256     // contiguous partial folds of a full reduction elsewhere
 )
+
+// laneFolder is implemented by backends whose reduce kernels keep a tile of
+// accumulators along the innermost kept axis (the CPU renderer).
+type laneFolder interface{ foldsLanes() bool }
+
+func (cpuBackend) foldsLanes() bool { return true }
+
+func foldsLanes(d *Dev) bool {
+	lf, ok := d.backend.(laneFolder)
+	return ok && lf.foldsLanes()
+}
 
 // splitReduce returns the restructured reduction of src over rax (kshape:
 // src's shape with the reduced axes set to 1), or nil when it does not
@@ -32,6 +49,9 @@ const (
 func splitReduce(src *Tensor, rop ReduceOp, kshape, rax []int) *Tensor {
 	n := src.Numel()
 	shape := src.l.shape
+	if !foldsLanes(src.l.dev) {
+		return splitRows(src, rop, kshape)
+	}
 	if prod(kshape) == 1 {
 		if n < splitReduceMin || n%(splitParts*splitLanes) != 0 {
 			return nil
@@ -96,4 +116,17 @@ func reshapeIsFree(l *lazy, shape []int) bool {
 		}
 	}
 	return true
+}
+
+// splitRows turns a full reduction into goSplitParts contiguous partial
+// folds, then a fold of those, or returns nil.
+func splitRows(src *Tensor, rop ReduceOp, kshape []int) *Tensor {
+	n := src.Numel()
+	if prod(kshape) != 1 || n < splitReduceMin || n%goSplitParts != 0 || !reshapeIsFree(src.l, []int{goSplitParts, n / goSplitParts}) {
+		return nil
+	}
+	parts := &lazy{kind: kReduce, shape: []int{goSplitParts, 1}, dtype: src.l.dtype, dev: src.l.dev, rop: rop, axes: []int{1},
+		srcs: []*lazy{src.Reshape(goSplitParts, n/goSplitParts).l}}
+	all := &lazy{kind: kReduce, shape: []int{1, 1}, dtype: src.l.dtype, dev: src.l.dev, rop: rop, axes: []int{0, 1}, srcs: []*lazy{parts}}
+	return (&Tensor{l: all}).Reshape(kshape...)
 }
