@@ -125,7 +125,9 @@ type loadInfo struct {
 func renderC(k *Kernel, symbol string) string {
 	r := &cRender{k: k, temps: map[*Node]string{}}
 	var sb strings.Builder
-	if k.Reduce != ReduceNone {
+	if g := matchGemm(k); g != nil && g.K > 0 && g.M*g.N > 0 && !cGemmOff {
+		r.gemmC(&sb, symbol, g)
+	} else if k.Reduce != ReduceNone {
 		r.reduce(&sb, symbol)
 	} else {
 		fmt.Fprintf(&sb, "void %s(void **bufs, int64_t start, int64_t end) {\n", symbol)
