@@ -361,9 +361,16 @@ func (t *Tensor) Matmul(x *Tensor) *Tensor {
 	return out
 }
 
+// softmaxKeepMin is the size from which Softmax computes exp once into a
+// buffer (one more kernel, one more pass over memory) instead of twice.
+const softmaxKeepMin = 1 << 12
+
 // Softmax is exp(t - max) / sum(exp(t - max)) along axis.
 func (t *Tensor) Softmax(axis int) *Tensor {
 	e := t.Sub(t.MaxKeepDim(axis)).Exp()
+	if e.l.kind == kElem && e.Numel() >= softmaxKeepMin {
+		e.l.keep = true // exp once, read by the sum and the division
+	}
 	return e.Div(e.SumKeepDim(axis))
 }
 

@@ -109,6 +109,9 @@ func reshapeIsFree(l *lazy, shape []int) bool {
 		_, ok := l.view.reshape(shape)
 		return ok
 	case kElem:
+		if l.keep {
+			return true // its own contiguous buffer
+		}
 		for _, s := range l.srcs {
 			if !reshapeIsFree(s, shape) {
 				return false

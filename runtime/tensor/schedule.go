@@ -35,7 +35,7 @@ func (s *scheduler) realize(l *lazy) {
 	if l.kind == kBuffer {
 		return
 	}
-	kb := &kbuild{s: s, dev: l.dev, idx: map[*Buffer]int{}, memo: map[*lazy]*Node{}}
+	kb := &kbuild{s: s, dev: l.dev, root: l, idx: map[*Buffer]int{}, memo: map[*lazy]*Node{}}
 	k := &Kernel{}
 	if l.kind == kReduce {
 		src := l.srcs[0]
@@ -85,6 +85,7 @@ func kernelName(k *Kernel) string {
 type kbuild struct {
 	s     *scheduler
 	dev   *Dev
+	root  *lazy // the node this kernel computes
 	idx   map[*Buffer]int
 	bufs  []*Buffer
 	specs []BufferSpec
@@ -104,6 +105,11 @@ func (kb *kbuild) inline(n *lazy) *Node {
 	case kConst:
 		r = &Node{Op: OpConst, DType: n.dtype, Value: n.value}
 	case kElem:
+		if n.keep && n != kb.root { // its own kernel: read its buffer
+			kb.s.realize(n)
+			r = kb.load(n.buf, n.dtype, contiguousView(n.shape))
+			break
+		}
 		src := make([]*Node, len(n.srcs))
 		for i, s := range n.srcs {
 			src[i] = kb.inline(s)

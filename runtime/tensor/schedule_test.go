@@ -181,3 +181,31 @@ func TestReadingAReducedViewNeedsNoCopy(t *testing.T) {
 		t.Errorf("%d kernels launched, want 1 (no copy for a dense view)", n)
 	}
 }
+
+// TestSoftmaxComputesExpOnce: softmax's exp is one kernel whose buffer the
+// sum and the division read, not inlined (and recomputed) into both.
+func TestSoftmaxComputesExpOnce(t *testing.T) {
+	for _, dev := range testDevices(t) {
+		t.Run(dev, func(t *testing.T) {
+			onDevice(t, dev)
+			x := Randn(3, 64, 2048).Realize()
+			exps := 0
+			for _, k := range scheduleOf(x.Softmax(1)) {
+				walk(k.Expr, func(n *Node) {
+					if n.Op == OpExp {
+						exps++
+					}
+				})
+			}
+			if exps != 1 {
+				t.Errorf("softmax schedules %d exp nodes, want 1", exps)
+			}
+			got := x.Softmax(1).Sum(1).Float32s()
+			for r, v := range got {
+				if math.Abs(float64(v)-1) > 1e-5 {
+					t.Fatalf("row %d of softmax sums to %v", r, v)
+				}
+			}
+		})
+	}
+}
