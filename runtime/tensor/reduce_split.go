@@ -7,7 +7,8 @@ package tensor
 //     W] folded over the middle axis: splitParts contiguous blocks (one or
 //     more per worker), each folded into W = splitLanes interleaved partials
 //     (partial w of block p folds elements p·n/P + k·W + w in k order),
-//     then one small fold of the P·W partials;
+//     then one small fold of the P·W partials (below splitReduceMin: one
+//     block, so a small sum still keeps W accumulators instead of one);
 //   - a reduction over the trailing axes (R elements per output, rows of a
 //     softmax, Sum(-1) of a matrix) becomes [rows, R/W, W] folded over the
 //     middle axis, then over the W partials.
@@ -27,7 +28,8 @@ package tensor
 const (
 	splitParts     = 8       // blocks of a full reduction
 	splitLanes     = cTile   // interleaved partials per block or row
-	splitReduceMin = 1 << 16 // full reductions below this stay one kernel
+	splitReduceMin = 1 << 16 // full reductions below this are one block
+	splitSmallMin  = 1 << 13 // full reductions below this stay one kernel
 	splitRowMin    = 1024    // trailing reductions shorter than this stay one kernel
 	goSplitParts   = 256     // contiguous partial folds of a full reduction elsewhere
 )
@@ -53,10 +55,13 @@ func splitReduce(src *Tensor, rop ReduceOp, kshape, rax []int) *Tensor {
 		return splitRows(src, rop, kshape)
 	}
 	if prod(kshape) == 1 {
-		if n < splitReduceMin || n%(splitParts*splitLanes) != 0 {
-			return nil
+		switch {
+		case n >= splitReduceMin && n%(splitParts*splitLanes) == 0:
+			return splitFold(src, rop, []int{splitParts}, n/(splitParts*splitLanes), kshape)
+		case n >= splitSmallMin && n%splitLanes == 0: // one block: 64 accumulators instead of one
+			return splitFold(src, rop, []int{1}, n/splitLanes, kshape)
 		}
-		return splitFold(src, rop, []int{splitParts}, n/(splitParts*splitLanes), kshape)
+		return nil
 	}
 	// Trailing axes only: rax must be a suffix of the axes.
 	nd := len(shape)

@@ -159,6 +159,17 @@ func TestTrailingReductionSplits(t *testing.T) {
 					t.Errorf("row %d: sum %v max %v min %v, want %v %v %v", r, sum[r], mx[r], mn[r], want, wmax, wmin)
 				}
 			}
+			small := FromFloat32s(v[:splitSmallMin], splitSmallMin).Realize()
+			if ks := scheduleOf(small.Max()); foldsLanes(Device(dev)) && (len(ks) != 2 || ks[0].OutSize() != splitLanes) {
+				t.Errorf("Max of %d elements: %d kernels, want 2 (the first with %d lane partials)", splitSmallMin, len(ks), splitLanes)
+			}
+			wsmall := float32(math.Inf(-1))
+			for _, e := range v[:splitSmallMin] {
+				wsmall = max(wsmall, e)
+			}
+			if got := float32(small.Max().Item()); got != wsmall {
+				t.Errorf("Max of %d elements = %v, want %v", splitSmallMin, got, wsmall)
+			}
 			a := FromFloat32s(v[:4*n], 4, n).Realize()
 			if ks := scheduleOf(a.Matmul(a.T())); len(ks) != 1 {
 				t.Errorf("a matmul with K=%d scheduled %d kernels, want 1 (the contraction is not split)", n, len(ks))
