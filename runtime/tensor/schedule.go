@@ -9,6 +9,8 @@ package tensor
 import (
 	"fmt"
 	"runtime"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -61,24 +63,20 @@ func (s *scheduler) realize(l *lazy) {
 }
 
 func kernelName(k *Kernel) string {
-	var sb strings.Builder
+	b := make([]byte, 0, 32)
 	if k.Reduce != ReduceNone {
-		sb.WriteString("R")
+		b = append(b, 'R')
 	} else {
-		sb.WriteString("E")
-	}
-	red := map[int]bool{}
-	for _, a := range k.ReduceAxes {
-		red[a] = true
+		b = append(b, 'E')
 	}
 	for d, n := range k.Shape {
-		if red[d] {
-			fmt.Fprintf(&sb, "_r%d", n)
-		} else {
-			fmt.Fprintf(&sb, "_%d", n)
+		b = append(b, '_')
+		if slices.Contains(k.ReduceAxes, d) {
+			b = append(b, 'r')
 		}
+		b = strconv.AppendInt(b, int64(n), 10)
 	}
-	return sb.String()
+	return string(b)
 }
 
 // kbuild builds one kernel's expression.
@@ -259,7 +257,7 @@ func compileAll(items []schedItem) ([]Program, error) {
 	progs := make([]Program, len(items))
 	errs := make([]error, len(items))
 	var missing []int
-	seen := map[string]bool{}
+	var seen map[string]bool // allocated only when something must compile
 	for i, it := range items {
 		if p := it.dev.cached(it.k); p != nil {
 			counters.cacheHits.Add(1)
@@ -270,6 +268,9 @@ func compileAll(items []schedItem) ([]Program, error) {
 			}
 			progs[i] = p
 			continue
+		}
+		if seen == nil {
+			seen = map[string]bool{}
 		}
 		if key := it.dev.name + "\x00" + it.k.Key(); !seen[key] {
 			seen[key] = true
