@@ -5,7 +5,8 @@ package main
 // on every core: peak float32 FLOP/s with fused multiply-adds (what BLAS
 // libraries reach) and with separate multiply and add (what tick's kernels
 // may use: they are compiled without contraction so results match the GO
-// backend bit for bit), read bandwidth and copy bandwidth.
+// backend bit for bit), read bandwidth and copy bandwidth at the size of the
+// large cases (16M float32, 64 MB per array).
 
 import (
 	"runtime"
@@ -112,7 +113,7 @@ func measureLimits() (limits, error) {
 	l.fma = flops / bestParallel(k("peak_fma"), workers, iters, []unsafe.Pointer{out}, false, 5).Seconds() / 1e9
 	l.muladd = flops / bestParallel(k("peak_muladd"), workers, iters, []unsafe.Pointer{out}, false, 5).Seconds() / 1e9
 
-	const n = 64 << 20 // 256 MB: far past the caches
+	const n = 16 << 20 // the size of the large cases (16M float32: 64 MB)
 	src, err := native.Alloc(n * 4)
 	if err != nil {
 		return l, err
@@ -125,8 +126,8 @@ func measureLimits() (limits, error) {
 	defer native.Free(dst)
 	fill(src, n)
 	fill(dst, n)
-	l.read = 4 * n / bestParallel(k("bw_read"), workers, n, []unsafe.Pointer{out, src}, true, 7).Seconds() / 1e9
-	l.copy = 8 * n / bestParallel(k("bw_copy"), workers, n, []unsafe.Pointer{dst, src}, true, 7).Seconds() / 1e9
+	l.read = 4 * n / bestParallel(k("bw_read"), workers, n, []unsafe.Pointer{out, src}, true, 15).Seconds() / 1e9
+	l.copy = 8 * n / bestParallel(k("bw_copy"), workers, n, []unsafe.Pointer{dst, src}, true, 15).Seconds() / 1e9
 	return l, nil
 }
 
