@@ -62,6 +62,9 @@ typedef int32_t tick_vfi __attribute__((vector_size(TICK_VB)));
 typedef int64_t tick_vdi __attribute__((vector_size(TICK_VB)));
 static inline tick_vf tick_vf_ld(const float *p) { tick_vf v; __builtin_memcpy(&v, p, sizeof v); return v; }
 static inline tick_vd tick_vd_ld(const double *p) { tick_vd v; __builtin_memcpy(&v, p, sizeof v); return v; }
+// TICK_VBCAST(V, x) is x in every lane: -0 + x is x exactly, signed zeros
+// included (0 + x would turn -0 into +0).
+#define TICK_VBCAST(V, x) (-(V){} + (x))
 // Branch-free vector selects with the scalar helpers' IEEE results: m picks a.
 #define TICK_VSEL(V, I, m, a, b) ((V)(((I)(m) & (I)(a)) | (~(I)(m) & (I)(b))))
 static inline tick_vf tick_vf_max(tick_vf a, tick_vf b) { return TICK_VSEL(tick_vf, tick_vfi, (a > b) | (a != a), a, b); }
@@ -289,7 +292,7 @@ func (r *cRender) bases(sb *strings.Builder, fixed []int, inner int, innerVar st
 			}
 		}
 		if r.vec != "" {
-			val := fmt.Sprintf("((%s){} + b%d[base%d])", r.vec, n.Buf, i)
+			val := fmt.Sprintf("TICK_VBCAST(%s, b%d[base%d])", r.vec, n.Buf, i)
 			if li.strides[inner] == 1 {
 				val = fmt.Sprintf("%s_ld(&b%d[%s])", r.vec, n.Buf, addr)
 			}
@@ -620,7 +623,7 @@ func (r *cRender) expr(n *Node) string {
 	case OpConst:
 		v = cConst(n.DType, n.Value)
 		if r.vec != "" {
-			v = fmt.Sprintf("((%s){} + %s)", r.vec, v)
+			v = fmt.Sprintf("TICK_VBCAST(%s, %s)", r.vec, v)
 		}
 	default:
 		src := make([]string, len(n.Src))

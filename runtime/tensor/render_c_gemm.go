@@ -53,7 +53,7 @@ static inline void tick_mk(int64_t kc, const float *restrict ap, const float *re
 		const tick_vf b0 = tick_vf_ld(bp + p * TICK_NR), b1 = tick_vf_ld(bp + p * TICK_NR + TICK_VL);
 #pragma GCC unroll 12
 		for (int r = 0; r < TICK_MR; r++) {
-			const tick_vf a = (tick_vf){} + ap[p * TICK_MR + r];
+			const tick_vf a = TICK_VBCAST(tick_vf, ap[p * TICK_MR + r]);
 			acc[r][0] = acc[r][0] + a * b0;
 			acc[r][1] = acc[r][1] + a * b1;
 		}

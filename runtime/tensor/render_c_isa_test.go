@@ -137,3 +137,29 @@ func hostHasAVX2() bool {
 	data, err := os.ReadFile("/proc/cpuinfo")
 	return err == nil && strings.Contains(string(data), " avx2 ") && strings.Contains(string(data), " fma ")
 }
+
+// A vector tile broadcasting a -0 along its lanes keeps the sign: the max of
+// -0s is -0 in the vector path as in the scalar one and the reference.
+func TestCPUVectorBroadcastKeepsNegativeZero(t *testing.T) {
+	if err := native.Available(); err != nil {
+		t.Skip(err)
+	}
+	f := Float32
+	k := &Kernel{Name: "R_negzero", Shape: []int{9, 512}, ReduceAxes: []int{0}, Reduce: ReduceMax,
+		Expr: cpuBin(OpMax, f, cpuLd(1, f, []int{1, 0}, 0, nil), cpuCst(f, math.Copysign(0, -1))),
+		Bufs: []BufferSpec{{f, 512}, {f, 9}}}
+	in := [][]float64{nil, make([]float64, 9)}
+	for i := range in[1] {
+		in[1][i] = math.Copysign(0, -1)
+	}
+	want := cpuRefEval(k, in)
+	got, src := cpuRun(t, k, in)
+	if !strings.Contains(src, "va[u] = tick_vf_max(va[u]") {
+		t.Fatalf("the max did not take the vector path:\n%s", src)
+	}
+	for i := range want {
+		if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+			t.Fatalf("out[%d] = %v (sign bit %v), want %v\n%s", i, got[i], math.Signbit(got[i]), want[i], src)
+		}
+	}
+}
