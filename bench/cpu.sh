@@ -36,6 +36,7 @@ go build -o "$OUT.bin" ./bench/cpubench
 	while [ $i -le "$ROUNDS" ]; do
 		echo "#load	round $i: $(cut -d' ' -f1-3 /proc/loadavg)"
 		"$OUT.bin" "$@"
+		TICK_FMA=1 "$OUT.bin" "$@" -matmul-only "tick CPU FMA"
 		env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE $PY bench/cpu_numpy.py "$@" 2>/dev/null
 		for core in Haswell SkylakeX; do
 			env -u OPENBLAS_L2_SIZE OPENBLAS_CORETYPE=$core $PY bench/cpu_numpy.py "$@" --matmul-only "OpenBLAS $core" 2>/dev/null

@@ -25,7 +25,10 @@ import (
 	"github.com/tick-kernel/tick/runtime/tensor"
 )
 
-var quick = flag.Bool("quick", false, "smaller sizes and fewer trials (a smoke run)")
+var (
+	quick       = flag.Bool("quick", false, "smaller sizes and fewer trials (a smoke run)")
+	matmulLabel = flag.String("matmul-only", "", "only the CPU device's matmul rows, labelled with this name (bench/cpu.sh runs it with TICK_FMA=1)")
+)
 
 func emit(cs, size, impl string, v float64, unit string) {
 	fmt.Printf("%s\t%s\t%s\t%.4g\t%s\n", cs, size, impl, v, unit)
@@ -65,6 +68,19 @@ func main() {
 	trials := 5
 	if *quick {
 		trials = 2
+	}
+	if *matmulLabel != "" {
+		mm := []int{256, 512, 1024, 2048}
+		if *quick {
+			mm = []int{256, 512}
+		}
+		must(tensor.SetDefaultDevice("CPU"))
+		for _, n := range mm {
+			a, b := tensor.Rand(1, n, n).Realize(), tensor.Rand(2, n, n).Realize()
+			d := best(min(trials, 3), replayed(func(in ...*tensor.Tensor) *tensor.Tensor { return in[0].Matmul(in[1]) }, a, b))
+			emit("matmul f32", fmt.Sprint(n), *matmulLabel, 2*float64(n*n*n)/d.Seconds()/1e9, "GFLOP/s")
+		}
+		return
 	}
 	limitsNow()
 	defer limitsNow() // again at the end: the report keeps the best sample

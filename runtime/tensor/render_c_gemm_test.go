@@ -78,3 +78,27 @@ func TestCPUGemmMatmulMatchesGO(t *testing.T) {
 		}
 	}
 }
+
+// With TICK_FMA=1 the micro-kernel may fuse multiply-adds: the source says
+// so, and results stay within rounding of the reference (no longer exact).
+func TestCPUGemmFMAOptIn(t *testing.T) {
+	if err := native.Available(); err != nil {
+		t.Skip(err)
+	}
+	t.Setenv(EnvFMA, "1")
+	k := gemmKernel(1, 30, 50, 700, false)
+	in := make([][]float64, len(k.Bufs))
+	for i, b := range k.Bufs[1:] {
+		in[i+1] = cpuTestData(b, i)
+	}
+	want := cpuRefEval(k, in)
+	got, src := cpuRun(t, k, in)
+	if !strings.Contains(src, `optimize("fp-contract=fast")`) {
+		t.Fatalf("TICK_FMA=1 did not allow contraction:\n%s", src[:min(len(src), 2000)])
+	}
+	for i := range want {
+		if d := math.Abs(got[i] - want[i]); d > 1e-5*math.Max(1, math.Abs(want[i])) {
+			t.Fatalf("out[%d] = %v, want %v", i, got[i], want[i])
+		}
+	}
+}
