@@ -145,9 +145,11 @@ func (r *cRender) gemmC(sb *strings.Builder, symbol string, g *gemmPlan) {
 	sb.WriteString("\t\t\tcp[e] = s;\n\t\t}\n")
 	sb.WriteString("\t\tif (fr1 > fr0) {\n")
 	sb.WriteString("\t\t\tif (!pa) {\n")
-	sb.WriteString("\t\t\t\tpa = aligned_alloc(64, sizeof(float) * ((TICK_GEMM_MC + TICK_MR) * TICK_GEMM_KC + 16));\n")
-	sb.WriteString("\t\t\t\tpb = aligned_alloc(64, sizeof(float) * ((TICK_GEMM_NC + TICK_NR) * TICK_GEMM_KC + 16));\n")
+	// Packing buffers sized by the product (a small matmul allocates little).
+	fmt.Fprintf(sb, "\t\t\t\tconst int64_t kc = K < TICK_GEMM_KC ? K : TICK_GEMM_KC, mc = M < TICK_GEMM_MC ? M : TICK_GEMM_MC, nc = N < TICK_GEMM_NC ? N : TICK_GEMM_NC;\n")
+	sb.WriteString("\t\t\t\tpa = malloc(sizeof(float) * (mc + TICK_MR) * kc);\n")
+	sb.WriteString("\t\t\t\tpb = malloc(sizeof(float) * (nc + TICK_NR) * kc);\n")
 	sb.WriteString("\t\t\t}\n")
 	fmt.Fprintf(sb, "\t\t\ttick_gemm_rows(cp, a, b, fr0, fr1, N, K, %d, %d, %d, %d, pa, pb);\n", g.sAi, g.sAk, g.sBj, g.sBk)
-	sb.WriteString("\t\t}\n\t\to = pe;\n\t}\n\tfree(pa);\n\tfree(pb);\n\t(void)M;\n}\n")
+	sb.WriteString("\t\t}\n\t\to = pe;\n\t}\n\tfree(pa);\n\tfree(pb);\n}\n")
 }
