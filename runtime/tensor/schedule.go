@@ -37,7 +37,9 @@ func (s *scheduler) realize(l *lazy) {
 	if l.kind == kBuffer {
 		return
 	}
-	kb := &kbuild{s: s, dev: l.dev, root: l, idx: map[*Buffer]int{}, memo: map[*lazy]*Node{}}
+	// Slot 0 of bufs and specs is the output, filled in below.
+	kb := &kbuild{s: s, dev: l.dev, root: l, memo: map[*lazy]*Node{},
+		bufs: make([]*Buffer, 1, 4), specs: make([]BufferSpec, 1, 4)}
 	k := &Kernel{}
 	if l.kind == kReduce {
 		src := l.srcs[0]
@@ -56,9 +58,10 @@ func (s *scheduler) realize(l *lazy) {
 		out = mustBuffer(l.dev, l.dtype, prod(l.shape))
 	}
 	out.shape = l.shape
-	k.Bufs = append([]BufferSpec{{DType: l.dtype, Size: out.n}}, kb.specs...)
+	kb.bufs[0], kb.specs[0] = out, BufferSpec{DType: l.dtype, Size: out.n}
+	k.Bufs = kb.specs
 	k.Name = kernelName(k)
-	s.items = append(s.items, schedItem{k: k, bufs: append([]*Buffer{out}, kb.bufs...), dev: l.dev, root: l, fused: kb.memo})
+	s.items = append(s.items, schedItem{k: k, bufs: kb.bufs, dev: l.dev, root: l, fused: kb.memo})
 	*l = lazy{kind: kBuffer, shape: l.shape, dtype: l.dtype, dev: l.dev, buf: out}
 }
 
@@ -83,10 +86,9 @@ func kernelName(k *Kernel) string {
 type kbuild struct {
 	s     *scheduler
 	dev   *Dev
-	root  *lazy // the node this kernel computes
-	idx   map[*Buffer]int
-	bufs  []*Buffer
-	specs []BufferSpec
+	root  *lazy        // the node this kernel computes
+	bufs  []*Buffer    // the kernel's buffers: 0 the output, then inputs in first-load order
+	specs []BufferSpec // their specs, same order
 	memo  map[*lazy]*Node
 }
 
@@ -137,10 +139,9 @@ func (kb *kbuild) load(b *Buffer, dt DType, v View) *Node {
 	if b.dev != kb.dev {
 		panic(&OpError{Op: "Realize", Msg: fmt.Sprintf("a kernel on %s reads a buffer on %s; move tensors with To(%q) first", kb.dev.name, b.dev.name, kb.dev.name)})
 	}
-	i, ok := kb.idx[b]
-	if !ok {
-		i = len(kb.bufs) + 1
-		kb.idx[b] = i
+	i := slices.Index(kb.bufs[1:], b) + 1 // a kernel reads few buffers: a scan beats a map
+	if i == 0 {
+		i = len(kb.bufs)
 		kb.bufs = append(kb.bufs, b)
 		kb.specs = append(kb.specs, BufferSpec{DType: b.dtype, Size: b.n})
 	}
