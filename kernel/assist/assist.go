@@ -1,0 +1,127 @@
+// Package assist is tick's code assistant: completion and inspection that
+// know Go. It type-checks (go/types) the declarations of the cells that
+// ran, plus the cell being typed up to the cursor, tolerating the errors
+// of unfinished code, with packages loaded from their source (the standard
+// library from GOROOT, tick's own packages from tick's source tree, their
+// modules from the module cache). Docs come from go/doc over the same
+// source and from the // comments of the user's cells.
+//
+// It reads the session only through Scope, and knows nothing of yaegi or
+// Jupyter: kernel/session adapts its answers (session.Completion,
+// session.Inspection).
+package assist
+
+import (
+	"go/token"
+	"os"
+	"path/filepath"
+	"sync"
+)
+
+// Scope is what the assistant reads from a session.
+type Scope interface {
+	// Ran returns the Go code of the cells that ran, from index from on
+	// (the list only grows).
+	Ran(from int) []string
+	// Value is a short description of the current value of the session
+	// variable name ("= 42"), false when the session has none.
+	Value(name string) (string, bool)
+}
+
+// Match is one completion.
+type Match struct {
+	Text string
+	// Kind is what the match is: function, method, variable, field,
+	// constant, type, module (a package), keyword, path (an import
+	// path), magic.
+	Kind string
+	// Signature is its type or signature ("func(s string) string").
+	Signature string
+}
+
+// Completion is the answer to a completion request: Matches replace
+// code[Start:End] (byte offsets).
+type Completion struct {
+	Matches    []Match
+	Start, End int
+}
+
+// Help is the answer to an inspection: the same text as plain text and
+// as Markdown.
+type Help struct {
+	Found          bool
+	Text, Markdown string
+}
+
+// Options configure an Assistant. The zero value finds everything itself.
+type Options struct {
+	// TickSource is tick's module root (for docs and types of
+	// tick/...); empty means where this binary was built from, or
+	// $TICK_SOURCE.
+	TickSource string
+	// CacheDir keeps the standard library's types between runs; empty
+	// means the user cache directory (tick/assist), "-" no disk cache.
+	CacheDir string
+	// Packages are the packages cells can import: import path →
+	// package name (the session's symbol tables).
+	Packages map[string]string
+	// Dir, when set, finds the source directory of other packages
+	// (modules imported through compiled Go).
+	Dir func(path string) (string, bool)
+}
+
+// Assistant answers completion and inspection for one session. It is
+// safe for concurrent use.
+type Assistant struct {
+	scope Scope
+	fset  *token.FileSet
+	imp   *importer
+	pkgs  *pkgIndex
+	cache string
+
+	reqMu sync.Mutex // one request at a time: checks share the model's objects
+	mu    sync.Mutex // guards model
+	model *model
+	docs  docCache
+}
+
+// New returns an assistant reading scope. Call Warm (on its own
+// goroutine) to load the packages most cells use before the first
+// request needs them.
+func New(scope Scope, opts Options) *Assistant {
+	fset := token.NewFileSet()
+	root := opts.TickSource
+	if root == "" {
+		root = tickSource()
+	}
+	imp := newImporter(fset, root)
+	imp.extra = opts.Dir
+	cache := opts.CacheDir
+	if cache == "" {
+		if d, err := os.UserCacheDir(); err == nil {
+			cache = filepath.Join(d, "tick", "assist")
+		}
+	}
+	if cache == "-" {
+		cache = ""
+	}
+	a := &Assistant{scope: scope, fset: fset, imp: imp, cache: cache, model: &model{}}
+	a.pkgs = newPkgIndex(opts.Packages)
+	a.docs.init()
+	return a
+}
+
+// warmPackages are loaded by Warm: what most notebooks import.
+var warmPackages = []string{"fmt", "strings", "strconv", "time", "math", "sort", "os", "errors",
+	"tick/runtime/tensor", "tick/display", "tick/timing"}
+
+// Warm loads the standard library's types from the disk cache (or from
+// source, then writes the cache), and the packages most cells import,
+// so the first request does not wait for them.
+func (a *Assistant) Warm() {
+	a.readCache()
+	for _, p := range warmPackages {
+		a.imp.Import(p)
+	}
+	a.writeCache()
+}
