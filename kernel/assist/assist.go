@@ -12,10 +12,12 @@
 package assist
 
 import (
+	"fmt"
 	"go/token"
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 )
 
 // Scope is what the assistant reads from a session.
@@ -74,28 +76,41 @@ type Options struct {
 // safe for concurrent use.
 type Assistant struct {
 	scope Scope
-	fset  *token.FileSet
-	imp   *importer
-	pkgs  *pkgIndex
-	cache string
+	*loader
+	pkgs *pkgIndex
 
 	reqMu sync.Mutex // one request at a time: checks share the model's objects
-	mu    sync.Mutex // guards model
-	model *model
-	docs  docCache
+	// Failure is the last panic a request recovered from (for bug
+	// reports); nil when none.
+	failure atomic.Value
+	mu      sync.Mutex // guards model
+	model   *model
 }
+
+// loader is what every assistant of a process shares: packages loaded
+// from source (types and docs) are the same for every session, and
+// loading them is the expensive part.
+type loader struct {
+	fset  *token.FileSet
+	imp   *importer
+	docs  docCache
+	cache string
+	warm  sync.Once
+}
+
+var (
+	loadersMu sync.Mutex
+	loaders   = map[[2]string]*loader{} // by tick source and cache directory
+)
 
 // New returns an assistant reading scope. Call Warm (on its own
 // goroutine) to load the packages most cells use before the first
 // request needs them.
 func New(scope Scope, opts Options) *Assistant {
-	fset := token.NewFileSet()
 	root := opts.TickSource
 	if root == "" {
 		root = tickSource()
 	}
-	imp := newImporter(fset, root)
-	imp.extra = opts.Dir
 	cache := opts.CacheDir
 	if cache == "" {
 		if d, err := os.UserCacheDir(); err == nil {
@@ -105,10 +120,35 @@ func New(scope Scope, opts Options) *Assistant {
 	if cache == "-" {
 		cache = ""
 	}
-	a := &Assistant{scope: scope, fset: fset, imp: imp, cache: cache, model: &model{}}
-	a.pkgs = newPkgIndex(opts.Packages)
-	a.docs.init()
-	return a
+	loadersMu.Lock()
+	l, ok := loaders[[2]string{root, cache}]
+	if !ok {
+		fset := token.NewFileSet()
+		l = &loader{fset: fset, imp: newImporter(fset, root), cache: cache}
+		l.docs.init()
+		loaders[[2]string{root, cache}] = l
+	}
+	loadersMu.Unlock()
+	if opts.Dir != nil {
+		l.imp.setExtra(opts.Dir)
+	}
+	return &Assistant{scope: scope, loader: l, pkgs: newPkgIndex(opts.Packages), model: &model{}}
+}
+
+// recoverTo turns a panic in a request into an empty answer: the
+// assistant must never take the session down.
+func recoverTo[T any](a *Assistant, res *T) {
+	if r := recover(); r != nil {
+		var zero T
+		*res = zero
+		a.failure.Store(fmt.Sprint(r))
+	}
+}
+
+// Failure is the last panic a request recovered from ("" when none).
+func (a *Assistant) Failure() string {
+	s, _ := a.failure.Load().(string)
+	return s
 }
 
 // warmPackages are loaded by Warm: what most notebooks import.
@@ -119,9 +159,11 @@ var warmPackages = []string{"fmt", "strings", "strconv", "time", "math", "sort",
 // source, then writes the cache), and the packages most cells import,
 // so the first request does not wait for them.
 func (a *Assistant) Warm() {
-	a.readCache()
-	for _, p := range warmPackages {
-		a.imp.Import(p)
-	}
-	a.writeCache()
+	a.warm.Do(func() {
+		a.readCache()
+		for _, p := range warmPackages {
+			a.imp.Import(p)
+		}
+		a.writeCache()
+	})
 }

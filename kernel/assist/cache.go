@@ -16,7 +16,7 @@ import (
 
 // cacheFile is where the standard library's types are kept for this Go
 // installation.
-func (a *Assistant) cacheFile() string {
+func (a *loader) cacheFile() string {
 	if a.cache == "" {
 		return ""
 	}
@@ -26,7 +26,7 @@ func (a *Assistant) cacheFile() string {
 
 // readCache loads the cached standard-library types, if any. A cache
 // that does not read is ignored (and rewritten by writeCache).
-func (a *Assistant) readCache() {
+func (a *loader) readCache() {
 	file := a.cacheFile()
 	if file == "" {
 		return
@@ -45,7 +45,7 @@ func (a *Assistant) readCache() {
 
 // writeCache writes the standard-library packages loaded from source,
 // when there are new ones.
-func (a *Assistant) writeCache() {
+func (a *loader) writeCache() {
 	file := a.cacheFile()
 	if file == "" {
 		return

@@ -306,3 +306,61 @@ func lineCol(code string, off int) (int, int) {
 	line := 1 + strings.Count(code[:off], "\n")
 	return line, off - strings.LastIndexByte(code[:off], '\n')
 }
+
+// MissingImports returns the packages code (a cell about to run) uses as
+// `name.X` without importing them, and that no cell declares or
+// imported: name → import path, resolved as goimports does (the package
+// of that name that has every member the cell selects).
+func (a *Assistant) MissingImports(code string) (res map[string]string) {
+	a.reqMu.Lock()
+	defer a.reqMu.Unlock()
+	defer recoverTo(a, &res)
+	m := a.current()
+	pc, err := cell.Parse(a.fset, cell.Cell{N: len(m.cells) + 1, Code: code})
+	if err != nil {
+		return nil
+	}
+	imports := map[string]string{}
+	for k, v := range m.imports {
+		imports[k] = v
+	}
+	declared := map[string]bool{}
+	var files []*ast.File
+	if pc.Decls != nil {
+		files = append(files, pc.Decls)
+		for _, d := range pc.Decls.Decls {
+			for _, n := range declNames(d) {
+				declared[n] = true
+			}
+			if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT {
+				for _, sp := range g.Specs {
+					is := sp.(*ast.ImportSpec)
+					p, _ := strconv.Unquote(is.Path.Value)
+					name := a.pkgs.name(p)
+					if is.Name != nil {
+						name = is.Name.Name
+					}
+					imports[name] = p
+				}
+			}
+		}
+	}
+	var body []ast.Stmt
+	body = append(body, pc.Stmts...)
+	if pc.Value != nil {
+		body = append(body, &ast.ExprStmt{X: pc.Value})
+	}
+	files = append(files, &ast.File{Name: ast.NewIdent("main"), Decls: []ast.Decl{&ast.FuncDecl{Name: ast.NewIdent("ᐩcell"),
+		Type: &ast.FuncType{Params: &ast.FieldList{}}, Body: &ast.BlockStmt{List: body}}}})
+	// A name the cell's own statements define (strings := ...) is no package.
+	for _, st := range pc.Stmts {
+		if as, ok := st.(*ast.AssignStmt); ok && as.Tok == token.DEFINE {
+			for _, l := range as.Lhs {
+				if id, ok := l.(*ast.Ident); ok {
+					declared[id.Name] = true
+				}
+			}
+		}
+	}
+	return a.unimported(m, files, imports, declared)
+}

@@ -14,9 +14,10 @@ import (
 // of any expression's type), else the names in scope at the cursor
 // (locals, parameters, the cell's and the session's declarations,
 // packages, builtins) and the keywords that fit there.
-func (a *Assistant) Complete(code string, cursor int) Completion {
+func (a *Assistant) Complete(code string, cursor int) (res Completion) {
 	a.reqMu.Lock()
 	defer a.reqMu.Unlock()
+	defer recoverTo(a, &res)
 	cursor = max(0, min(cursor, len(code)))
 	if start, prefix, ok := importPathAt(code, cursor); ok {
 		return Completion{Matches: a.importPaths(prefix), Start: start, End: cursor}

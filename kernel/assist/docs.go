@@ -21,7 +21,7 @@ type docCache struct {
 func (d *docCache) init() { d.pkgs = map[string]*doc.Package{} }
 
 // pkg returns the documentation of the package at path.
-func (a *Assistant) docPkg(path string) *doc.Package {
+func (a *loader) docPkg(path string) *doc.Package {
 	path = canonical(path)
 	a.docs.mu.Lock()
 	p, ok := a.docs.pkgs[path]

@@ -51,10 +51,18 @@ type importer struct {
 	goroot  string
 	tick    string            // tick's module root, "" when unknown
 	modDirs map[string]string // module path → directory in the module cache
-	extra   func(path string) (dir string, ok bool)
 
-	mu   sync.Mutex
-	pkgs map[string]*pkgInfo
+	mu    sync.Mutex
+	pkgs  map[string]*pkgInfo
+	extra func(path string) (dir string, ok bool)
+}
+
+// setExtra sets where packages other than the standard library's and
+// tick's are found.
+func (imp *importer) setExtra(dir func(string) (string, bool)) {
+	imp.mu.Lock()
+	imp.extra = dir
+	imp.mu.Unlock()
 }
 
 func newImporter(fset *token.FileSet, tickRoot string) *importer {
@@ -155,8 +163,11 @@ func (imp *importer) dir(path string) (string, bool) {
 	if d, ok := imp.moduleDir(path); ok {
 		return d, true
 	}
-	if imp.extra != nil {
-		return imp.extra(path)
+	imp.mu.Lock()
+	extra := imp.extra
+	imp.mu.Unlock()
+	if extra != nil {
+		return extra(path)
 	}
 	return "", false
 }

@@ -3,6 +3,7 @@ package assist
 import (
 	"fmt"
 	"go/ast"
+	"go/printer"
 	"go/token"
 	"go/types"
 	"sort"
@@ -18,9 +19,10 @@ import (
 // cell's declaration), the type and value of a variable, the method set
 // of a type. detail > 0 adds the source of functions and types the
 // cells declared.
-func (a *Assistant) Inspect(code string, cursor, detail int) Help {
+func (a *Assistant) Inspect(code string, cursor, detail int) (res Help) {
 	a.reqMu.Lock()
 	defer a.reqMu.Unlock()
+	defer recoverTo(a, &res)
 	cursor = max(0, min(cursor, len(code)))
 	if _, prefix, ok := importPathAt(code, cursor); ok {
 		rest := code[cursor:]
@@ -153,6 +155,9 @@ func (a *Assistant) describe(c *checked, obj types.Object, code string, detail i
 		}
 	case user:
 		src, line, where := c.source(a, obj, code)
+		if d := c.userDecl(a, obj, src); d != "" {
+			decl = d
+		}
 		docText = cellComment(src, line)
 		docMD = docText
 		if where != "" {
@@ -248,26 +253,59 @@ func ordinal(n int) string {
 	return fmt.Sprintf("%d%s", n, suffix)
 }
 
-// declSource is the text of obj's declaration in src, the code of its
-// cell.
-func (c *checked) declSource(a *Assistant, obj types.Object, src string) string {
-	var node ast.Node
+// userDecl is the declaration of obj, a name the cells declare, as the
+// cell wrote it: a function's header with its receiver and parameter
+// names, a type or constant's spec; "" for variables (shown with their
+// type and value instead).
+func (c *checked) userDecl(a *Assistant, obj types.Object, src string) string {
+	node := c.declNode(obj)
+	switch n := node.(type) {
+	case *ast.FuncDecl:
+		var b strings.Builder
+		if err := printer.Fprint(&b, a.fset, &ast.FuncDecl{Recv: n.Recv, Name: n.Name, Type: n.Type}); err == nil {
+			return b.String()
+		}
+	case *ast.GenDecl:
+		if n.Tok == token.VAR || len(n.Specs) != 1 {
+			return ""
+		}
+		text := cellText(a.fset, src, n.Specs[0].Pos(), n.Specs[0].End())
+		if text == "" {
+			return ""
+		}
+		return n.Tok.String() + " " + text
+	}
+	return ""
+}
+
+// declNode is the declaration of obj in the cells (nil when none).
+func (c *checked) declNode(obj types.Object) ast.Node {
 	if s, ok := c.m.objs[obj]; ok {
-		node = s.node
-	} else {
-		for _, f := range c.files {
-			for _, d := range f.Decls {
-				for _, n := range declNames(d) {
-					if n == obj.Name() {
-						node = d
-					}
+		return s.node
+	}
+	var node ast.Node
+	for _, f := range c.files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok {
+				if fd.Name.Pos() == obj.Pos() {
+					node = d
 				}
-				if fd, ok := d.(*ast.FuncDecl); ok && fd.Name.Pos() == obj.Pos() {
+				continue
+			}
+			for _, n := range declNames(d) {
+				if n == obj.Name() {
 					node = d
 				}
 			}
 		}
 	}
+	return node
+}
+
+// declSource is the text of obj's declaration in src, the code of its
+// cell.
+func (c *checked) declSource(a *Assistant, obj types.Object, src string) string {
+	node := c.declNode(obj)
 	if node == nil {
 		return ""
 	}

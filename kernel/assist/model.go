@@ -263,8 +263,12 @@ func keepNew(e entry, seen map[string]bool) ast.Decl {
 	return &ast.GenDecl{TokPos: g.TokPos, Tok: g.Tok, Specs: []ast.Spec{&spec}}
 }
 
-// importDecl is one import declaration of every name in imports.
-func importDecl(imports map[string]string) *ast.GenDecl {
+// importDecl is one import declaration of every name in imports (a
+// declaration of nothing when imports is empty).
+func importDecl(imports map[string]string) ast.Decl {
+	if len(imports) == 0 {
+		return &ast.BadDecl{}
+	}
 	g := &ast.GenDecl{Tok: token.IMPORT}
 	for name, p := range imports {
 		g.Specs = append(g.Specs, &ast.ImportSpec{Name: ast.NewIdent(name), Path: &ast.BasicLit{Kind: token.STRING, Value: strconv.Quote(p)}})
