@@ -10,7 +10,7 @@ func TestCompleteMagicOptions(t *testing.T) {
 	s := newSession(t)
 	cases := []struct {
 		code, want, notWant string
-		start              int
+		start               int
 	}{
 		{"%timeit --ch", "--check", "--plot", 8},
 		{"%timeit -", "--vs", "", 8},
