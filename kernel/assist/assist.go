@@ -103,9 +103,8 @@ var (
 	loaders   = map[[2]string]*loader{} // by tick source and cache directory
 )
 
-// New returns an assistant reading scope. Call Warm (on its own
-// goroutine) to load the packages most cells use before the first
-// request needs them.
+// New returns an assistant reading scope. Call Warm to load the
+// packages most cells use before the first request needs them.
 func New(scope Scope, opts Options) *Assistant {
 	root := opts.TickSource
 	if root == "" {
@@ -155,15 +154,27 @@ func (a *Assistant) Failure() string {
 var warmPackages = []string{"fmt", "strings", "strconv", "time", "math", "sort", "os", "errors",
 	"tick/runtime/tensor", "tick/display", "tick/timing"}
 
-// Warm loads the standard library's types from the disk cache (or from
-// source, then writes the cache), and the packages most cells import,
-// so the first request does not wait for them.
+// Warm starts loading, in the background, the standard library's types
+// from the disk cache (requests wait for that read rather than load the
+// same packages from source), then the packages most cells import, and
+// writes the cache when packages were loaded from source. Only the first
+// call in a process does anything.
 func (a *Assistant) Warm() {
 	a.warm.Do(func() {
-		a.readCache()
-		for _, p := range warmPackages {
-			a.imp.Import(p)
-		}
-		a.writeCache()
+		gate := make(chan struct{})
+		a.imp.mu.Lock()
+		a.imp.gate = gate
+		a.imp.mu.Unlock()
+		go func() {
+			a.readCache()
+			a.imp.mu.Lock()
+			a.imp.gate = nil
+			a.imp.mu.Unlock()
+			close(gate)
+			for _, p := range warmPackages {
+				a.imp.Import(p)
+			}
+			a.writeCache()
+		}()
 	})
 }

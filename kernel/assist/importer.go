@@ -55,6 +55,7 @@ type importer struct {
 	mu    sync.Mutex
 	pkgs  map[string]*pkgInfo
 	extra func(path string) (dir string, ok bool)
+	gate  chan struct{} // while the disk cache is read: loads wait for it
 }
 
 // setExtra sets where packages other than the standard library's and
@@ -204,6 +205,12 @@ func (imp *importer) Import(path string) (*types.Package, error) {
 func (imp *importer) load(path string) *pkgInfo {
 	if path == "unsafe" {
 		return &pkgInfo{types: types.Unsafe}
+	}
+	imp.mu.Lock()
+	gate := imp.gate
+	imp.mu.Unlock()
+	if gate != nil {
+		<-gate // the package may be in the disk cache being read
 	}
 	imp.mu.Lock()
 	p, ok := imp.pkgs[path]

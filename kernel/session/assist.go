@@ -51,7 +51,7 @@ func (s *Session) newAssistant() {
 		}
 	}
 	s.asst = assist.New(assistScope{s}, assist.Options{Packages: pkgs})
-	go s.asst.Warm()
+	s.asst.Warm()
 }
 
 // noteRan records the Go code of a cell that ran, for the assistant.
