@@ -82,6 +82,7 @@ func TestComplete(t *testing.T) {
 		{"nothing in a string", "s := \"fo", nil, []string{"for"}, -1, "", ""},
 		{"loop variable", "for idx := 0; idx < 3; idx++ {\n\tid", []string{"idx"}, nil, -1, "variable", "int"},
 		{"inside an if header", "if count.", nil, nil, -1, "", ""},
+		{"a module tick requires", "import \"gonum.org/v1/gonum/mat\"\nm := mat.NewDense(2, 2, nil)\nm.Dim", []string{"Dims"}, nil, -1, "method", "func() (r int, c int)"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -109,6 +109,7 @@ func (a *Assistant) typecheck(m *model, pc *cell.Parsed, line, col int) *checked
 		imports[k] = v
 	}
 	declared := map[string]bool{}
+	own := map[string]string{} // the cell's own imports
 	var files []*ast.File
 	if pc.Decls != nil {
 		for _, d := range pc.Decls.Decls {
@@ -123,7 +124,7 @@ func (a *Assistant) typecheck(m *model, pc *cell.Parsed, line, col int) *checked
 					if is.Name != nil {
 						name = is.Name.Name
 					}
-					delete(imports, name)
+					own[name] = p
 				}
 			}
 		}
@@ -149,12 +150,26 @@ func (a *Assistant) typecheck(m *model, pc *cell.Parsed, line, col int) *checked
 	}
 	// Packages the cell uses without importing them: imported for it, as
 	// running it would (goimports).
+	for name, p := range own {
+		imports[name] = p
+	}
 	for name, p := range a.unimported(m, files, imports, declared) {
 		imports[name] = p
 		c.added[name] = p
 	}
+	// Imports are per file: the cell's declarations file has its own,
+	// the statements' file gets them too.
 	for _, f := range files {
-		f.Decls = append([]ast.Decl{importDecl(imports)}, f.Decls...)
+		imp := imports
+		if f == pc.Decls {
+			imp = map[string]string{}
+			for name, p := range imports {
+				if _, ok := own[name]; !ok {
+					imp[name] = p
+				}
+			}
+		}
+		f.Decls = append([]ast.Decl{importDecl(imp)}, f.Decls...)
 	}
 	c.pkg = types.NewPackage(pkgPath, "main")
 	if m.pkg != nil {

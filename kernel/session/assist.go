@@ -50,7 +50,12 @@ func (s *Session) newAssistant() {
 			pkgs[p] = n
 		}
 	}
-	s.asst = assist.New(assistScope{s}, assist.Options{Packages: pkgs})
+	opts := assist.Options{Packages: pkgs}
+	// An Importer of compiled Go may say where its packages' source is.
+	if d, ok := s.opts.Importer.(interface{ SourceDir(string) (string, bool) }); ok {
+		opts.Dir = d.SourceDir
+	}
+	s.asst = assist.New(assistScope{s}, opts)
 	s.asst.Warm()
 }
 
