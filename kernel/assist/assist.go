@@ -91,11 +91,11 @@ type Assistant struct {
 // from source (types and docs) are the same for every session, and
 // loading them is the expensive part.
 type loader struct {
-	fset  *token.FileSet
-	imp   *importer
-	docs  docCache
-	cache string
-	warm  sync.Once
+	fset    *token.FileSet
+	imp     *importer
+	docs    docCache
+	warm    sync.Once
+	writing sync.Mutex // one cache writer at a time
 }
 
 var (
@@ -123,7 +123,8 @@ func New(scope Scope, opts Options) *Assistant {
 	l, ok := loaders[[2]string{root, cache}]
 	if !ok {
 		fset := token.NewFileSet()
-		l = &loader{fset: fset, imp: newImporter(fset, root), cache: cache}
+		l = &loader{fset: fset, imp: newImporter(fset, root)}
+		l.imp.cache = l.imp.cacheDir(cache)
 		l.docs.init()
 		loaders[[2]string{root, cache}] = l
 	}
@@ -154,23 +155,13 @@ func (a *Assistant) Failure() string {
 var warmPackages = []string{"fmt", "strings", "strconv", "time", "math", "sort", "os", "errors",
 	"tick/runtime/tensor", "tick/display", "tick/timing"}
 
-// Warm starts loading, in the background, the standard library's types
-// from the disk cache (requests wait for that read rather than load the
-// same packages from source), then the packages most cells import, and
-// writes the cache when packages were loaded from source. Only the first
+// Warm loads, in the background, the packages most cells import (from
+// the disk cache when they are there), then writes the cache of the
+// standard-library packages that were checked from source. Only the first
 // call in a process does anything.
 func (a *Assistant) Warm() {
 	a.warm.Do(func() {
-		gate := make(chan struct{})
-		a.imp.mu.Lock()
-		a.imp.gate = gate
-		a.imp.mu.Unlock()
 		go func() {
-			a.readCache()
-			a.imp.mu.Lock()
-			a.imp.gate = nil
-			a.imp.mu.Unlock()
-			close(gate)
 			for _, p := range warmPackages {
 				a.imp.Import(p)
 			}

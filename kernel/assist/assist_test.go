@@ -82,6 +82,9 @@ func TestComplete(t *testing.T) {
 		{"nothing in a string", "s := \"fo", nil, []string{"for"}, -1, "", ""},
 		{"loop variable", "for idx := 0; idx < 3; idx++ {\n\tid", []string{"idx"}, nil, -1, "variable", "int"},
 		{"inside an if header", "if count.", nil, nil, -1, "", ""},
+		{"in a line magic's statement", "%timeit -n 10 y := x.Res", []string{"Reshape"}, nil, -1, "method", ""},
+		{"in a cell magic's body", "%%timeit\nfor i := 0; i < 3; i++ {\n\tx.Res", []string{"Reshape"}, nil, -1, "method", ""},
+		{"Go after a magic line", "%time\nzq := 1\nz", []string{"zq"}, nil, -1, "variable", "int"},
 		{"a module tick requires", "import \"gonum.org/v1/gonum/mat\"\nm := mat.NewDense(2, 2, nil)\nm.Dim", []string{"Dims"}, nil, -1, "method", "func() (r int, c int)"},
 	}
 	for _, c := range cases {

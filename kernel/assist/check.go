@@ -39,16 +39,51 @@ func (a *Assistant) check(code string, end int) *checked {
 	}
 	line, col := lineCol(code, start)
 	n := len(m.cells) + 1
-	for _, cand := range completions(text) {
-		pc, err := cell.Parse(a.fset, cell.Cell{N: n, Code: cand})
-		if err != nil {
-			continue
-		}
-		if c := a.typecheck(m, pc, line, col); c != nil {
-			return c
+	for _, variant := range goVariants(text) {
+		for _, cand := range completions(variant) {
+			pc, err := cell.Parse(a.fset, cell.Cell{N: n, Code: cand})
+			if err != nil {
+				continue
+			}
+			if c := a.typecheck(m, pc, line, col); c != nil {
+				return c
+			}
 		}
 	}
 	return nil
+}
+
+// goVariants returns text (a cell up to the cursor) with its magic lines
+// blanked, so the Go around them is checked; when the cursor is on a
+// line magic (%timeit -n 10 y = f.Ca), each tail of that line after a
+// space stands in for it, longest first, for the Go statement the magic
+// takes. Blanks keep every line and column in place.
+func goVariants(text string) []string {
+	if !cell.HasMagic(text) {
+		return []string{text}
+	}
+	lines := strings.Split(text, "\n")
+	last := len(lines) - 1
+	for i, l := range lines[:last] {
+		if cell.IsMagicLine(l) {
+			lines[i] = ""
+		}
+	}
+	if !cell.IsMagicLine(lines[last]) {
+		return []string{strings.Join(lines, "\n")}
+	}
+	head := strings.Join(lines[:last], "\n")
+	if last > 0 {
+		head += "\n"
+	}
+	cur := lines[last]
+	var out []string
+	for i := 1; i < len(cur); i++ {
+		if cur[i-1] == ' ' && cur[i] != ' ' {
+			out = append(out, head+strings.Repeat(" ", i)+cur[i:])
+		}
+	}
+	return out
 }
 
 // completions are texts that make text parse, most faithful first: the

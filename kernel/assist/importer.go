@@ -55,7 +55,14 @@ type importer struct {
 	mu    sync.Mutex
 	pkgs  map[string]*pkgInfo
 	extra func(path string) (dir string, ok bool)
-	gate  chan struct{} // while the disk cache is read: loads wait for it
+	cache string // directory of the standard library's export data ("" for none)
+
+	// expMu serializes what changes shared: reading export data
+	// (gcexportdata.Read fills in packages of the map) and adding the
+	// packages checked from source to it, so a package has one
+	// *types.Package whichever way it was loaded.
+	expMu  sync.Mutex
+	shared map[string]*types.Package
 }
 
 // setExtra sets where packages other than the standard library's and
@@ -69,7 +76,7 @@ func (imp *importer) setExtra(dir func(string) (string, bool)) {
 func newImporter(fset *token.FileSet, tickRoot string) *importer {
 	ctx := build.Default
 	ctx.CgoEnabled = false // the pure-Go files: no C to understand
-	imp := &importer{fset: fset, ctx: ctx, goroot: ctx.GOROOT, tick: tickRoot, pkgs: map[string]*pkgInfo{}}
+	imp := &importer{fset: fset, ctx: ctx, goroot: ctx.GOROOT, tick: tickRoot, pkgs: map[string]*pkgInfo{}, shared: map[string]*types.Package{}}
 	imp.modDirs = moduleDirs(tickRoot)
 	return imp
 }
@@ -207,12 +214,6 @@ func (imp *importer) load(path string) *pkgInfo {
 		return &pkgInfo{types: types.Unsafe}
 	}
 	imp.mu.Lock()
-	gate := imp.gate
-	imp.mu.Unlock()
-	if gate != nil {
-		<-gate // the package may be in the disk cache being read
-	}
-	imp.mu.Lock()
 	p, ok := imp.pkgs[path]
 	if ok {
 		imp.mu.Unlock()
@@ -223,6 +224,10 @@ func (imp *importer) load(path string) *pkgInfo {
 	imp.pkgs[path] = p
 	imp.mu.Unlock()
 	defer close(p.done)
+	if pkg := imp.readExport(path); pkg != nil {
+		p.types = pkg
+		return p
+	}
 	p.source = true
 	files, err := imp.parseDir(path, 0)
 	if err != nil {
@@ -231,6 +236,11 @@ func (imp *importer) load(path string) *pkgInfo {
 	}
 	conf := types.Config{Importer: imp, IgnoreFuncBodies: true, FakeImportC: true, Error: func(error) {}}
 	p.types, _ = conf.Check(path, imp.fset, files, nil)
+	imp.expMu.Lock()
+	if _, ok := imp.shared[path]; !ok {
+		imp.shared[path] = p.types
+	}
+	imp.expMu.Unlock()
 	return p
 }
 
@@ -262,23 +272,9 @@ func (imp *importer) parseDir(path string, mode parser.Mode) ([]*ast.File, error
 	return files, nil
 }
 
-// adopt records packages read from the disk cache as loaded.
-func (imp *importer) adopt(pkgs []*types.Package) {
-	imp.mu.Lock()
-	defer imp.mu.Unlock()
-	for _, pkg := range pkgs {
-		if _, ok := imp.pkgs[pkg.Path()]; ok {
-			continue
-		}
-		p := &pkgInfo{types: pkg, done: make(chan struct{})}
-		close(p.done)
-		imp.pkgs[pkg.Path()] = p
-	}
-}
-
-// stdLoaded returns the standard-library packages loaded so far, and
-// whether some came from source (the disk cache is out of date).
-func (imp *importer) stdLoaded() (pkgs []*types.Package, fresh bool) {
+// stdFromSource returns the standard-library packages checked from
+// source so far (not in the disk cache).
+func (imp *importer) stdFromSource() (pkgs []*types.Package) {
 	imp.mu.Lock()
 	all := make(map[string]*pkgInfo, len(imp.pkgs))
 	for k, v := range imp.pkgs {
@@ -291,13 +287,12 @@ func (imp *importer) stdLoaded() (pkgs []*types.Package, fresh bool) {
 		default:
 			continue
 		}
-		if p.types == nil || p.err != nil || !isStd(path) || path == "unsafe" || !p.types.Complete() {
+		if p.types == nil || p.err != nil || !p.source || !isStd(path) || path == "unsafe" || !p.types.Complete() {
 			continue
 		}
 		pkgs = append(pkgs, p.types)
-		fresh = fresh || p.source
 	}
-	return pkgs, fresh
+	return pkgs
 }
 
 // loaded returns the package at path if it has finished loading.
