@@ -54,4 +54,3 @@ func TestDiskCache(t *testing.T) {
 }
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
-
