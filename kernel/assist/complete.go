@@ -30,7 +30,7 @@ func (a *Assistant) Complete(code string, cursor int) (res Completion) {
 	var ms []Match
 	if c := a.check(code, cursor); c != nil {
 		if sel, ok := c.selector(); ok {
-			ms = c.members(a, sel)
+			ms = c.members(a, sel, prefix)
 		} else {
 			ms = c.scopeMatches(a, prefix)
 			ms = append(ms, keywords(code[:start], c.inFunc(), c.inLoop())...)
@@ -38,7 +38,7 @@ func (a *Assistant) Complete(code string, cursor int) (res Completion) {
 	} else if start > 0 && code[start-1] == '.' {
 		// Nothing parses: a package name before the dot still has members.
 		x := code[identStart(code, start-1) : start-1]
-		ms = a.packageMembers(x)
+		ms = a.packageMembers(x, prefix)
 	}
 	return Completion{Matches: filter(ms, prefix), Start: start, End: cursor}
 }
@@ -70,18 +70,18 @@ func (c *checked) selector() (*ast.SelectorExpr, bool) {
 }
 
 // members lists what can follow sel.X and a dot.
-func (c *checked) members(a *Assistant, sel *ast.SelectorExpr) []Match {
+func (c *checked) members(a *Assistant, sel *ast.SelectorExpr, prefix string) []Match {
 	if id, ok := sel.X.(*ast.Ident); ok {
 		if pn, ok := c.info.Uses[id].(*types.PkgName); ok {
-			return c.pkgMatches(pn.Imported())
+			return c.pkgMatches(pn.Imported(), prefix)
 		}
 		if c.info.Uses[id] == nil {
 			if p, ok := c.added[id.Name]; ok {
 				if pkg, err := a.imp.Import(p); err == nil {
-					return c.pkgMatches(pkg)
+					return c.pkgMatches(pkg, prefix)
 				}
 			}
-			return a.packageMembers(id.Name)
+			return a.packageMembers(id.Name, prefix)
 		}
 	}
 	tv, ok := c.info.Types[sel.X]
@@ -90,14 +90,16 @@ func (c *checked) members(a *Assistant, sel *ast.SelectorExpr) []Match {
 	}
 	var out []Match
 	for _, obj := range fieldsAndMethods(tv.Type, c.pkg, tv.IsType()) {
-		out = append(out, c.match(obj))
+		if strings.HasPrefix(obj.Name(), prefix) {
+			out = append(out, c.match(obj))
+		}
 	}
 	return out
 }
 
 // packageMembers lists the exported names of the packages named x that
 // cells can import (when no declaration shadows the name).
-func (a *Assistant) packageMembers(x string) []Match {
+func (a *Assistant) packageMembers(x, prefix string) []Match {
 	var out []Match
 	for _, p := range a.pkgs.byName[x] {
 		pkg, err := a.imp.Import(p)
@@ -105,14 +107,17 @@ func (a *Assistant) packageMembers(x string) []Match {
 			continue
 		}
 		c := &checked{pkg: types.NewPackage(pkgPath, "main")}
-		out = append(out, c.pkgMatches(pkg)...)
+		out = append(out, c.pkgMatches(pkg, prefix)...)
 	}
 	return out
 }
 
-func (c *checked) pkgMatches(pkg *types.Package) []Match {
+func (c *checked) pkgMatches(pkg *types.Package, prefix string) []Match {
 	var out []Match
 	for _, n := range pkg.Scope().Names() {
+		if !strings.HasPrefix(n, prefix) {
+			continue
+		}
 		if obj := pkg.Scope().Lookup(n); obj.Exported() {
 			out = append(out, c.match(obj))
 		}
@@ -186,6 +191,9 @@ func (c *checked) scopeMatches(a *Assistant, prefix string) []Match {
 	var out []Match
 	for s := inner; s != nil; s = s.Parent() {
 		for _, n := range s.Names() {
+			if !strings.HasPrefix(n, prefix) {
+				continue
+			}
 			obj := s.Lookup(n)
 			if _, found := inner.LookupParent(n, pos); found != obj {
 				continue // shadowed, or declared after the cursor
