@@ -95,7 +95,8 @@ type loader struct {
 	imp     *importer
 	docs    docCache
 	warm    sync.Once
-	writing sync.Mutex // one cache writer at a time
+	writing sync.Mutex  // one cache writer at a time
+	pending atomic.Bool // a cache write is asked for
 }
 
 var (
@@ -125,6 +126,7 @@ func New(scope Scope, opts Options) *Assistant {
 		fset := token.NewFileSet()
 		l = &loader{fset: fset, imp: newImporter(fset, root)}
 		l.imp.cache = l.imp.cacheDir(cache)
+		l.imp.checked = l.writeSoon
 		l.docs.init()
 		loaders[[2]string{root, cache}] = l
 	}
@@ -152,12 +154,14 @@ func (a *Assistant) Failure() string {
 }
 
 // warmPackages are loaded by Warm: what most notebooks import.
-var warmPackages = []string{"fmt", "strings", "strconv", "time", "math", "sort", "os", "errors",
+// Small ones first: a request that needs one of them does not wait
+// behind fmt's and os's large dependencies.
+var warmPackages = []string{"strings", "strconv", "errors", "math", "sort", "time", "fmt", "os",
 	"tick/runtime/tensor", "tick/display", "tick/timing"}
 
 // Warm loads, in the background, the packages most cells import (from
-// the disk cache when they are there), then writes the cache of the
-// standard-library packages that were checked from source. Only the first
+// the disk cache when they are there), then writes to the cache the
+// packages that were checked from source. Only the first
 // call in a process does anything.
 func (a *Assistant) Warm() {
 	a.warm.Do(func() {

@@ -10,14 +10,18 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"time"
 
 	"golang.org/x/tools/go/gcexportdata"
 )
 
-// The standard library's types are kept on disk, one file per package
-// (gcexportdata), so a request reads only the packages it needs: a file
-// starts with a line naming the package's imports, loaded first so that
-// every package has one *types.Package, then the export data.
+// Packages' types are kept on disk, one file per package (gcexportdata),
+// so a request reads only the packages it needs: a file starts with a
+// line naming the package's imports (loaded first, so that every package
+// has one *types.Package), then a line stamping its source (empty for the
+// standard library, whose directory is keyed by the Go installation; the
+// names, sizes and times of the Go files of other packages' directories,
+// so an edited package is checked again), then the export data.
 
 // cacheDir is the directory under root of this Go installation's export
 // data ("" when root is).
@@ -34,15 +38,19 @@ func cacheName(path string) string { return strings.ReplaceAll(path, "/", "%") +
 // readExport loads the standard-library package at path from the disk
 // cache, nil when it is not there (or does not read).
 func (imp *importer) readExport(path string) *types.Package {
-	if imp.cache == "" || !isStd(path) {
+	if imp.cache == "" {
 		return nil
 	}
 	data, err := os.ReadFile(filepath.Join(imp.cache, cacheName(path)))
 	if err != nil {
 		return nil
 	}
-	head, body, ok := bytes.Cut(data, []byte("\n"))
+	head, rest, ok := bytes.Cut(data, []byte("\n"))
 	if !ok {
+		return nil
+	}
+	stamp, body, ok := bytes.Cut(rest, []byte("\n"))
+	if !ok || string(stamp) != imp.stamp(path) {
 		return nil
 	}
 	for _, dep := range strings.Fields(string(head)) {
@@ -62,6 +70,18 @@ func (imp *importer) readExport(path string) *types.Package {
 	return pkg
 }
 
+// writeSoon writes the cache in the background, once for all the
+// packages checked from source meanwhile.
+func (a *loader) writeSoon() {
+	if a.imp.cache == "" || !a.pending.CompareAndSwap(false, true) {
+		return
+	}
+	go func() {
+		time.Sleep(200 * time.Millisecond) // let a package's dependencies finish too
+		a.writeCache()
+	}()
+}
+
 // writeCache writes the export data of the standard-library packages
 // checked from source so far. Errors leave the cache as it was: it is
 // only ever a shortcut.
@@ -71,15 +91,12 @@ func (a *loader) writeCache() {
 	}
 	a.writing.Lock()
 	defer a.writing.Unlock()
+	a.pending.Store(false)
 	if err := os.MkdirAll(a.imp.cache, 0o755); err != nil {
 		return
 	}
-	for _, pkg := range a.imp.stdFromSource() {
-		file := filepath.Join(a.imp.cache, cacheName(pkg.Path()))
-		if _, err := os.Stat(file); err == nil {
-			continue
-		}
-		writeExport(a, file, pkg)
+	for _, pkg := range a.imp.fromSource() {
+		writeExport(a, filepath.Join(a.imp.cache, cacheName(pkg.Path())), pkg)
 	}
 }
 
@@ -94,6 +111,7 @@ func writeExport(a *loader, file string, pkg *types.Package) {
 		deps = append(deps, d.Path())
 	}
 	fmt.Fprintln(w, strings.Join(deps, " "))
+	fmt.Fprintln(w, a.imp.stamp(pkg.Path()))
 	err = gcexportdata.Write(w, a.fset, pkg)
 	if err == nil {
 		err = w.Flush()
@@ -106,4 +124,34 @@ func writeExport(a *loader, file string, pkg *types.Package) {
 		return
 	}
 	os.Rename(tmp.Name(), file)
+}
+
+// stamp identifies the source of the package at path: "" for the
+// standard library, else the names, sizes and modification times of the
+// Go files in its directory, hashed ("?" when it cannot be read, which
+// matches no file).
+func (imp *importer) stamp(path string) string {
+	if isStd(path) {
+		return ""
+	}
+	dir, ok := imp.dir(path)
+	if !ok {
+		return "?"
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return "?"
+	}
+	h := sha256.New()
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".go") {
+			continue
+		}
+		fi, err := e.Info()
+		if err != nil {
+			return "?"
+		}
+		fmt.Fprintf(h, "%s %d %d\n", e.Name(), fi.Size(), fi.ModTime().UnixNano())
+	}
+	return fmt.Sprintf("%x", h.Sum(nil)[:12])
 }

@@ -14,8 +14,9 @@ import (
 func TestDiskCache(t *testing.T) {
 	dir := t.TempDir()
 	first := New(&fakeScope{}, Options{Packages: testPackages, CacheDir: dir})
+	first.imp.checked = nil // the test writes the cache itself, before the directory goes
 	want := first.Complete("time.Now().Uni", 14)
-	for _, p := range []string{"fmt", "bytes", "io", "time"} {
+	for _, p := range []string{"fmt", "bytes", "io", "time", "tick/runtime/tensor"} {
 		first.imp.Import(p)
 	}
 	first.writeCache()
@@ -28,7 +29,9 @@ func TestDiskCache(t *testing.T) {
 	delete(loaders, [2]string{tickSource(), dir})
 	loadersMu.Unlock()
 	second := New(&fakeScope{}, Options{Packages: testPackages, CacheDir: dir})
+	second.imp.checked = nil
 	got := second.Complete("time.Now().Uni", 14)
+	second.imp.Import("tick/runtime/tensor")
 	if len(got.Matches) == 0 || len(got.Matches) != len(want.Matches) {
 		t.Errorf("from the cache: %v, from source: %v", texts(got.Matches), texts(want.Matches))
 	}
@@ -40,6 +43,10 @@ func TestDiskCache(t *testing.T) {
 	}
 	if p, _ := second.imp.loaded("time"); p == nil || p.source {
 		t.Errorf("time was checked from source, not read from the cache")
+	}
+	// tick's own packages are cached too, stamped with their source files.
+	if p, _ := second.imp.loaded(Module + "/runtime/tensor"); first.imp.tick != "" && (p == nil || p.source) {
+		t.Errorf("tick/runtime/tensor was checked from source, not read from the cache")
 	}
 	if h := second.Inspect("fmt.Println", 6, 0); !h.Found || !contains(h.Text, "Println formats") {
 		t.Errorf("docs with cached types: %q", h.Text)

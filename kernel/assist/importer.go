@@ -35,10 +35,11 @@ func (e *ImportError) Unwrap() error { return e.Err }
 // pkgInfo is one package loaded from source: its types (function bodies
 // not checked) and its parsed files (with comments, for go/doc).
 type pkgInfo struct {
-	types  *types.Package
-	err    error
-	source bool // loaded from source (not from the disk cache)
-	done   chan struct{}
+	types   *types.Package
+	err     error
+	source  bool // loaded from source (not from the disk cache)
+	written bool // written to the disk cache (guarded by loader.writing)
+	done    chan struct{}
 }
 
 // importer loads packages from their source: the standard library from
@@ -55,7 +56,10 @@ type importer struct {
 	mu    sync.Mutex
 	pkgs  map[string]*pkgInfo
 	extra func(path string) (dir string, ok bool)
-	cache string // directory of the standard library's export data ("" for none)
+	cache string // directory of the packages' export data ("" for none)
+	// checked, when set, is called after a package was checked from
+	// source (the loader then writes the cache in the background).
+	checked func()
 
 	// expMu serializes what changes shared: reading export data
 	// (gcexportdata.Read fills in packages of the map) and adding the
@@ -241,6 +245,9 @@ func (imp *importer) load(path string) *pkgInfo {
 		imp.shared[path] = p.types
 	}
 	imp.expMu.Unlock()
+	if imp.checked != nil {
+		imp.checked()
+	}
 	return p
 }
 
@@ -272,9 +279,9 @@ func (imp *importer) parseDir(path string, mode parser.Mode) ([]*ast.File, error
 	return files, nil
 }
 
-// stdFromSource returns the standard-library packages checked from
-// source so far (not in the disk cache).
-func (imp *importer) stdFromSource() (pkgs []*types.Package) {
+// fromSource returns the packages checked from source so far (not read
+// from the disk cache) that were not written to it yet.
+func (imp *importer) fromSource() (pkgs []*types.Package) {
 	imp.mu.Lock()
 	all := make(map[string]*pkgInfo, len(imp.pkgs))
 	for k, v := range imp.pkgs {
@@ -287,9 +294,10 @@ func (imp *importer) stdFromSource() (pkgs []*types.Package) {
 		default:
 			continue
 		}
-		if p.types == nil || p.err != nil || !p.source || !isStd(path) || path == "unsafe" || !p.types.Complete() {
+		if p.types == nil || p.err != nil || !p.source || p.written || path == "unsafe" || !p.types.Complete() {
 			continue
 		}
+		p.written = true
 		pkgs = append(pkgs, p.types)
 	}
 	return pkgs
