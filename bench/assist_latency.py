@@ -5,7 +5,7 @@ side in one run, through jupyter_client (Debian's /usr/bin/python3):
   first    kernel start -> first complete_reply, then the first
            inspect_reply, with no cell run (the kernel's first requests);
            "cold" with an empty cache directory (XDG_CACHE_HOME), "warm"
-           with the cache the cold start left
+           with the cache the cold start left (once it stopped growing)
   complete complete_request -> complete_reply on a session of --cells cells:
            same-cell names, a call chain, a package not imported, a
            variable's members, session names (median and p99 of --runs
@@ -86,6 +86,19 @@ def stop(km, kc):
     km.shutdown_kernel(now=False)
 
 
+def settle(cache):
+    """Wait until the kernel's disk cache stops growing (what it writes in
+    the background after its first requests), at most 30 s."""
+    def size():
+        return sum(len(files) for _, _, files in os.walk(cache))
+    last, still, t0 = -1, 0, time.monotonic()
+    while still < 4 and time.monotonic() - t0 < 30:
+        time.sleep(0.5)
+        n = size()
+        still = still + 1 if n == last else 0
+        last = n
+
+
 def first_requests(name, cache):
     km, kc = start(name, cache)
     try:
@@ -94,6 +107,7 @@ def first_requests(name, cache):
             dt, r = ask(kc, kind, code)
             ok(kind, code, want, r)
             out.append(dt)
+        settle(cache)
         return out
     finally:
         stop(km, kc)

@@ -95,6 +95,14 @@ func (a *loader) writeCache() {
 	if err := os.MkdirAll(a.imp.cache, 0o755); err != nil {
 		return
 	}
+	// Files a process stopped while writing.
+	if tmps, _ := filepath.Glob(filepath.Join(a.imp.cache, "tmp-*")); len(tmps) > 0 {
+		for _, t := range tmps {
+			if fi, err := os.Stat(t); err == nil && time.Since(fi.ModTime()) > time.Minute {
+				os.Remove(t)
+			}
+		}
+	}
 	for _, pkg := range a.imp.fromSource() {
 		writeExport(a, filepath.Join(a.imp.cache, cacheName(pkg.Path())), pkg)
 	}
