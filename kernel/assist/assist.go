@@ -79,7 +79,8 @@ type Assistant struct {
 	*loader
 	pkgs *pkgIndex
 
-	reqMu sync.Mutex // one request at a time: checks share the model's objects
+	reqMu sync.Mutex  // one request at a time: checks share the model's objects
+	used  atomic.Bool // a request came (Refresh works only then)
 	// Failure is the last panic a request recovered from (for bug
 	// reports); nil when none.
 	failure atomic.Value

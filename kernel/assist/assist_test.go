@@ -165,3 +165,19 @@ func TestInspect(t *testing.T) {
 		t.Errorf("Inspect(nosuchname) found %q", got.Text)
 	}
 }
+
+// TestRefresh: the model is brought up to date after a cell only once
+// requests came (a headless run never pays for it).
+func TestRefresh(t *testing.T) {
+	a, s := newTestAssistant(t, "x := 1")
+	a.Refresh()
+	if n := len(a.model.cells); n != 0 {
+		t.Fatalf("before any request, Refresh built a model of %d cells", n)
+	}
+	a.Complete("x", 1)
+	s.cells = append(s.cells, "y := 2")
+	a.Refresh()
+	if n := len(a.model.cells); n != 2 {
+		t.Errorf("after a request and a cell, the model has %d cells, want 2", n)
+	}
+}

@@ -18,6 +18,7 @@ func (a *Assistant) Complete(code string, cursor int) (res Completion) {
 	a.reqMu.Lock()
 	defer a.reqMu.Unlock()
 	defer recoverTo(a, &res)
+	a.used.Store(true)
 	cursor = max(0, min(cursor, len(code)))
 	if start, prefix, ok := importPathAt(code, cursor); ok {
 		return Completion{Matches: a.importPaths(prefix), Start: start, End: cursor}

@@ -23,6 +23,7 @@ func (a *Assistant) Inspect(code string, cursor, detail int) (res Help) {
 	a.reqMu.Lock()
 	defer a.reqMu.Unlock()
 	defer recoverTo(a, &res)
+	a.used.Store(true)
 	cursor = max(0, min(cursor, len(code)))
 	if _, prefix, ok := importPathAt(code, cursor); ok {
 		rest := code[cursor:]

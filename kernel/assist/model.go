@@ -37,6 +37,18 @@ type site struct {
 // pkgPath is the path of the package the cells make.
 const pkgPath = "main"
 
+// Refresh brings the model up to date with the cells that ran, so the
+// next request does not wait for it (a few ms for a hundred cells). It
+// does nothing until a request came: a notebook run without a person
+// typing (tick run, nbconvert) never pays it.
+func (a *Assistant) Refresh() {
+	if !a.used.Load() {
+		return
+	}
+	defer recoverTo(a, new(struct{}))
+	a.current()
+}
+
 // current returns the model of the cells that ran, rebuilt when more
 // cells ran since the last call.
 func (a *Assistant) current() *model {

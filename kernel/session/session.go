@@ -252,6 +252,7 @@ func (s *Session) end(st *streamer) {
 	s.mu.Unlock()
 	st.close()
 	s.clearStop()
+	go s.asst.Refresh() // the assistant's model of the cells, before the next request (assist.go)
 }
 
 // clearStop resets the interrupt flag.
