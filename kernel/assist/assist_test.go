@@ -1,6 +1,8 @@
 package assist
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -179,5 +181,26 @@ func TestRefresh(t *testing.T) {
 	a.Refresh()
 	if n := len(a.model.cells); n != 2 {
 		t.Errorf("after a request and a cell, the model has %d cells, want 2", n)
+	}
+}
+
+// TestCompiledCell: the exported names of a compiled %%go cell, which
+// the session imports with `import . "tick.session/cells/cellN"`, are
+// completed and documented from its source (Options.Dir).
+func TestCompiledCell(t *testing.T) {
+	dir := t.TempDir()
+	src := "package cell7\n\n// Triple triples n.\nfunc Triple(n int) int { return 3 * n }\n"
+	if err := os.WriteFile(filepath.Join(dir, "cell.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const path = "tick.session/cells/cell7"
+	s := &fakeScope{cells: []string{`import . "` + path + `"`}}
+	a := New(s, Options{Packages: testPackages, CacheDir: t.TempDir(), Dir: func(p string) (string, bool) { return dir, p == path }})
+	a.imp.checked = nil // no background cache writes into the test's directory
+	if m, ok := has(a.Complete("y := Tri", 8).Matches, "Triple"); !ok || m.Signature != "func(n int) int" {
+		t.Errorf("Complete(Tri): %+v %v", m, ok)
+	}
+	if h := a.Inspect("Triple(2)", 2, 0); !strings.Contains(h.Text, "func cell7.Triple(n int) int") || !strings.Contains(h.Text, "Triple triples n.") {
+		t.Errorf("Inspect(Triple) = %q", h.Text)
 	}
 }

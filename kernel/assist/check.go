@@ -204,7 +204,7 @@ func (a *Assistant) typecheck(m *model, pc *cell.Parsed, line, col int) *checked
 				}
 			}
 		}
-		f.Decls = append([]ast.Decl{importDecl(imp)}, f.Decls...)
+		f.Decls = append([]ast.Decl{importDecl(imp, m.dots)}, f.Decls...)
 	}
 	c.pkg = types.NewPackage(pkgPath, "main")
 	if m.pkg != nil {

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strconv"
 
 	"github.com/tick-kernel/tick/kernel/session/cell"
@@ -17,6 +18,7 @@ type model struct {
 	cells   []*ranCell
 	pkg     *types.Package
 	imports map[string]string // name → path, the last import of each name
+	dots    []string          // paths imported with `import . "path"` (compiled %%go cells)
 	sites   map[string]site   // object name ("f", "T", "T.M") → where a cell declared it
 	objs    map[types.Object]site
 }
@@ -120,7 +122,7 @@ func (m *model) build(a *Assistant) {
 	for i, j := 0, len(decls)-1; i < j; i, j = i+1, j-1 {
 		decls[i], decls[j] = decls[j], decls[i]
 	}
-	f := &ast.File{Name: ast.NewIdent("main"), Decls: append([]ast.Decl{importDecl(m.imports)}, decls...)}
+	f := &ast.File{Name: ast.NewIdent("main"), Decls: append([]ast.Decl{importDecl(m.imports, m.dots)}, decls...)}
 	conf := types.Config{Importer: a.imp, IgnoreFuncBodies: true, FakeImportC: true, Error: func(error) {}}
 	info := &types.Info{Defs: map[*ast.Ident]types.Object{}}
 	m.pkg, _ = conf.Check(pkgPath, a.fset, []*ast.File{f}, info)
@@ -182,7 +184,13 @@ func (m *model) declEntries(a *Assistant, i int, d ast.Decl) []entry {
 				if sp.Name != nil {
 					name = sp.Name.Name
 				}
-				if name != "_" && name != "." {
+				switch name {
+				case "_":
+				case ".":
+					if !slices.Contains(m.dots, p) {
+						m.dots = append(m.dots, p)
+					}
+				default:
 					m.imports[name] = p
 				}
 			case *ast.TypeSpec:
@@ -275,15 +283,22 @@ func keepNew(e entry, seen map[string]bool) ast.Decl {
 	return &ast.GenDecl{TokPos: g.TokPos, Tok: g.Tok, Specs: []ast.Spec{&spec}}
 }
 
-// importDecl is one import declaration of every name in imports (a
-// declaration of nothing when imports is empty).
-func importDecl(imports map[string]string) ast.Decl {
-	if len(imports) == 0 {
+// importDecl is one import declaration of every name in imports and
+// every path in dots (imported with "."); a declaration of nothing when
+// there are none.
+func importDecl(imports map[string]string, dots []string) ast.Decl {
+	if len(imports)+len(dots) == 0 {
 		return &ast.BadDecl{}
 	}
 	g := &ast.GenDecl{Tok: token.IMPORT}
-	for name, p := range imports {
+	spec := func(name, p string) {
 		g.Specs = append(g.Specs, &ast.ImportSpec{Name: ast.NewIdent(name), Path: &ast.BasicLit{Kind: token.STRING, Value: strconv.Quote(p)}})
+	}
+	for name, p := range imports {
+		spec(name, p)
+	}
+	for _, p := range dots {
+		spec(".", p)
 	}
 	return g
 }
