@@ -139,49 +139,13 @@ func closing(text string) string {
 // identifier at line:col of the cell.
 func (a *Assistant) typecheck(m *model, pc *cell.Parsed, line, col int) *checked {
 	c := &checked{m: m, added: map[string]string{}}
+	files, declared, _, own := a.cellFiles(pc)
+	if len(files) == 0 {
+		return nil
+	}
 	imports := map[string]string{}
 	for k, v := range m.imports {
 		imports[k] = v
-	}
-	declared := map[string]bool{}
-	own := map[string]string{} // the cell's own imports
-	var files []*ast.File
-	if pc.Decls != nil {
-		for _, d := range pc.Decls.Decls {
-			for _, n := range declNames(d) {
-				declared[n] = true
-			}
-			if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT {
-				for _, sp := range g.Specs {
-					is := sp.(*ast.ImportSpec)
-					p, _ := strconv.Unquote(is.Path.Value)
-					name := a.pkgs.name(p)
-					if is.Name != nil {
-						name = is.Name.Name
-					}
-					own[name] = p
-				}
-			}
-		}
-		files = append(files, pc.Decls)
-	}
-	var body []ast.Stmt
-	body = append(body, pc.Stmts...)
-	if pc.Value != nil {
-		body = append(body, &ast.ExprStmt{X: pc.Value})
-	}
-	if len(body) > 0 {
-		tf := a.fset.File(body[0].Pos())
-		fn := &ast.FuncDecl{Name: ast.NewIdent("ᐩcell"), Type: &ast.FuncType{Func: body[0].Pos() - 1, Params: &ast.FieldList{}},
-			Body: &ast.BlockStmt{Lbrace: body[0].Pos() - 1, List: body, Rbrace: body[len(body)-1].End()}}
-		f := &ast.File{Name: ast.NewIdent("main"), Decls: []ast.Decl{fn}}
-		if tf != nil {
-			f.FileStart, f.FileEnd = token.Pos(tf.Base()), token.Pos(tf.Base()+tf.Size())
-		}
-		files = append(files, f)
-	}
-	if len(files) == 0 {
-		return nil
 	}
 	// Packages the cell uses without importing them: imported for it, as
 	// running it would (goimports).
@@ -227,6 +191,57 @@ func (a *Assistant) typecheck(m *model, pc *cell.Parsed, line, col int) *checked
 		return nil
 	}
 	return c
+}
+
+// cellFiles makes the files go/types checks of a parsed cell: its
+// declarations' file, and its statements as the body of one function in
+// a file of their own. It returns the names the cell declares at the top
+// level, those its top-level statements define with :=, and its imports
+// (name → path).
+func (a *Assistant) cellFiles(pc *cell.Parsed) (files []*ast.File, declared, defined map[string]bool, own map[string]string) {
+	declared, defined, own = map[string]bool{}, map[string]bool{}, map[string]string{}
+	if pc.Decls != nil {
+		for _, d := range pc.Decls.Decls {
+			for _, n := range declNames(d) {
+				declared[n] = true
+			}
+			if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT {
+				for _, sp := range g.Specs {
+					is := sp.(*ast.ImportSpec)
+					p, _ := strconv.Unquote(is.Path.Value)
+					name := a.pkgs.name(p)
+					if is.Name != nil {
+						name = is.Name.Name
+					}
+					own[name] = p
+				}
+			}
+		}
+		files = append(files, pc.Decls)
+	}
+	body := append([]ast.Stmt{}, pc.Stmts...)
+	if pc.Value != nil {
+		body = append(body, &ast.ExprStmt{X: pc.Value})
+	}
+	if len(body) == 0 {
+		return files, declared, defined, own
+	}
+	for _, st := range pc.Stmts {
+		if as, ok := st.(*ast.AssignStmt); ok && as.Tok == token.DEFINE {
+			for _, l := range as.Lhs {
+				if id, ok := l.(*ast.Ident); ok {
+					defined[id.Name] = true
+				}
+			}
+		}
+	}
+	fn := &ast.FuncDecl{Name: ast.NewIdent("ᐩcell"), Type: &ast.FuncType{Func: body[0].Pos() - 1, Params: &ast.FieldList{}},
+		Body: &ast.BlockStmt{Lbrace: body[0].Pos() - 1, List: body, Rbrace: body[len(body)-1].End()}}
+	f := &ast.File{Name: ast.NewIdent("main"), Decls: []ast.Decl{fn}}
+	if tf := a.fset.File(body[0].Pos()); tf != nil {
+		f.FileStart, f.FileEnd = token.Pos(tf.Base()), token.Pos(tf.Base()+tf.Size())
+	}
+	return append(files, f), declared, defined, own
 }
 
 // find sets c.target to the identifier of f at the cell's line:col.
@@ -370,47 +385,17 @@ func (a *Assistant) MissingImports(code string) (res map[string]string) {
 	if err != nil {
 		return nil
 	}
+	// A name the cell's statements define (strings := ...) is no package.
+	files, declared, defined, own := a.cellFiles(pc)
+	for n := range defined {
+		declared[n] = true
+	}
 	imports := map[string]string{}
 	for k, v := range m.imports {
 		imports[k] = v
 	}
-	declared := map[string]bool{}
-	var files []*ast.File
-	if pc.Decls != nil {
-		files = append(files, pc.Decls)
-		for _, d := range pc.Decls.Decls {
-			for _, n := range declNames(d) {
-				declared[n] = true
-			}
-			if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT {
-				for _, sp := range g.Specs {
-					is := sp.(*ast.ImportSpec)
-					p, _ := strconv.Unquote(is.Path.Value)
-					name := a.pkgs.name(p)
-					if is.Name != nil {
-						name = is.Name.Name
-					}
-					imports[name] = p
-				}
-			}
-		}
-	}
-	var body []ast.Stmt
-	body = append(body, pc.Stmts...)
-	if pc.Value != nil {
-		body = append(body, &ast.ExprStmt{X: pc.Value})
-	}
-	files = append(files, &ast.File{Name: ast.NewIdent("main"), Decls: []ast.Decl{&ast.FuncDecl{Name: ast.NewIdent("ᐩcell"),
-		Type: &ast.FuncType{Params: &ast.FieldList{}}, Body: &ast.BlockStmt{List: body}}}})
-	// A name the cell's own statements define (strings := ...) is no package.
-	for _, st := range pc.Stmts {
-		if as, ok := st.(*ast.AssignStmt); ok && as.Tok == token.DEFINE {
-			for _, l := range as.Lhs {
-				if id, ok := l.(*ast.Ident); ok {
-					declared[id.Name] = true
-				}
-			}
-		}
+	for k, v := range own {
+		imports[k] = v
 	}
 	return a.unimported(m, files, imports, declared)
 }

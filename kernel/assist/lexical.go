@@ -39,8 +39,11 @@ func scanBefore(text string) (toks []tok, open int) {
 	}
 }
 
-// inCommentOrString reports whether cursor is inside a comment or a
-// string or rune literal, where Go names are not completed.
+// InCommentOrString reports whether cursor (a byte offset into code) is
+// inside a comment or a string or rune literal, where Go names are not
+// completed.
+func InCommentOrString(code string, cursor int) bool { return inCommentOrString(code, cursor) }
+
 func inCommentOrString(code string, cursor int) bool {
 	toks, open := scanBefore(code[:cursor])
 	if open >= 0 {

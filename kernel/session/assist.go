@@ -84,10 +84,10 @@ func (s *Session) Complete(code string, cursor int) Completion {
 		c.Details = append(c.Details, Detail{Kind: m.Kind, Signature: m.Signature})
 	}
 	prefix := code[got.Start:got.End]
-	if got.Start == 0 || code[got.Start-1] != '.' {
+	if (got.Start == 0 || code[got.Start-1] != '.') && !assist.InCommentOrString(code, cursor) {
 		var extra []string
 		for n := range s.globals() {
-			if strings.HasPrefix(n, prefix) && !seen[n] && !strings.Contains(n, "ᐩ") && !inString(code, cursor) {
+			if strings.HasPrefix(n, prefix) && !seen[n] && !strings.Contains(n, "ᐩ") {
 				extra = append(extra, n)
 			}
 		}
@@ -98,13 +98,6 @@ func (s *Session) Complete(code string, cursor int) Completion {
 		}
 	}
 	return c
-}
-
-// inString reports whether the cursor is in a string or comment, where
-// the session's names are not offered.
-func inString(code string, cursor int) bool {
-	line := code[strings.LastIndexByte(code[:cursor], '\n')+1 : cursor]
-	return strings.Count(line, `"`)%2 == 1 || strings.Contains(line, "//")
 }
 
 // Inspect describes the name at cursor: the assistant's answer (the
