@@ -204,3 +204,26 @@ func TestCompiledCell(t *testing.T) {
 		t.Errorf("Inspect(Triple) = %q", h.Text)
 	}
 }
+
+// TestImportCycle: packages that import each other (invalid Go, but a
+// module's source may say so) end the load with an error, not a wait
+// forever.
+func TestImportCycle(t *testing.T) {
+	root := t.TempDir()
+	for name, imp := range map[string]string{"a": "cyc/b", "b": "cyc/a"} {
+		d := filepath.Join(root, name)
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		src := "package " + name + "\nimport _ \"" + imp + "\"\nfunc F" + name + "() {}\n"
+		if err := os.WriteFile(filepath.Join(d, name+".go"), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dir := func(p string) (string, bool) { return filepath.Join(root, strings.TrimPrefix(p, "cyc/")), strings.HasPrefix(p, "cyc/") }
+	a := New(&fakeScope{cells: []string{`import "cyc/a"`}}, Options{Packages: testPackages, CacheDir: t.TempDir(), Dir: dir})
+	a.imp.checked = nil
+	if m, ok := has(a.Complete("a.F", 3).Matches, "Fa"); !ok {
+		t.Errorf("Complete(a.F) = %+v", m)
+	}
+}

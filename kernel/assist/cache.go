@@ -37,7 +37,7 @@ func cacheName(path string) string { return strings.ReplaceAll(path, "/", "%") +
 
 // readExport loads the standard-library package at path from the disk
 // cache, nil when it is not there (or does not read).
-func (imp *importer) readExport(path string) *types.Package {
+func (imp *importer) readExport(path string, via []string) *types.Package {
 	if imp.cache == "" {
 		return nil
 	}
@@ -54,7 +54,7 @@ func (imp *importer) readExport(path string) *types.Package {
 		return nil
 	}
 	for _, dep := range strings.Fields(string(head)) {
-		if d := imp.load(dep); d.types == nil {
+		if d := imp.load(dep, via); d.types == nil {
 			return nil
 		}
 	}
@@ -139,12 +139,12 @@ func writeExport(a *loader, file string, pkg *types.Package) {
 // Go files in its directory, hashed ("?" when it cannot be read, which
 // matches no file).
 func (imp *importer) stamp(path string) string {
-	if isStd(path) {
-		return ""
-	}
 	dir, ok := imp.dir(path)
 	if !ok {
 		return "?"
+	}
+	if strings.HasPrefix(dir, filepath.Join(imp.goroot, "src")+string(filepath.Separator)) {
+		return "" // the cache directory is keyed by the Go installation
 	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -159,11 +160,12 @@ func (imp *importer) dir(path string) (string, bool) {
 		return filepath.Join(imp.tick, rest), true
 	}
 	if isStd(path) {
-		d := filepath.Join(imp.goroot, "src", path)
-		if _, err := os.Stat(d); err == nil {
+		if d := filepath.Join(imp.goroot, "src", path); exists(d) {
 			return d, true
 		}
-		return filepath.Join(imp.goroot, "src", "vendor", path), true
+		if d := filepath.Join(imp.goroot, "src", "vendor", path); exists(d) {
+			return d, true
+		}
 	}
 	if strings.HasPrefix(path, "golang.org/x/") {
 		if d := filepath.Join(imp.goroot, "src", "vendor", path); exists(d) {
@@ -208,15 +210,33 @@ func isStd(path string) bool {
 
 // Import implements types.Importer.
 func (imp *importer) Import(path string) (*types.Package, error) {
-	p := imp.load(canonical(path))
+	p := imp.load(canonical(path), nil)
 	return p.types, p.err
 }
 
-// load returns the package at path (canonical), loading it once.
-func (imp *importer) load(path string) *pkgInfo {
+// chain is the importer a package's check uses: it knows the packages
+// being loaded on the way to it, so an import cycle (invalid Go, but a
+// module's source may have one) is an error instead of a wait forever.
+type chain struct {
+	imp   *importer
+	paths []string
+}
+
+func (c chain) Import(path string) (*types.Package, error) {
+	p := c.imp.load(canonical(path), c.paths)
+	return p.types, p.err
+}
+
+// load returns the package at path (canonical), loading it once; via
+// lists the packages whose loading imports it.
+func (imp *importer) load(path string, via []string) *pkgInfo {
 	if path == "unsafe" {
 		return &pkgInfo{types: types.Unsafe}
 	}
+	if slices.Contains(via, path) {
+		return &pkgInfo{err: &ImportError{path, fmt.Errorf("import cycle: %s", strings.Join(append(via, path), " → "))}}
+	}
+	via = append(via[:len(via):len(via)], path)
 	imp.mu.Lock()
 	p, ok := imp.pkgs[path]
 	if ok {
@@ -228,7 +248,7 @@ func (imp *importer) load(path string) *pkgInfo {
 	imp.pkgs[path] = p
 	imp.mu.Unlock()
 	defer close(p.done)
-	if pkg := imp.readExport(path); pkg != nil {
+	if pkg := imp.readExport(path, via); pkg != nil {
 		p.types = pkg
 		return p
 	}
@@ -238,7 +258,7 @@ func (imp *importer) load(path string) *pkgInfo {
 		p.err = err
 		return p
 	}
-	conf := types.Config{Importer: imp, IgnoreFuncBodies: true, FakeImportC: true, Error: func(error) {}}
+	conf := types.Config{Importer: chain{imp, via}, IgnoreFuncBodies: true, FakeImportC: true, Error: func(error) {}}
 	p.types, _ = conf.Check(path, imp.fset, files, nil)
 	imp.expMu.Lock()
 	if _, ok := imp.shared[path]; !ok {
