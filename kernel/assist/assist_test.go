@@ -220,7 +220,9 @@ func TestImportCycle(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	dir := func(p string) (string, bool) { return filepath.Join(root, strings.TrimPrefix(p, "cyc/")), strings.HasPrefix(p, "cyc/") }
+	dir := func(p string) (string, bool) {
+		return filepath.Join(root, strings.TrimPrefix(p, "cyc/")), strings.HasPrefix(p, "cyc/")
+	}
 	a := New(&fakeScope{cells: []string{`import "cyc/a"`}}, Options{Packages: testPackages, CacheDir: t.TempDir(), Dir: dir})
 	a.imp.checked = nil
 	if m, ok := has(a.Complete("a.F", 3).Matches, "Fa"); !ok {
