@@ -261,7 +261,9 @@ func (c *checked) match(obj types.Object) Match {
 		if o.IsField() {
 			m.Kind = "field"
 		}
-		m.Signature = types.TypeString(o.Type(), q)
+		if o.Type() != types.Typ[types.Invalid] {
+			m.Signature = types.TypeString(o.Type(), q)
+		}
 	case *types.Const:
 		m.Kind = "constant"
 		m.Signature = types.TypeString(o.Type(), q) + " = " + o.Val().ExactString()

@@ -60,8 +60,8 @@ func (a *Assistant) Inspect(code string, cursor, detail int) (res Help) {
 			}
 		}
 	}
-	if obj == nil {
-		return Help{}
+	if obj == nil || obj.Type() == types.Typ[types.Invalid] {
+		return Help{} // unknown, or a variable the assistant cannot type (set by a magic): the session knows it by value
 	}
 	return a.describe(c, obj, code, detail)
 }

@@ -38,6 +38,9 @@ func (a assistScope) Value(name string) (string, bool) {
 		return "", false
 	}
 	text := strings.Join(strings.Fields(plainText(v.Interface())), " ")
+	if text == "" {
+		return "", false
+	}
 	return "= " + short(text), true
 }
 
@@ -73,7 +76,7 @@ func (s *Session) noteRan(code string) {
 func (s *Session) Complete(code string, cursor int) Completion {
 	cursor = max(0, min(cursor, len(code)))
 	got := s.asst.Complete(code, cursor)
-	if len(got.Matches) == 0 && got.Start == got.End && got.Start > 0 && code[got.Start-1] == '.' {
+	if len(got.Matches) == 0 && got.Start > 0 && code[got.Start-1] == '.' {
 		return s.completeByValue(code, cursor) // a variable with no source: its members by reflection
 	}
 	c := Completion{Start: got.Start, End: got.End, Matches: []string{}}

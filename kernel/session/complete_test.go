@@ -262,3 +262,21 @@ func TestAddImports(t *testing.T) {
 		t.Errorf("a variable named path: %+v", res)
 	}
 }
+
+// TestCompleteSetVar: a variable a magic set (no cell declares it) is
+// completed and inspected from its value.
+func TestCompleteSetVar(t *testing.T) {
+	s := newSession(t)
+	if err := s.SetVar("kept", &strings.Builder{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Complete("kep", 3); !contains(got.Matches, "kept") {
+		t.Errorf("Complete(kep) = %v", got.Matches)
+	}
+	if got := s.Complete("kept.Wri", 8); !contains(got.Matches, "WriteString") {
+		t.Errorf("Complete(kept.Wri) = %v", got.Matches)
+	}
+	if got := s.Inspect("kept", 2, 0); !got.Found || !strings.Contains(got.Text, "strings.Builder") {
+		t.Errorf("Inspect(kept) = %+v", got)
+	}
+}
