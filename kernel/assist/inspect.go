@@ -60,7 +60,7 @@ func (a *Assistant) Inspect(code string, cursor, detail int) (res Help) {
 			}
 		}
 	}
-	if obj == nil || obj.Type() == types.Typ[types.Invalid] {
+	if v, ok := obj.(*types.Var); obj == nil || ok && v.Type() == types.Typ[types.Invalid] {
 		return Help{} // unknown, or a variable the assistant cannot type (set by a magic): the session knows it by value
 	}
 	return a.describe(c, obj, code, detail)
