@@ -90,7 +90,7 @@ func (c *checked) members(a *Assistant, sel *ast.SelectorExpr, prefix string) []
 		return nil
 	}
 	var out []Match
-	for _, obj := range fieldsAndMethods(tv.Type, c.pkg, tv.IsType()) {
+	for _, obj := range fieldsAndMethods(tv.Type, c.pkg, tv.IsType(), tv.Addressable()) {
 		if strings.HasPrefix(obj.Name(), prefix) {
 			out = append(out, c.match(obj))
 		}
@@ -126,15 +126,16 @@ func (c *checked) pkgMatches(pkg *types.Package, prefix string) []Match {
 	return out
 }
 
-// fieldsAndMethods lists the fields and methods of a value of type t
-// (addressable), promoted ones included, as Go resolves them: an
-// ambiguous promoted name is left out, and unexported names only when
-// declared in pkg (the cells). When t is a type (x is a type name), its
-// method expressions.
-func fieldsAndMethods(t types.Type, pkg *types.Package, isType bool) []types.Object {
+// fieldsAndMethods lists the fields and methods of a value of type t,
+// promoted ones included, as Go resolves them: an ambiguous promoted name
+// is left out, pointer methods only when the value is addressable (a
+// variable, not a call's result or a composite literal), unexported names
+// only when declared in pkg (the cells). When t is a type (x is a type
+// name), its method expressions.
+func fieldsAndMethods(t types.Type, pkg *types.Package, isType, addressable bool) []types.Object {
 	names := map[string]bool{}
 	ms := types.NewMethodSet(t)
-	if _, isPtr := t.Underlying().(*types.Pointer); !isPtr && !types.IsInterface(t) && !isType {
+	if _, isPtr := t.Underlying().(*types.Pointer); !isPtr && !types.IsInterface(t) && addressable {
 		ms = types.NewMethodSet(types.NewPointer(t))
 	}
 	for i := 0; i < ms.Len(); i++ {
@@ -145,13 +146,26 @@ func fieldsAndMethods(t types.Type, pkg *types.Package, isType bool) []types.Obj
 	}
 	var out []types.Object
 	for n := range names {
-		obj, _, _ := types.LookupFieldOrMethod(t, !isType, pkg, n)
+		obj, _, indirect := types.LookupFieldOrMethod(t, addressable, pkg, n)
+		if f, ok := obj.(*types.Func); ok && !addressable && !indirect && isPointerMethod(f) && !isPointer(t) {
+			continue // a pointer method of a value that is no variable: Go does not call it
+		}
 		if obj == nil || !obj.Exported() && (obj.Pkg() == nil || obj.Pkg().Path() != pkg.Path()) {
 			continue
 		}
 		out = append(out, obj)
 	}
 	return out
+}
+
+func isPointerMethod(f *types.Func) bool {
+	recv := f.Signature().Recv()
+	return recv != nil && isPointer(recv.Type())
+}
+
+func isPointer(t types.Type) bool {
+	_, ok := t.Underlying().(*types.Pointer)
+	return ok
 }
 
 func collectFields(t types.Type, names map[string]bool, seen map[types.Type]bool, depth int) {
