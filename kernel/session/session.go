@@ -64,8 +64,10 @@ type Session struct {
 	ip   *interp.Interpreter
 	rt   *runtime
 
-	exec  sync.Mutex // the cell lock: held by ExecuteWith while a cell runs
-	stdin *stdinReader
+	exec    sync.Mutex // the cell lock: held by ExecuteWith while a cell runs
+	sig     stopSignal // closed by Interrupt: what blocking operations wait on (blocking.go)
+	abandon stopSignal // closed by a second Interrupt: the cell stops waiting (abandon.go)
+	stdin   *stdinReader
 
 	mu       sync.Mutex // guards the fields below
 	cur      *streamer
@@ -74,6 +76,7 @@ type Session struct {
 	frames   []string          // yaegi panic frames of the running cell
 	funcCell map[string]int    // function name → the cell that declared it
 	values   []any             // the value of the running cell's last expression
+	defers   cellDefers        // the running cell's own defers (defer.go)
 	imports  map[string]string // package name → import path, of successful cells
 	pkgNames map[string]string // import path → package name, of the symbol tables (set by New) and compiled packages
 	builtin  map[string]bool   // import paths of the symbol tables given to New
@@ -119,6 +122,9 @@ func New(opts Options) (*Session, error) {
 			return nil, fmt.Errorf("session: loading symbols: %w", err)
 		}
 	}
+	if err := s.ip.Use(s.blockingSymbols()); err != nil {
+		return nil, fmt.Errorf("session: loading symbols: %w", err)
+	}
 	if err := s.ip.Use(interp.Exports{varsPath + "/vars": {}}); err != nil {
 		return nil, fmt.Errorf("session: loading symbols: %w", err)
 	}
@@ -146,7 +152,13 @@ func (s *Session) stdioSymbols() map[string]map[string]reflect.Value {
 
 // Interrupt stops the running cell at its next checkpoint (loop iteration
 // or function entry). It is a no-op when no cell runs.
-func (s *Session) Interrupt() { s.rt.stop.set() }
+func (s *Session) Interrupt() {
+	if s.rt.stop.load() {
+		s.abandon.fire()
+	}
+	s.rt.stop.set()
+	s.sig.fire()
+}
 
 // Interrupted reports whether an interrupt is pending for the running
 // cell. Native code that works for long (device synchronize, sleeps) polls
@@ -171,9 +183,11 @@ func (s *Session) ExecuteWith(ctx context.Context, c Cell, sink Sink, run func(*
 	st := s.begin(sink, &c)
 	r := &Run{s: s, cell: &cell.Cell{N: c.Count, Code: c.Code}, sink: orderedSink{st}} // display calls and magics keep their place among printed text
 	restore := display.Use(r.sink)
+	restoreSig := useStopSignal(&s.sig)
 	stopWatch := context.AfterFunc(ctx, s.Interrupt)
 	defer func() {
 		stopWatch()
+		restoreSig()
 		restore()
 		s.end(st)
 	}()
@@ -250,7 +264,11 @@ func (s *Session) end(st *streamer) {
 }
 
 // clearStop resets the interrupt flag.
-func (s *Session) clearStop() { s.rt.stop.clear() }
+func (s *Session) clearStop() {
+	s.rt.stop.clear()
+	s.sig.reset()
+	s.abandon.reset()
+}
 
 // emit routes stream text to the running cell, or to the background.
 func (s *Session) emit(name, text string) {
@@ -314,6 +332,12 @@ func (s *Session) run(c cell.Cell) Result { return s.runMarked(c, nil) }
 // runMarked is run where generated returns the nodes of the parsed code
 // that the harness wrote (rewrite.Options.Generated).
 func (s *Session) runMarked(c cell.Cell, generated func(*cell.Parsed) []ast.Node) Result {
+	s.resetDefers()
+	return s.runDeferred(c, s.runParsed(c, generated))
+}
+
+// runParsed is runMarked without the cell's defers.
+func (s *Session) runParsed(c cell.Cell, generated func(*cell.Parsed) []ast.Node) Result {
 	pc, err := cell.Parse(s.ip.FileSet(), c)
 	if err != nil {
 		return Result{Err: compileError(c, err)}
@@ -465,20 +489,8 @@ func (s *Session) runNode(c cell.Cell, n ast.Node) *Error {
 	return s.execute(c, prog)
 }
 
-func (s *Session) execute(c cell.Cell, prog *interp.Program) (e *Error) {
-	defer func() {
-		if r := recover(); r != nil {
-			e = s.panicError(c, interp.Panic{Value: r})
-		}
-	}()
-	_, err := s.ip.Execute(prog)
-	if err == nil {
-		return nil
-	}
-	if p, ok := err.(interp.Panic); ok {
-		return s.panicError(c, p)
-	}
-	return compileError(c, err)
+func (s *Session) execute(c cell.Cell, prog *interp.Program) *Error {
+	return s.runProgram(c, prog)
 }
 
 var _ Runner = (*Session)(nil)

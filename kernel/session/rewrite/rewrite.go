@@ -74,8 +74,10 @@ type Pass struct {
 func Passes() []Pass {
 	return []Pass{
 		{"fold-min-max", foldMinMax},
+		{"top-level-defer", topLevelDefer},
 		{"per-iteration", perIteration},
 		{"range-int", rangeInt},
+		{"interruptible", interruptible},
 		{"loop-checkpoints", loopCheckpoints},
 		{"go-guard", goGuard},
 		{"func-entry", funcEntry},
