@@ -78,7 +78,8 @@ func interruptible(u *Unit) {
 		// a receive as the cell's value: received by a statement, its
 		// variable is the value.
 		v := u.fresh("v")
-		u.Stmts = append(u.Stmts, u.defineRecv(&ast.AssignStmt{Lhs: []ast.Expr{ident(v)}, Tok: token.DEFINE, Rhs: []ast.Expr{u.Value}})...)
+		lhs := &ast.Ident{NamePos: u.Value.Pos(), Name: v}
+		u.Stmts = append(u.Stmts, u.defineRecv(&ast.AssignStmt{Lhs: []ast.Expr{lhs}, Tok: token.DEFINE, Rhs: []ast.Expr{u.Value}})...)
 		id := &ast.Ident{NamePos: u.Value.Pos(), Name: v}
 		u.Value = id
 	}
@@ -111,7 +112,7 @@ func (u *Unit) interruptibleStmt(st ast.Stmt) []ast.Stmt {
 	case *ast.ReturnStmt:
 		if len(x.Results) == 1 && recv(x.Results[0]) != nil {
 			v := u.fresh("v")
-			def := u.defineRecv(&ast.AssignStmt{Lhs: []ast.Expr{ident(v)}, Tok: token.DEFINE, Rhs: x.Results})
+			def := u.defineRecv(&ast.AssignStmt{Lhs: []ast.Expr{&ast.Ident{NamePos: x.Return, Name: v}}, Tok: token.DEFINE, Rhs: x.Results})
 			ret := &ast.ReturnStmt{Return: x.Return, Results: []ast.Expr{ident(v)}}
 			SetPos(ret, x.Pos())
 			return []ast.Stmt{&ast.BlockStmt{Lbrace: x.Pos(), List: append(def, ret), Rbrace: x.End()}}
