@@ -122,6 +122,9 @@ func New(opts Options) (*Session, error) {
 			return nil, fmt.Errorf("session: loading symbols: %w", err)
 		}
 	}
+	if err := s.ip.Use(stdGenericsSymbols()); err != nil {
+		return nil, fmt.Errorf("session: loading symbols: %w", err)
+	}
 	if err := s.ip.Use(s.blockingSymbols()); err != nil {
 		return nil, fmt.Errorf("session: loading symbols: %w", err)
 	}
@@ -355,7 +358,7 @@ func (s *Session) runParsed(c cell.Cell, generated func(*cell.Parsed) []ast.Node
 	if e != nil {
 		return Result{Err: e}
 	}
-	opts := rewrite.Options{Ints: s.knownInts(), CheckpointCall: checkpointByCall, Dump: s.opts.RewriteDump}
+	opts := rewrite.Options{Ints: s.knownInts(), CheckpointCall: checkpointByCall, Dump: s.opts.RewriteDump, Imports: s.importsCopy()}
 	if generated != nil {
 		opts.Generated = generated(pc)
 	}
