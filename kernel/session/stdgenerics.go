@@ -405,7 +405,9 @@ func ᐩstdcmpᐩOr[T comparable](vals ...T) T {
 	return zero
 }
 func ᐩstdmathᐩrandᐩv2ᐩN[T ~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64](n T) T {
-	return n - n + T(ᐩrt.Int64N(int64(n)))
+	r := n
+	ᐩrt.RandN(&r)
+	return r
 }
 `
 
@@ -421,12 +423,7 @@ func stdGenericsSymbols() map[string]map[string]reflect.Value {
 					sort.Slice(x, less)
 				}
 			}),
-			"Int64N": reflect.ValueOf(func(n int64) int64 {
-				if n <= 0 {
-					panic("invalid argument to N")
-				}
-				return rand.Int64N(n)
-			}),
+			"RandN": reflect.ValueOf(randN),
 		},
 		"iter/iter": {},
 	}
@@ -444,4 +441,22 @@ func (s *Session) importsCopy() map[string]string {
 		m[k] = v
 	}
 	return m
+}
+
+// randN sets the integer *p points to to a random number in [0, *p), as
+// math/rand/v2.N does.
+func randN(p any) {
+	v := reflect.ValueOf(p).Elem()
+	switch v.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		if v.Int() <= 0 {
+			panic("invalid argument to N")
+		}
+		v.SetInt(rand.Int64N(v.Int()))
+	default:
+		if v.Uint() == 0 {
+			panic("invalid argument to N")
+		}
+		v.SetUint(rand.Uint64N(v.Uint()))
+	}
 }

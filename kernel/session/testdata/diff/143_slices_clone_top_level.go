@@ -1,0 +1,16 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+)
+
+func main() {
+	x := []int{3, 1}
+	y := slices.Clone(x)
+	fmt.Println(y)
+}
+
+// Unsupported: cannot compile
+// Output:
+// [3 1]
