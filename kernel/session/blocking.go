@@ -111,6 +111,9 @@ func (s *Session) blockingSymbols() map[string]map[string]reflect.Value {
 		}
 	}
 	rt := s.deferSymbols()
+	for k, v := range s.builtinSymbols() {
+		rt[k] = v
+	}
 	rt["Done"] = reflect.ValueOf(s.sig.done)
 	rt["ZeroOf"] = reflect.ValueOf(zeroChan)
 	return map[string]map[string]reflect.Value{

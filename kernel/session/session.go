@@ -122,6 +122,9 @@ func New(opts Options) (*Session, error) {
 			return nil, fmt.Errorf("session: loading symbols: %w", err)
 		}
 	}
+	if err := s.ip.Use(s.fmtSymbols()); err != nil {
+		return nil, fmt.Errorf("session: loading symbols: %w", err)
+	}
 	if err := s.ip.Use(stdGenericsSymbols()); err != nil {
 		return nil, fmt.Errorf("session: loading symbols: %w", err)
 	}

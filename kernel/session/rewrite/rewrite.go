@@ -87,6 +87,7 @@ func Passes() []Pass {
 		{"go-guard", goGuard},
 		{"func-entry", funcEntry},
 		{"clear", clearBuiltin},
+		{"builtins", builtinCalls},
 		{"paren-recv", parenRecv},
 		{"comma-ok", commaOK},
 		{"top-level-func", topLevelFunc},
