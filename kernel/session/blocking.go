@@ -3,6 +3,7 @@ package session
 import (
 	"reflect"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -199,46 +200,62 @@ func (m *Mutex) Unlock() {
 }
 
 // RWMutex is sync.RWMutex for interpreted code, interruptible like Mutex.
-// A waiting writer does not hold back new readers (Go's does).
+// A waiting writer does not hold back new readers (Go's does). Its state
+// lives behind a pointer set once, so that the interpreter's copies of
+// the struct do not read memory the lock writes.
 type RWMutex struct {
+	state atomic.Pointer[rwState]
+}
+
+type rwState struct {
 	w       Mutex // held by the writer, or by the readers as a group
 	mu      sync.Mutex
 	readers int
 }
 
+func (rw *RWMutex) s() *rwState {
+	if st := rw.state.Load(); st != nil {
+		return st
+	}
+	rw.state.CompareAndSwap(nil, &rwState{})
+	return rw.state.Load()
+}
+
 // Lock locks rw for writing.
-func (rw *RWMutex) Lock() { rw.w.Lock() }
+func (rw *RWMutex) Lock() { rw.s().w.Lock() }
 
 // Unlock unlocks rw for writing.
-func (rw *RWMutex) Unlock() { rw.w.Unlock() }
+func (rw *RWMutex) Unlock() { rw.s().w.Unlock() }
 
 // TryLock locks rw for writing if it is free.
-func (rw *RWMutex) TryLock() bool { return rw.w.TryLock() }
+func (rw *RWMutex) TryLock() bool { return rw.s().w.TryLock() }
 
 // RLock locks rw for reading.
 func (rw *RWMutex) RLock() {
-	rw.mu.Lock()
-	defer rw.mu.Unlock()
-	if rw.readers == 0 {
+	st := rw.s()
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.readers == 0 {
 		// the first reader takes the write lock for the group; a writer
 		// holding it keeps readers waiting (interruptibly).
-		rw.mu.Unlock()
-		rw.w.Lock()
-		rw.mu.Lock()
+		st.mu.Unlock()
+		st.w.Lock()
+		st.mu.Lock()
 	}
-	rw.readers++
+	st.readers++
 }
 
 // RUnlock undoes one RLock.
 func (rw *RWMutex) RUnlock() {
-	rw.mu.Lock()
-	defer rw.mu.Unlock()
-	if rw.readers <= 0 {
+	st := rw.s()
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.readers <= 0 {
 		panic("sync: RUnlock of unlocked RWMutex")
 	}
-	rw.readers--
-	if rw.readers == 0 {
-		rw.w.Unlock()
+	st.readers--
+	if st.readers == 0 {
+		st.w.Unlock()
 	}
 }
 
@@ -251,26 +268,40 @@ func (r rlocker) Lock()   { r.rw.RLock() }
 func (r rlocker) Unlock() { r.rw.RUnlock() }
 
 // WaitGroup is sync.WaitGroup for interpreted code: Wait returns when the
-// counter is zero, or ends the running cell as Interrupted.
+// counter is zero, or ends the running cell as Interrupted. Its state
+// lives behind a pointer, as RWMutex's does.
 type WaitGroup struct {
+	state atomic.Pointer[wgState]
+}
+
+type wgState struct {
 	mu   sync.Mutex
 	n    int
 	zero chan struct{} // closed when n drops to zero; nil while n is zero
 }
 
+func (wg *WaitGroup) s() *wgState {
+	if st := wg.state.Load(); st != nil {
+		return st
+	}
+	wg.state.CompareAndSwap(nil, &wgState{})
+	return wg.state.Load()
+}
+
 // Add adds delta to the counter; a negative counter panics, as in Go.
 func (wg *WaitGroup) Add(delta int) {
-	wg.mu.Lock()
-	defer wg.mu.Unlock()
-	wg.n += delta
+	st := wg.s()
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.n += delta
 	switch {
-	case wg.n < 0:
+	case st.n < 0:
 		panic("sync: negative WaitGroup counter")
-	case wg.n == 0 && wg.zero != nil:
-		close(wg.zero)
-		wg.zero = nil
-	case wg.n > 0 && wg.zero == nil:
-		wg.zero = make(chan struct{})
+	case st.n == 0 && st.zero != nil:
+		close(st.zero)
+		st.zero = nil
+	case st.n > 0 && st.zero == nil:
+		st.zero = make(chan struct{})
 	}
 }
 
@@ -279,9 +310,10 @@ func (wg *WaitGroup) Done() { wg.Add(-1) }
 
 // Wait waits until the counter is zero.
 func (wg *WaitGroup) Wait() {
-	wg.mu.Lock()
-	z := wg.zero
-	wg.mu.Unlock()
+	st := wg.s()
+	st.mu.Lock()
+	z := st.zero
+	st.mu.Unlock()
 	if z == nil {
 		return
 	}
