@@ -232,7 +232,7 @@ func (r *Run) Interrupted() bool { return r.s.Interrupted() }
 func (r *Run) Go(sp cell.Span) Result {
 	c := sp.Padded()
 	res := r.s.run(c)
-	res.Err = r.s.withHint(res.Err, c)
+	res.Err = r.s.withHint(r.s.explain(res.Err, c), c)
 	return res
 }
 
