@@ -143,6 +143,40 @@ class GoSemantics(unittest.TestCase):
         self.assertEqual(self.stdout('m := map[string]int{"b": 2, "a": 1}\nfmt.Println(slices.Sorted(maps.Keys(m)))'),
                          "[a b]\n")
 
+    def test_7_values_and_builtins(self):
+        self.ok('import "fmt"')
+        # a cell type's String gives the cell's value; a value that contains
+        # itself is shown, not a crash of the kernel
+        self.assertEqual(self.value('type Temp float64\nfunc (t Temp) String() string { return fmt.Sprintf("%.1f°C", float64(t)) }\nTemp(21.5)'),
+                         "21.5°C")
+        self.assertIn("self:<cycle>", self.value('m := map[string]any{}\nm["self"] = m\nm'))
+        self.assertEqual(self.stdout('l := []any{1, nil}\nl[1] = l\nfmt.Println(l)'), "[1 <cycle>]\n")
+        # println writes to stderr in Go's format
+        reply, outs = run(self.kc, 'println("x", 2.5)')
+        err = "".join(m["content"]["text"] for m in outs if m["msg_type"] == "stream" and m["content"]["name"] == "stderr")
+        self.assertEqual(err, "x +2.500000e+000\n")
+        # recover gives a panic value of a cell type as that type
+        self.assertEqual(self.stdout('type E struct{ msg string }\nfunc (e E) Error() string { return e.msg }\n'
+                                     'func g() (err error) {\n\tdefer func() {\n\t\tif e, ok := recover().(E); ok {\n\t\t\terr = e\n\t\t}\n\t}()\n'
+                                     '\tpanic(E{"typed"})\n}\nfmt.Println(g())'), "typed\n")
+
+    def test_8_errors_point_the_right_way(self):
+        self.ok('import "tick/runtime/tensor"\nstep := tensor.JIT(func(a ...*tensor.Tensor) *tensor.Tensor { return a[0].Mul(2).Realize() })\n'
+                'x := tensor.Arange(4)')
+        for code, want in [
+            ("step(x)", "step is a *tensor.JITFunc, not a function: call it with step.Call(...)"),
+            ("x.Transpose()", "not enough arguments in call to x.Transpose"),
+            ('import "strngs"', 'did you mean "strings"?'),
+            ("func main() { println(1) }", "func main is not run in a notebook"),
+            ("main()", "main is not defined"),
+        ]:
+            with self.subTest(code=code):
+                reply, _ = run(self.kc, code)
+                self.assertEqual(reply["content"]["status"], "error")
+                self.assertIn(want, reply["content"]["evalue"])
+        msg_id = self.kc.is_complete("if x > 1 {\n} else")
+        self.assertEqual(shell_reply(self.kc, msg_id)["content"]["status"], "incomplete")
+
 
 if __name__ == "__main__":
     unittest.main()
