@@ -24,6 +24,7 @@ import (
 	"github.com/traefik/yaegi/stdlib"
 
 	"github.com/tick-kernel/tick/display"
+	"github.com/tick-kernel/tick/kernel/assist"
 	"github.com/tick-kernel/tick/kernel/session/cell"
 	"github.com/tick-kernel/tick/kernel/session/rewrite"
 	"github.com/tick-kernel/tick/kernel/session/symbols"
@@ -84,6 +85,9 @@ type Session struct {
 	declText map[string]string // func/type/const name → its declaration text
 	count    int               // execution count of the running (or last) cell
 	nvars    int               // counter for names made by SetVar and CompileLoop
+	ran      []string          // Go code of the cells that ran, for the assistant (assist.go)
+
+	asst *assist.Assistant // completion and inspection (assist.go)
 }
 
 // New starts a session: a fresh interpreter with the standard library,
@@ -140,6 +144,7 @@ func New(opts Options) (*Session, error) {
 	if err := s.loadPrelude(); err != nil {
 		return nil, err
 	}
+	s.newAssistant()
 	return s, nil
 }
 
@@ -267,6 +272,7 @@ func (s *Session) end(st *streamer) {
 	s.mu.Unlock()
 	st.close()
 	s.clearStop()
+	go s.asst.Refresh() // the assistant's model of the cells, before the next request (assist.go)
 }
 
 // clearStop resets the interrupt flag.
@@ -343,11 +349,17 @@ func (s *Session) runMarked(c cell.Cell, generated func(*cell.Parsed) []ast.Node
 }
 
 // runParsed is runMarked without the cell's defers.
-func (s *Session) runParsed(c cell.Cell, generated func(*cell.Parsed) []ast.Node) Result {
+func (s *Session) runParsed(c cell.Cell, generated func(*cell.Parsed) []ast.Node) (res Result) {
 	pc, err := cell.Parse(s.ip.FileSet(), c)
 	if err != nil {
 		return Result{Err: compileError(c, err)}
 	}
+	added := s.addImports(pc)
+	defer func() {
+		if res.Err == nil || res.Err.Name != cell.CompileError {
+			s.noteRan(c.Code + "\n" + added)
+		}
+	}()
 	if e := checkDecls(pc); e != nil {
 		return Result{Err: e}
 	}
