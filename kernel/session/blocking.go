@@ -26,6 +26,10 @@ type stopSignal struct {
 	mu     sync.Mutex
 	ch     chan struct{}
 	closed bool
+	// cur is ch for interpreted code, read through ᐩrt.DoneP without
+	// synchronisation, as the loop checkpoints read the stop flag: it
+	// changes only between cells. Race-detector builds call ᐩrt.Done().
+	cur chan struct{}
 }
 
 // done returns the channel that the current interrupt closes.
@@ -34,6 +38,7 @@ func (s *stopSignal) done() <-chan struct{} {
 	defer s.mu.Unlock()
 	if s.ch == nil {
 		s.ch = make(chan struct{})
+		s.cur = s.ch
 	}
 	return s.ch
 }
@@ -44,6 +49,7 @@ func (s *stopSignal) fire() {
 	defer s.mu.Unlock()
 	if s.ch == nil {
 		s.ch = make(chan struct{})
+		s.cur = s.ch
 	}
 	if !s.closed {
 		close(s.ch)
@@ -57,6 +63,9 @@ func (s *stopSignal) reset() {
 	defer s.mu.Unlock()
 	if s.closed {
 		s.ch, s.closed = make(chan struct{}), false
+		if !checkpointByCall {
+			s.cur = s.ch
+		}
 	}
 }
 
@@ -116,6 +125,8 @@ func (s *Session) blockingSymbols() map[string]map[string]reflect.Value {
 		rt[k] = v
 	}
 	rt["Done"] = reflect.ValueOf(s.sig.done)
+	s.sig.done()
+	rt["DoneP"] = reflect.ValueOf(&s.sig.cur)
 	rt["ZeroOf"] = reflect.ValueOf(zeroChan)
 	return map[string]map[string]reflect.Value{
 		"time/time": {"Sleep": reflect.ValueOf(sleep)},
@@ -128,7 +139,8 @@ func (s *Session) blockingSymbols() map[string]map[string]reflect.Value {
 	}
 }
 
-// closedChans caches one closed channel per channel type for zeroChan.
+// closedChans caches one closed channel per channel type (with its
+// direction) for zeroChan.
 var closedChans sync.Map // reflect.Type → reflect.Value
 
 // zeroChan sets the channel variable p points to to a closed channel of
@@ -141,14 +153,14 @@ func zeroChan(p any) {
 	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Chan {
 		panic("session: ZeroOf: want a pointer to a channel variable")
 	}
-	t := reflect.ChanOf(reflect.BothDir, v.Elem().Type().Elem())
+	t := v.Elem().Type()
 	c, ok := closedChans.Load(t)
 	if !ok {
-		ch := reflect.MakeChan(t, 0)
+		ch := reflect.MakeChan(reflect.ChanOf(reflect.BothDir, t.Elem()), 0)
 		ch.Close()
-		c, _ = closedChans.LoadOrStore(t, ch)
+		c, _ = closedChans.LoadOrStore(t, ch.Convert(t))
 	}
-	v.Elem().Set(c.(reflect.Value).Convert(v.Elem().Type()))
+	v.Elem().Set(c.(reflect.Value))
 }
 
 // Mutex is sync.Mutex for interpreted code: Lock waits for the lock or for

@@ -193,10 +193,16 @@ func (u *Unit) selectWith(comm ast.Stmt, pos token.Pos) *ast.SelectStmt {
 	return s
 }
 
-// stopClause returns `case <-ᐩrt.Done(): ᐩrt.Interrupted()`.
+// stopClause returns `case <-*ᐩrt.DoneP: ᐩrt.Interrupted()` (a read of the
+// session's stop channel through a pointer, cheaper than a call), or with
+// Options.CheckpointCall `case <-ᐩrt.Done(): ...`.
 func (u *Unit) stopClause(pos token.Pos) *ast.CommClause {
+	var done ast.Expr = &ast.StarExpr{X: &ast.SelectorExpr{X: ident(Runtime), Sel: ident("DoneP")}}
+	if u.call {
+		done = rtCall("Done")
+	}
 	cc := &ast.CommClause{
-		Comm: &ast.ExprStmt{X: &ast.UnaryExpr{Op: token.ARROW, X: rtCall("Done")}},
+		Comm: &ast.ExprStmt{X: &ast.UnaryExpr{Op: token.ARROW, X: done}},
 		Body: []ast.Stmt{&ast.ExprStmt{X: rtCall("Interrupted")}},
 	}
 	SetPos(cc, pos)
