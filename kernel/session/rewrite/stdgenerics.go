@@ -94,6 +94,62 @@ func stdGenerics(u *Unit) {
 			u.Value = r
 		}
 	}
+	var out []ast.Stmt
+	for _, st := range u.Stmts {
+		out = append(out, u.topLevelGenericDefine(st)...)
+	}
+	u.Stmts = out
+}
+
+// resultLike says, for the provided functions that return a value of
+// their first argument's type ("same") or of its elements ("elem"), how
+// a variable of that type is declared without naming it.
+var resultLike = map[string]string{}
+
+func init() {
+	for _, f := range []string{"Clone", "Compact", "CompactFunc", "Insert", "Delete", "DeleteFunc", "Replace", "Grow", "Clip", "Repeat"} {
+		resultLike[StdGenericName("slices", f)] = "same"
+	}
+	resultLike[StdGenericName("maps", "Clone")] = "same"
+	for _, f := range []string{"Max", "Min", "MaxFunc", "MinFunc"} {
+		resultLike[StdGenericName("slices", f)] = "elem"
+	}
+}
+
+// topLevelGenericDefine rewrites `y := slices.Clone(x)` at the top level,
+// where the interpreter crashes on a variable defined from a generic call
+// ("nil reflect type"), as `ᐩa := x; y := ᐩa; y = slices.Clone(ᐩa)` (for a
+// result of the argument's type; `y := ᐩa[:1][0]` for an element): the
+// assignment form works.
+func (u *Unit) topLevelGenericDefine(st ast.Stmt) []ast.Stmt {
+	a, ok := st.(*ast.AssignStmt)
+	if !ok || a.Tok != token.DEFINE || len(a.Lhs) != 1 || len(a.Rhs) != 1 {
+		return []ast.Stmt{st}
+	}
+	call, ok := a.Rhs[0].(*ast.CallExpr)
+	if !ok || len(call.Args) == 0 || call.Ellipsis.IsValid() && len(call.Args) == 1 {
+		return []ast.Stmt{st}
+	}
+	fn, ok := call.Fun.(*ast.Ident)
+	if !ok || resultLike[fn.Name] == "" {
+		return []ast.Stmt{st}
+	}
+	y, ok := a.Lhs[0].(*ast.Ident)
+	if !ok || y.Name == "_" {
+		return []ast.Stmt{st}
+	}
+	tmp := u.fresh("a")
+	first := &ast.AssignStmt{Lhs: []ast.Expr{ident(tmp)}, Tok: token.DEFINE, Rhs: []ast.Expr{call.Args[0]}}
+	var like ast.Expr = ident(tmp)
+	if resultLike[fn.Name] == "elem" {
+		like = &ast.IndexExpr{X: &ast.SliceExpr{X: ident(tmp), High: &ast.BasicLit{Kind: token.INT, Value: "1"}}, Index: &ast.BasicLit{Kind: token.INT, Value: "0"}}
+	}
+	decl := &ast.AssignStmt{Lhs: []ast.Expr{ident(y.Name)}, Tok: token.DEFINE, Rhs: []ast.Expr{like}}
+	call.Args[0] = &ast.Ident{NamePos: call.Args[0].Pos(), Name: tmp}
+	a.Tok = token.ASSIGN
+	SetPos(first, a.Pos())
+	SetPos(decl, a.Pos())
+	return []ast.Stmt{first, decl, a}
 }
 
 // seqType returns func(yield func(ts...) bool).

@@ -11,6 +11,5 @@ func main() {
 	fmt.Println(y)
 }
 
-// Unsupported: cannot compile
 // Output:
 // [3 1]
