@@ -39,12 +39,19 @@ _ = fmt.Sprint`
 		{"goroutine_then_wait", "done := make(chan bool)\ngo func() { time.Sleep(time.Hour); done <- true }()\n<-done"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res, late := interruptAfter(t, s, 2, tc.code, 100*time.Millisecond)
+			var at time.Time
+			timer := time.AfterFunc(100*time.Millisecond, func() { at = time.Now(); s.Interrupt() })
+			res, rec := exec(t, s, 2, tc.code)
+			timer.Stop()
+			late := time.Since(at)
 			if res.Err == nil || res.Err.Name != "Interrupted" {
 				t.Fatalf("got %v, want an Interrupted error", res.Err)
 			}
 			if late > time.Second {
 				t.Errorf("cell ended %v after the interrupt", late)
+			}
+			if strings.Contains(rec.text("stderr"), "panic") {
+				t.Errorf("the interrupted cell printed %q on stderr", rec.text("stderr"))
 			}
 			res, _ = exec(t, s, 3, "add(1)")
 			if res.Err != nil || res.Value == nil {
