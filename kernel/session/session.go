@@ -74,18 +74,22 @@ type Session struct {
 	cur      *streamer
 	cell     *Cell
 	pending  strings.Builder
-	frames   []string          // yaegi panic frames of the running cell
-	funcCell map[string]int    // function name → the cell that declared it
-	values   []any             // the value of the running cell's last expression
-	defers   cellDefers        // the running cell's own defers (defer.go)
-	imports  map[string]string // package name → import path, of successful cells
-	pkgNames map[string]string // import path → package name, of the symbol tables (set by New) and compiled packages
-	builtin  map[string]bool   // import paths of the symbol tables given to New
-	typeText map[string]string // type or method name ("T", "T.M") → its declaration text
-	declText map[string]string // func/type/const name → its declaration text
-	count    int               // execution count of the running (or last) cell
-	nvars    int               // counter for names made by SetVar and CompileLoop
-	ran      []string          // Go code of the cells that ran, for the assistant (assist.go)
+	frames   []string              // yaegi panic frames of the running cell
+	funcCell map[string]int        // function name → the cell that declared it
+	values   []any                 // the value of the running cell's last expression
+	defers   cellDefers            // the running cell's own defers (defer.go)
+	funcSrc  map[string]funcSource // source of the functions cells declared (redefine.go)
+	// refreshing is set while refreshCallers declares functions again;
+	// only the cell's goroutine touches it (under the cell lock).
+	refreshing bool
+	imports    map[string]string // package name → import path, of successful cells
+	pkgNames   map[string]string // import path → package name, of the symbol tables (set by New) and compiled packages
+	builtin    map[string]bool   // import paths of the symbol tables given to New
+	typeText   map[string]string // type or method name ("T", "T.M") → its declaration text
+	declText   map[string]string // func/type/const name → its declaration text
+	count      int               // execution count of the running (or last) cell
+	nvars      int               // counter for names made by SetVar and CompileLoop
+	ran        []string          // Go code of the cells that ran, for the assistant (assist.go)
 
 	asst *assist.Assistant // completion and inspection (assist.go)
 }
@@ -94,7 +98,8 @@ type Session struct {
 // tick's own packages and opts.Symbols.
 func New(opts Options) (*Session, error) {
 	s := &Session{opts: opts, rt: &runtime{}, funcCell: map[string]int{},
-		imports: map[string]string{}, declText: map[string]string{}, typeText: map[string]string{}}
+		imports: map[string]string{}, declText: map[string]string{}, typeText: map[string]string{},
+		funcSrc: map[string]funcSource{}}
 	s.stdin = &stdinReader{s: s}
 	s.rt.maxDepth = defaultMaxDepth
 	if opts.MaxDepth > 0 {
@@ -377,6 +382,18 @@ func (s *Session) runParsed(c cell.Cell, generated func(*cell.Parsed) []ast.Node
 	if generated != nil {
 		opts.Generated = generated(pc)
 	}
+	s.mu.Lock()
+	before := make(map[string]bool, len(s.funcCell))
+	for name := range s.funcCell {
+		before[name] = true
+	}
+	s.mu.Unlock()
+	var redefined []string
+	for _, name := range s.noteFuncSources(pc, c) {
+		if before[name] {
+			redefined = append(redefined, name)
+		}
+	}
 	rewrite.Apply(pc, opts)
 	for _, p := range pc.Pieces() {
 		if p.File != nil {
@@ -386,6 +403,7 @@ func (s *Session) runParsed(c cell.Cell, generated func(*cell.Parsed) []ast.Node
 			s.noteFuncs(p.File, c.N)
 			s.noteDecls(p.File, pc.Fset)
 			s.noteTypes(p.File, types)
+			s.refreshCallers(declaredIn(p.File, redefined))
 			continue
 		}
 		if e := s.runNode(c, block(p.Stmts)); e != nil {
