@@ -142,6 +142,11 @@ class GoSemantics(unittest.TestCase):
                          "[1 2 3] 3 2\n")
         self.assertEqual(self.stdout('m := map[string]int{"b": 2, "a": 1}\nfmt.Println(slices.Sorted(maps.Keys(m)))'),
                          "[a b]\n")
+        self.assertEqual(self.stdout('y := slices.Clone(x)\ny[0] = 100\nfmt.Println(y, x)'), "[100 2 3] [1 2 3]\n")
+        # a redefined function is seen by the functions declared before
+        self.assertEqual(self.stdout('func helper() int { return 1 }\nfunc caller() int { return helper() * 10 }\n'
+                                     'fmt.Println(caller())'), "10\n")
+        self.assertEqual(self.stdout('func helper() int { return 2 }\nfmt.Println(caller())'), "20\n")
 
     def test_7_values_and_builtins(self):
         self.ok('import "fmt"')
