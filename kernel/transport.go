@@ -9,6 +9,8 @@ import (
 
 	"github.com/go-zeromq/zmq4"
 	"github.com/go-zeromq/zmq4/transport"
+
+	"github.com/tick-kernel/tick/kernel/zmtp"
 )
 
 // Why tick registers its own zmq4 transport for iopub:
@@ -20,8 +22,9 @@ import (
 // queue (and the kernel's memory) grows. libzmq instead drops messages for
 // the slow peer only.
 //
-// The iopub socket therefore listens through the transports "tick-tcp" and
-// "tick-ipc", whose connections never block zmq4's writer: each peer's
+// The iopub socket therefore listens through the transports "tick-pub-tcp"
+// and "tick-pub-ipc" (package zmtp's guarded listener, each connection
+// wrapped in an asyncConn), whose connections never block zmq4's writer: each peer's
 // bytes go to a buffer drained by the peer's own goroutine. Before handing
 // a message to the socket, the iopub writer calls waitForRoom, which waits
 // while a peer that is still reading has more than highWater bytes queued:
@@ -35,8 +38,8 @@ import (
 // peers × hardLimit.
 
 const (
-	pubTCP = "tick-tcp"
-	pubIPC = "tick-ipc"
+	pubTCP = "tick-pub-tcp"
+	pubIPC = "tick-pub-ipc"
 
 	highWater    = 1 << 20
 	hardLimit    = 32 << 20
@@ -63,7 +66,7 @@ func registerTransports() {
 // asyncTransport is a zmq4 transport whose accepted connections buffer
 // writes and drain them on their own goroutine.
 type asyncTransport struct {
-	base    transport.Transport
+	base    zmtp.Transport
 	network string
 
 	mu    sync.Mutex
@@ -72,8 +75,9 @@ type asyncTransport struct {
 }
 
 func newAsyncTransport(network string) *asyncTransport {
-	t := &asyncTransport{base: transport.New(network), network: network, peers: map[*asyncConn]bool{}}
+	t := &asyncTransport{network: network, peers: map[*asyncConn]bool{}}
 	t.cond = sync.NewCond(&t.mu)
+	t.base = zmtp.Transport{Network: network, Wrap: t.wrap}
 	return t
 }
 
@@ -82,11 +86,16 @@ func (t *asyncTransport) Dial(ctx context.Context, d transport.Dialer, addr stri
 }
 
 func (t *asyncTransport) Listen(ctx context.Context, addr string) (net.Listener, error) {
-	l, err := net.Listen(t.network, addr)
-	if err != nil {
-		return nil, err
-	}
-	return asyncListener{Listener: l, t: t}, nil
+	return t.base.Listen(ctx, addr)
+}
+
+// wrap makes a guarded connection an asyncConn and counts it as a peer.
+func (t *asyncTransport) wrap(c *zmtp.Conn) net.Conn {
+	a := newAsyncConn(c, t)
+	t.mu.Lock()
+	t.peers[a] = true
+	t.mu.Unlock()
+	return a
 }
 
 func (t *asyncTransport) Addr(ep string) (string, error) { return t.base.Addr(ep) }
@@ -146,23 +155,6 @@ func (t *asyncTransport) forget(c *asyncConn) {
 	delete(t.peers, c)
 	t.cond.Broadcast()
 	t.mu.Unlock()
-}
-
-type asyncListener struct {
-	net.Listener
-	t *asyncTransport
-}
-
-func (l asyncListener) Accept() (net.Conn, error) {
-	c, err := l.Listener.Accept()
-	if err != nil {
-		return nil, err
-	}
-	a := newAsyncConn(c, l.t)
-	l.t.mu.Lock()
-	l.t.peers[a] = true
-	l.t.mu.Unlock()
-	return a, nil
 }
 
 // The errors a disconnected peer's writes fail with. They are not
