@@ -2,6 +2,7 @@ package session
 
 import (
 	"fmt"
+	goruntime "runtime"
 	"reflect"
 	"sync/atomic"
 )
@@ -41,14 +42,37 @@ func (rt *runtime) interrupted() {
 	}
 }
 
+// enter is every interpreted function's entry: its interrupt checkpoint
+// and its count of the call depth.
+//
+// The depth limit is per goroutine (Go has no goroutine-local counter):
+// rt.depth counts the interpreted calls in flight on all the session's
+// goroutines, a cheap bound that is exceeded first; only then does enter
+// ask whether the calling goroutine's own stack is that deep, by asking
+// runtime.Callers to skip the Go frames maxDepth interpreted calls make
+// at least (framesPerCall each). Thousands of goroutines each a few calls
+// deep are therefore not "runaway recursion"; one goroutine maxDepth
+// calls deep is.
 func (rt *runtime) enter() {
 	if rt.stop.load() {
 		panic(interruptSignal{})
 	}
-	if d := rt.depth.Add(1); d > rt.maxDepth {
+	if d := rt.depth.Add(1); d > rt.maxDepth && deepStack(rt.maxDepth) {
 		rt.depth.Add(-1)
-		panic(depthSignal{d})
+		panic(depthSignal{rt.maxDepth + 1})
 	}
+}
+
+// framesPerCall is the fewest Go frames one interpreted call adds to the
+// goroutine's stack (yaegi 0.16: 2 for a function, 6 for a method or a
+// closure; measured with runtime.Callers in TestDepthIsPerGoroutine).
+const framesPerCall = 2
+
+// deepStack reports whether the calling goroutine's stack holds more Go
+// frames than maxDepth interpreted calls make at least.
+func deepStack(maxDepth int64) bool {
+	var pc [1]uintptr
+	return goruntime.Callers(int(maxDepth)*framesPerCall, pc[:]) > 0
 }
 
 func (rt *runtime) leave() { rt.depth.Add(-1) }
@@ -96,4 +120,9 @@ func closedChan(p any) {
 	c := reflect.MakeChan(reflect.ChanOf(reflect.BothDir, v.Elem().Type().Elem()), 0)
 	c.Close()
 	v.Elem().Set(c)
+}
+
+// String is what a goroutine's report shows for runaway recursion.
+func (d depthSignal) String() string {
+	return fmt.Sprintf("call depth exceeded %d interpreted calls (runaway recursion?); the goroutine was stopped", d.depth-1)
 }
