@@ -147,8 +147,17 @@ func (k *Kernel) Start() error {
 		tr = iopubTransports.ipc
 	}
 	k.pub = newPublisher(func(frames [][]byte) error {
-		tr.waitForRoom(k.ctx) // back-pressure from readers; stalled ones are dropped
-		return iopub.SendMulti(zmq4.NewMsgFrom(frames...))
+		tr.waitForRoom(k.ctx) // back-pressure from readers; stalled and lagging ones are dropped
+		size := 0
+		for _, f := range frames {
+			size += len(f)
+		}
+		mark := tr.written.Load()
+		err := iopub.SendMulti(zmq4.NewMsgFrom(frames...))
+		if err == nil {
+			tr.awaitDelivery(k.ctx, mark, size) // zmq4's own queue stays empty
+		}
+		return err
 	}, k.key, k.session, k.log)
 
 	shellReqs := make(chan *Request, shellQueue)

@@ -6,12 +6,14 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/tick-kernel/tick/kernel/zmtp"
 )
 
-// limits returns the socket limits: the configured ones, TICK_MAX_MESSAGE
-// for an unset MaxMessage, zmtp's defaults for the rest.
+// limits returns the socket limits: the configured ones, then for unset
+// fields TICK_MAX_MESSAGE (bytes), TICK_WRITE_TIMEOUT and
+// TICK_HANDSHAKE_TIMEOUT (durations), then zmtp's defaults.
 func (k *Kernel) limits() (zmtp.Limits, error) {
 	lim := k.cfg.Limits
 	lim.Log = k.log
@@ -22,6 +24,18 @@ func (k *Kernel) limits() (zmtp.Limits, error) {
 				return lim, fmt.Errorf("kernel: TICK_MAX_MESSAGE: %w", err)
 			}
 			lim.MaxMessage = n
+		}
+	}
+	for _, d := range []struct {
+		env string
+		v   *time.Duration
+	}{{"TICK_WRITE_TIMEOUT", &lim.Write}, {"TICK_HANDSHAKE_TIMEOUT", &lim.Handshake}} {
+		if v := os.Getenv(d.env); v != "" && *d.v == 0 {
+			t, err := time.ParseDuration(v)
+			if err != nil || t <= 0 {
+				return lim, fmt.Errorf("kernel: %s=%q is not a duration (write 10s or 500ms)", d.env, v)
+			}
+			*d.v = t
 		}
 	}
 	return lim, nil

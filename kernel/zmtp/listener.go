@@ -28,15 +28,20 @@ type Listener struct {
 	done      chan struct{}
 	closeOnce sync.Once
 
-	mu  sync.Mutex
-	ids map[string]*Conn // identities of live connections
+	mu      sync.Mutex
+	ids     map[string]*Conn     // identities of live connections
+	refused map[string]time.Time // when a refusal of an identity was last logged
 }
+
+// refusalLogEvery bounds the log lines about one refused identity (a
+// libzmq peer reconnects every 100 ms).
+const refusalLogEvery = time.Minute
 
 // NewListener guards l with lim; wrap (optional) wraps each connection
 // before Accept returns it. The listener closes when ctx is done.
 func NewListener(ctx context.Context, l net.Listener, lim Limits, wrap func(*Conn) net.Conn) *Listener {
 	ln := &Listener{inner: l, lim: lim.withDefaults(), wrap: wrap,
-		ready: make(chan net.Conn), done: make(chan struct{}), ids: map[string]*Conn{}}
+		ready: make(chan net.Conn), done: make(chan struct{}), ids: map[string]*Conn{}, refused: map[string]time.Time{}}
 	go ln.acceptLoop()
 	go func() {
 		select {
@@ -123,7 +128,9 @@ func (l *Listener) handshake(raw net.Conn) {
 	c.scan.MaxMessage = l.lim.MaxMessage
 	if id := commandIdentity(cmd); id != "" {
 		if !l.claim(id, c) {
-			l.lim.logf("refused peer %s: identity %q is already connected (as libzmq's ROUTER does); give each client its own identity", raw.RemoteAddr(), id)
+			if l.shouldLogRefusal(id) {
+				l.lim.logf("refused peer %s: identity %q is already connected (as libzmq's ROUTER does); give each client its own identity", raw.RemoteAddr(), id)
+			}
 			_ = raw.Close()
 			return
 		}
@@ -196,4 +203,17 @@ func (l *Listener) release(id string, c *Conn) {
 		delete(l.ids, id)
 	}
 	l.mu.Unlock()
+}
+
+func (l *Listener) shouldLogRefusal(id string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if time.Since(l.refused[id]) < refusalLogEvery {
+		return false
+	}
+	if len(l.refused) > 1024 {
+		clear(l.refused)
+	}
+	l.refused[id] = time.Now()
+	return true
 }
