@@ -269,3 +269,61 @@ func TestPeerThatStopsReadingDoesNotWedgeShell(t *testing.T) {
 	}
 	healthy(t, k, ci)
 }
+
+// TestExposureWarnings: an empty key and a wildcard address were accepted
+// silently; both are warned about on the log (stderr) and in the banner.
+func TestExposureWarnings(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		ci   kernel.ConnectionInfo
+		want []string
+	}{
+		{"empty key", kernel.ConnectionInfo{Transport: "tcp", IP: "127.0.0.1"}, []string{"empty key"}},
+		{"wildcard", kernel.ConnectionInfo{Transport: "tcp", IP: "0.0.0.0", Key: "k", SignatureScheme: "hmac-sha256"}, []string{"all network interfaces (0.0.0.0)"}},
+		{"both", kernel.ConnectionInfo{Transport: "tcp", IP: "0.0.0.0"}, []string{"empty key", "all network interfaces"}},
+		{"neither", kernel.ConnectionInfo{Transport: "tcp", IP: "127.0.0.1", Key: "k", SignatureScheme: "hmac-sha256"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			log := &syncLog{}
+			k := kernel.New(kernel.Config{Conn: tc.ci, Runner: &fakeEcho{}, Log: log, Info: kernel.Info{Version: "test"}})
+			if err := k.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer k.Stop()
+			ci := tc.ci
+			ci.IP = "127.0.0.1"
+			c := dial(t, k, ci, []byte(ci.Key))
+			h := c.send(c.shell, "kernel_info_request", map[string]any{}, c.key)
+			r, ok := c.await(c.shellMsgs, h, "kernel_info_reply", 5*time.Second)
+			if !ok {
+				t.Fatal("no kernel_info_reply")
+			}
+			var info struct{ Banner string }
+			_ = json.Unmarshal(r.Content, &info)
+			for _, w := range tc.want {
+				if !strings.Contains(log.String(), w) || !strings.Contains(info.Banner, w) {
+					t.Errorf("%q missing from the log %q or the banner %q", w, log, info.Banner)
+				}
+			}
+			if tc.want == nil && (strings.Contains(log.String(), "WARNING") || strings.Contains(info.Banner, "WARNING")) {
+				t.Errorf("a warning for a safe connection: %q / %q", log, info.Banner)
+			}
+		})
+	}
+}
+
+// TestIPv6Loopback: ip "::1" was refused ("too many colons").
+func TestIPv6Loopback(t *testing.T) {
+	ci := kernel.ConnectionInfo{Transport: "tcp", IP: "::1", Key: "k", SignatureScheme: "hmac-sha256"}
+	k := kernel.New(kernel.Config{Conn: ci, Runner: &fakeEcho{}, Log: io.Discard})
+	if err := k.Start(); err != nil {
+		if strings.Contains(err.Error(), "cannot assign requested address") {
+			t.Skipf("no IPv6 loopback here: %v", err)
+		}
+		t.Fatal(err)
+	}
+	defer k.Stop()
+	ci.IP = "[::1]"
+	c := dial(t, k, ci, []byte(ci.Key))
+	c.ready()
+}
