@@ -9,6 +9,7 @@ import (
 	"net"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -73,7 +74,25 @@ type rawPeer struct {
 
 func dialRaw(t *testing.T, k *kernel.Kernel, sock string) *rawPeer {
 	t.Helper()
-	c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", k.Port(sock)))
+	return dialRawWith(t, k, sock, net.Dialer{})
+}
+
+// dialRawSmallWindow dials with a 4 KiB receive buffer, so a peer that
+// does not read fills its TCP window after a few replies.
+func dialRawSmallWindow(t *testing.T, k *kernel.Kernel, sock string) *rawPeer {
+	return dialRawWith(t, k, sock, net.Dialer{Control: func(_, _ string, c syscall.RawConn) error {
+		var serr error
+		err := c.Control(func(fd uintptr) { serr = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 4096) })
+		if err != nil {
+			return err
+		}
+		return serr
+	}})
+}
+
+func dialRawWith(t *testing.T, k *kernel.Kernel, sock string, d net.Dialer) *rawPeer {
+	t.Helper()
+	c, err := d.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", k.Port(sock)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,7 +254,7 @@ func TestDuplicateIdentityIsRefused(t *testing.T) {
 
 func TestPeerThatStopsReadingDoesNotWedgeShell(t *testing.T) {
 	k, ci, log := startKernel(t, zmtp.Limits{Write: 500 * time.Millisecond})
-	p := dialRaw(t, k, "shell")
+	p := dialRawSmallWindow(t, k, "shell")
 	p.handshake("DEALER", "never-reads")
 	// Far more replies than the socket buffers hold; the peer reads none.
 	go func() {

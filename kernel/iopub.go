@@ -76,6 +76,7 @@ type publisher struct {
 	cond    *sync.Cond
 	queue   []*outMsg
 	bytes   int            // content bytes queued
+	limit   int            // bound on bytes (maxQueuedBytes; tests lower it)
 	dropped map[string]int // stream bytes dropped, by parent msg_id
 	busy    bool           // the writer holds a message it has not sent yet
 	burst   int            // bytes sent since the queue was last empty
@@ -85,7 +86,7 @@ type publisher struct {
 
 func newPublisher(send func([][]byte) error, key []byte, session string, log io.Writer) *publisher {
 	p := &publisher{send: send, key: key, session: session, log: log,
-		dropped: map[string]int{}, done: make(chan struct{})}
+		dropped: map[string]int{}, done: make(chan struct{}), limit: maxQueuedBytes}
 	p.cond = sync.NewCond(&p.mu)
 	go p.run()
 	return p
@@ -160,7 +161,7 @@ func (p *publisher) push(m *outMsg) {
 			p.cond.Wait()
 			continue
 		}
-		if p.bytes > 0 && p.bytes+m.size() > maxQueuedBytes {
+		if p.bytes > 0 && p.bytes+m.size() > p.limit {
 			p.cond.Wait()
 			continue
 		}
@@ -220,9 +221,11 @@ func (p *publisher) run() {
 		p.mu.Lock()
 		p.busy = false
 		p.burst += m.size()
-		if len(p.queue) == 0 && p.burst > releaseThreshold {
+		if len(p.queue) == 0 {
+			if p.burst > burstBytes {
+				releaseSoon() // the burst's buffers are garbage now
+			}
 			p.burst = 0
-			releaseMemory(releaseThreshold) // the burst's buffers are garbage now
 		}
 		p.cond.Broadcast()
 		p.mu.Unlock()

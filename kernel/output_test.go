@@ -107,13 +107,16 @@ func TestStreamIsSplitIntoBoundedChunks(t *testing.T) {
 func TestPublisherQueueIsBoundedInBytes(t *testing.T) {
 	g := newGatedSender()
 	p := newPublisher(g.send, nil, "s", io.Discard)
+	p.mu.Lock()
+	p.limit = 1 << 20 // 1 MiB here (64 MiB in the kernel), so the test is quick under -race
+	p.mu.Unlock()
 	parent := wire.NewHeader("execute_request", "c")
 	p.Publish("status", parent, map[string]string{"execution_state": "busy"})
 	<-g.started
-	chunk := strings.Repeat("y", streamSplit)
+	chunk := strings.Repeat("y", 64<<10)
 	done := make(chan struct{})
 	go func() {
-		for i := range 200 { // 200 MiB
+		for i := range 200 { // 12.5 MiB
 			p.Stream(parent, []string{"stdout", "stderr"}[i%2], chunk)
 		}
 		close(done)
@@ -122,12 +125,12 @@ func TestPublisherQueueIsBoundedInBytes(t *testing.T) {
 	p.mu.Lock()
 	queued := p.bytes
 	p.mu.Unlock()
-	if queued > maxQueuedBytes {
-		t.Errorf("%d bytes queued, over the bound %d", queued, maxQueuedBytes)
+	if queued > 1<<20 {
+		t.Errorf("%d bytes queued, over the bound %d", queued, 1<<20)
 	}
 	select {
 	case <-done:
-		t.Fatal("the producer queued 200 MiB behind a blocked writer")
+		t.Fatal("the producer queued 12.5 MiB behind a blocked writer")
 	default:
 	}
 	close(g.gate)
@@ -141,8 +144,8 @@ func TestPublisherQueueIsBoundedInBytes(t *testing.T) {
 		_, text := streamText(t, m)
 		total += len(text)
 	}
-	if total != 200*streamSplit {
-		t.Errorf("delivered %d of %d bytes: waiting must not drop", total, 200*streamSplit)
+	if total != 200*len(chunk) {
+		t.Errorf("delivered %d of %d bytes: waiting must not drop", total, 200*len(chunk))
 	}
 	p.Close(time.Second)
 }
