@@ -153,7 +153,8 @@ func (o *Once) Text(digits int) string {
 		b.WriteString("Timed call: " + c + "\n")
 	}
 	if len(o.Phases) == 0 {
-		return b.String() + "prov: " + o.Provenance.Line() + "\n"
+		writeProvenance(&b, o.Provenance)
+		return b.String()
 	}
 	type line struct {
 		name, time, pct string
@@ -208,8 +209,23 @@ func (o *Once) Text(digits int) string {
 	if over {
 		writeWrapped(&b, "* ", "over 100% of the wall time: the phase overlaps the others (see above) or was timed on several goroutines at once")
 	}
-	b.WriteString("prov: " + o.Provenance.Line() + "\n")
+	writeProvenance(&b, o.Provenance)
 	return b.String()
+}
+
+// writeProvenance writes the "prov:" line of %time, its facts wrapped
+// between items at TextWidth (a compiler's flags break between words,
+// never inside one), continuation lines indented under the first fact.
+func writeProvenance(b *strings.Builder, p Provenance) {
+	const head = "prov: "
+	hang := strings.Repeat(" ", len(head))
+	for i, l := range joinWrapped(p.Items(), TextWidth-len(head)) {
+		if i == 0 {
+			b.WriteString(head + l + "\n")
+		} else {
+			b.WriteString(hang + l + "\n")
+		}
+	}
 }
 
 // CallText says which call was timed: for a JIT its number and what that
