@@ -14,6 +14,7 @@ Prints a Markdown table (paste it into docs/benchmarks.md).
 """
 import argparse
 import os
+import queue
 import socket
 import statistics
 import struct
@@ -87,16 +88,21 @@ def measure(name, runs):
         dup.setsockopt(zmq.LINGER, 0)
         dup.connect(f"tcp://{info['ip']}:{info['shell_port']}")
         time.sleep(0.5)
-        for _ in range(5):
-            msg_id = kc.kernel_info()
-            while kc.get_shell_msg(timeout=10)["parent_header"].get("msg_id") != msg_id:
+        ids = {kc.kernel_info() for _ in range(5)}
+        mine = 0
+        deadline = time.monotonic() + 5
+        while mine < 5 and time.monotonic() < deadline:
+            try:
+                if kc.get_shell_msg(timeout=0.5)["parent_header"].get("msg_id") in ids:
+                    mine += 1
+            except queue.Empty:
                 pass
         got = 0
         while dup.poll(300):
             dup.recv_multipart()
             got += 1
         dup.close()
-        row["dup"] = f"{got} of 5 replies"
+        row["dup"] = f"duplicate {got}, client {mine} of 5 replies"
     finally:
         kc.stop_channels()
         km.shutdown_kernel(now=True)
@@ -110,7 +116,7 @@ def main():
     a = ap.parse_args()
     print(f"load {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print()
-    print("| kernel | kernel_info with idle connections on every port | 1 TiB frame header on shell | duplicate identity receives |")
+    print("| kernel | kernel_info with idle connections on every port | 1 TiB frame header on shell | a second peer with the client's identity: replies received |")
     print("|---|---|---|---|")
     for name in a.kernels.split(","):
         r = measure(name, a.runs)

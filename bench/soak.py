@@ -14,7 +14,9 @@ Prints a Markdown table (paste it into docs/benchmarks.md).
 """
 import argparse
 import os
+import queue
 import statistics
+import sys
 import time
 
 from jupyter_client.manager import KernelManager
@@ -35,7 +37,10 @@ def execute(kc, code, timeout=600):
     text = 0
     reply_at = None
     idle = False
+    deadline = time.monotonic() + timeout
     while reply_at is None or not idle:
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"{code[:40]!r}: no {'reply' if reply_at is None else 'idle'} within {timeout} s")
         if reply_at is None:
             try:
                 m = kc.get_shell_msg(timeout=0.001)
@@ -43,12 +48,11 @@ def execute(kc, code, timeout=600):
                     reply_at = time.perf_counter()
                     if m["content"]["status"] != "ok":
                         raise RuntimeError(f"{code[:40]!r}: {m['content']}")
-            except Exception as e:  # queue.Empty
-                if isinstance(e, RuntimeError):
-                    raise
+            except queue.Empty:
+                pass
         try:
-            m = kc.get_iopub_msg(timeout=0.001 if reply_at is None else timeout)
-        except Exception:
+            m = kc.get_iopub_msg(timeout=0.001 if reply_at is None else 1)
+        except queue.Empty:
             continue
         if m["parent_header"].get("msg_id") != msg_id:
             continue
@@ -78,7 +82,11 @@ def main():
             execute(kc, "1+1")
         time.sleep(1)
         rss0 = rss_mb(pid)
-        lat = [execute(kc, "1+1")[0] for _ in range(a.cells)]
+        lat = []
+        for i in range(a.cells):
+            lat.append(execute(kc, "1+1", timeout=20)[0])
+            if (i + 1) % 1000 == 0:
+                print(f"soak: {i + 1} cells, RSS {rss_mb(pid):.0f} MB", file=sys.stderr, flush=True)
         time.sleep(1)
         rss1 = rss_mb(pid)
         k = min(1000, a.cells // 2)
