@@ -230,23 +230,61 @@ func TestSilentPeerIsDroppedAfterHandshakeDeadline(t *testing.T) {
 	healthy(t, k, ci)
 }
 
-func TestDuplicateIdentityIsRefused(t *testing.T) {
+// readFrame reads one ZMTP frame: its flags and body.
+func (p *rawPeer) readFrame(timeout time.Duration) (byte, []byte, error) {
+	p.SetReadDeadline(time.Now().Add(timeout))
+	var hdr [9]byte
+	if _, err := io.ReadFull(p, hdr[:2]); err != nil {
+		return 0, nil, err
+	}
+	size := uint64(hdr[1])
+	if hdr[0]&0x02 != 0 {
+		if _, err := io.ReadFull(p, hdr[2:9]); err != nil {
+			return 0, nil, err
+		}
+		size = binary.BigEndian.Uint64(hdr[1:9])
+	}
+	body := make([]byte, size)
+	_, err := io.ReadFull(p, body)
+	return hdr[0], body, err
+}
+
+// TestDuplicateIdentityIsRekeyed: a second peer claiming a connected
+// client's identity received copies of that client's replies. It now gets
+// an identity of its own: it receives none of the client's replies, and
+// its own requests are still answered (several jupyter_client clients of
+// one KernelManager share an identity).
+func TestDuplicateIdentityIsRekeyed(t *testing.T) {
 	k, ci, log := startKernel(t, zmtp.Limits{})
 	c := dial(t, k, ci, []byte(ci.Key)) // shell identity "client-shell"
 	c.ready()
 	dup := dialRaw(t, k, "shell")
 	dup.handshake("DEALER", "client-shell")
-	if !dup.closedByKernel(5 * time.Second) {
-		t.Fatal("a second peer with a connected peer's identity was accepted")
+	if fl, _, err := dup.readFrame(5 * time.Second); err != nil || fl&0x04 == 0 {
+		t.Fatalf("the kernel's READY: flags %x, %v", fl, err)
 	}
-	if !strings.Contains(log.String(), `identity "client-shell" is already connected`) {
+	for range 3 {
+		h := c.send(c.shell, "execute_request", map[string]any{"code": "1+1"}, c.key)
+		if _, ok := c.await(c.shellMsgs, h, "execute_reply", 5*time.Second); !ok {
+			t.Fatal("the first client lost its reply")
+		}
+	}
+	if _, body, err := dup.readFrame(300 * time.Millisecond); err == nil {
+		t.Fatalf("the duplicate received %q, addressed to the first client", body)
+	}
+	if !strings.Contains(log.String(), `claimed identity "client-shell"`) {
 		t.Errorf("log: %s", log)
 	}
-	h := c.send(c.shell, "execute_request", map[string]any{"code": "1+1"}, c.key)
-	if _, ok := c.await(c.shellMsgs, h, "execute_reply", 5*time.Second); !ok {
-		t.Fatal("the first client lost its reply")
+	dup.message("kernel_info_request", ci.Key)
+	replied := false
+	for !replied {
+		fl, body, err := dup.readFrame(5 * time.Second)
+		if err != nil {
+			t.Fatalf("the duplicate's own request was not answered: %v", err)
+		}
+		replied = fl&0x04 == 0 && strings.Contains(string(body), "kernel_info_reply")
 	}
-	h = c.send(c.shell, "kernel_info_request", map[string]any{}, c.key)
+	h := c.send(c.shell, "kernel_info_request", map[string]any{}, c.key)
 	if _, ok := c.await(c.shellMsgs, h, "kernel_info_reply", 5*time.Second); !ok {
 		t.Fatal("no kernel_info_reply for the first client")
 	}

@@ -202,3 +202,43 @@ func commandIdentity(body []byte) string {
 	}
 	return ""
 }
+
+// withIdentity returns a READY command body with its Identity property's
+// value replaced by id; false when body is not a READY with an identity.
+func withIdentity(body []byte, id string) ([]byte, bool) {
+	if len(body) == 0 || int(body[0]) > len(body)-1 || string(body[1:1+body[0]]) != "READY" {
+		return nil, false
+	}
+	out := append([]byte(nil), body[:1+body[0]]...)
+	p := body[1+body[0]:]
+	found := false
+	for len(p) > 0 {
+		kl := int(p[0])
+		if 1+kl+4 > len(p) {
+			return nil, false
+		}
+		key := p[1 : 1+kl]
+		vl := binary.BigEndian.Uint32(p[1+kl:])
+		if uint64(vl) > uint64(len(p)-1-kl-4) {
+			return nil, false
+		}
+		val := p[1+kl+4 : 1+kl+4+int(vl)]
+		if strings.EqualFold(string(key), "Identity") {
+			val, found = []byte(id), true
+		}
+		out = append(out, byte(kl))
+		out = append(out, key...)
+		out = binary.BigEndian.AppendUint32(out, uint32(len(val)))
+		out = append(out, val...)
+		p = p[1+kl+4+int(vl):]
+	}
+	return out, found
+}
+
+// commandFrame encodes body as one ZMTP command frame.
+func commandFrame(body []byte) []byte {
+	if len(body) > 255 {
+		return append(binary.BigEndian.AppendUint64([]byte{flagCommand | flagLong}, uint64(len(body))), body...)
+	}
+	return append([]byte{flagCommand, byte(len(body))}, body...)
+}

@@ -2,6 +2,7 @@ package zmtp
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/binary"
 	"errors"
 	"io"
@@ -128,11 +129,20 @@ func (l *Listener) handshake(raw net.Conn) {
 	c.scan.MaxMessage = l.lim.MaxMessage
 	if id := commandIdentity(cmd); id != "" {
 		if !l.claim(id, c) {
-			if l.shouldLogRefusal(id) {
-				l.lim.logf("refused peer %s: identity %q is already connected (as libzmq's ROUTER does); give each client its own identity", raw.RemoteAddr(), id)
+			// As libzmq's ROUTER, a second peer never receives what is
+			// addressed to the first: it gets an identity of its own.
+			fresh := id + "~" + rand.Text()[:12]
+			body, ok := withIdentity(cmd, fresh)
+			if !ok || !l.claim(fresh, c) {
+				l.lim.logf("refused peer %s: identity %q is already connected; give each client its own identity", raw.RemoteAddr(), id)
+				_ = raw.Close()
+				return
 			}
-			_ = raw.Close()
-			return
+			if l.shouldLogRefusal(id) {
+				l.lim.logf("peer %s claimed identity %q, which another connected peer has; it was given its own (%q), so neither receives the other's replies", raw.RemoteAddr(), id, fresh)
+			}
+			c.replay = append(pre[:greetingLen:greetingLen], commandFrame(body)...)
+			id = fresh
 		}
 		c.identity = id
 	}

@@ -23,9 +23,12 @@
 //     reads its last byte and allocates: a frame or a message larger than
 //     Limits.MaxMessage, or a command larger than maxCommand, closes the
 //     connection with a log line (Scanner).
-//   - A ROUTER peer announcing an identity another live connection of the
-//     same listener already has is refused, as libzmq does by default
-//     (ZMQ_ROUTER_HANDOVER off).
+//   - A peer announcing an identity another live connection of the same
+//     listener already has gets an identity of its own (a suffix added in
+//     its READY before zmq4 reads it): it never receives what is addressed
+//     to the first peer, as with libzmq's ROUTER (ZMQ_ROUTER_HANDOVER off),
+//     and its own requests are still answered (jupyter_client's clients of
+//     one KernelManager share an identity).
 //   - Accept errors back off (5 ms doubling to 1 s) instead of spinning.
 //   - Every write has a deadline (Limits.Write); a peer that does not take
 //     its bytes in time is disconnected, so a reply to a client that stopped

@@ -1,6 +1,7 @@
 package zmtp
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -65,6 +66,20 @@ func TestCommandIdentity(t *testing.T) {
 		if got := commandIdentity(bad); got != "" {
 			t.Errorf("commandIdentity(%q) = %q", bad, got)
 		}
+	}
+}
+
+func TestWithIdentity(t *testing.T) {
+	body := []byte("\x05READY\x0bSocket-Type\x00\x00\x00\x06DEALER\x08Identity\x00\x00\x00\x03abc")
+	out, ok := withIdentity(body, "abc~new")
+	if !ok || commandIdentity(out) != "abc~new" || !bytes.Contains(out, []byte("DEALER")) {
+		t.Fatalf("withIdentity = %q, %v", out, ok)
+	}
+	if _, ok := withIdentity([]byte("\x05READY\x0bSocket-Type\x00\x00\x00\x06DEALER"), "x"); ok {
+		t.Error("a READY without identity was re-keyed")
+	}
+	if f := commandFrame(bytes.Repeat([]byte("x"), 300)); f[0] != flagCommand|flagLong || len(f) != 309 {
+		t.Errorf("long command frame header %x, length %d", f[:9], len(f))
 	}
 }
 

@@ -137,7 +137,11 @@ class Hardening(unittest.TestCase):
         sess = self.kc.session
         for _ in range(3000):  # ~3 MB of replies it never reads
             sess.send(greedy, "kernel_info_request", {})
-        time.sleep(3)  # past TICK_WRITE_TIMEOUT=2s: the kernel drops it
+        # The kernel serves requests in order: it answers the greedy peer's
+        # queued requests (its writes fail fast once TICK_WRITE_TIMEOUT=2s
+        # has disconnected it), then ours. Before, shell stayed wedged.
+        msg_id = self.kc.kernel_info()
+        shell_reply(self.kc, msg_id, timeout=60)
         self.assertHealthy()
 
     # Cells that killed or wedged the kernel.
