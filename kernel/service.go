@@ -177,8 +177,22 @@ func (s *Service) complete(w Responder, r *Request) {
 		"matches":      matches,
 		"cursor_start": byteToRune(c.Code, start),
 		"cursor_end":   byteToRune(c.Code, end),
-		"metadata":     map[string]any{},
+		"metadata":     completionTypes(comp, byteToRune(c.Code, start), byteToRune(c.Code, end)),
 	})
+}
+
+// completionTypes is the complete_reply metadata front ends read the
+// kind and signature of each match from (JupyterLab shows them):
+// _jupyter_types_experimental, one entry per match, as IPython sends it.
+func completionTypes(comp session.Completion, start, end int) map[string]any {
+	if len(comp.Details) != len(comp.Matches) || len(comp.Matches) == 0 {
+		return map[string]any{}
+	}
+	types := make([]map[string]any, len(comp.Matches))
+	for i, m := range comp.Matches {
+		types[i] = map[string]any{"start": start, "end": end, "text": m, "type": comp.Details[i].Kind, "signature": comp.Details[i].Signature}
+	}
+	return map[string]any{"_jupyter_types_experimental": types}
 }
 
 func (s *Service) inspect(w Responder, r *Request) {
@@ -191,6 +205,9 @@ func (s *Service) inspect(w Responder, r *Request) {
 	data := map[string]any{}
 	if in.Found {
 		data["text/plain"] = in.Text
+		if in.Markdown != "" {
+			data["text/markdown"] = in.Markdown
+		}
 	}
 	_ = w.Reply("inspect_reply", map[string]any{
 		"status":   "ok",

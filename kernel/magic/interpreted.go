@@ -18,13 +18,15 @@ import (
 const WarnInterpreted timing.WarningKind = "interpreted-code"
 
 // interpretedMin is the share of the statement's CPU time in the
-// interpreter from which %timeit warns; attributionTime is how long the
-// CPU profile that measures it runs (after the samples, outside them).
-const (
-	interpretedMin  = 0.5
-	attributionTime = 300 * time.Millisecond
-	attributionMin  = 5 // CPU profile samples needed to say anything
-)
+// interpreter from which %timeit warns; attributionTimes are how long the
+// CPU profile that measures it runs (after the samples, outside them): a
+// second, longer profile when the first got too few samples (on a loaded
+// machine the process may have had the CPU for a fraction of the time).
+const interpretedMin = 0.5
+
+var attributionTimes = [...]time.Duration{300 * time.Millisecond, time.Second}
+
+const attributionMin = 5 // CPU profile samples needed to say anything
 
 // interpretedWarning profiles the timed statement briefly, after the
 // measurement, when it may run interpreted Go (a loop, a func literal, a
@@ -35,7 +37,14 @@ func interpretedWarning(ctx context.Context, h Host, stmt string, t timing.Targe
 	if !mayInterpret(h, stmt) || r.Loops == 0 {
 		return nil
 	}
-	share, n, err := interpretedShare(ctx, t.Call, r.Loops)
+	var share float64
+	var n int
+	var err error
+	for _, d := range attributionTimes {
+		if share, n, err = interpretedShare(ctx, t.Call, r.Loops, d); err != nil || n >= attributionMin {
+			break
+		}
+	}
 	if err != nil || n < attributionMin || share < interpretedMin {
 		return nil
 	}
@@ -78,12 +87,12 @@ func mayInterpret(h Host, stmt string) bool {
 	return false
 }
 
-// interpretedShare runs call(loops) under a CPU profile for about
-// attributionTime and returns the share of the statement's samples whose
+// interpretedShare runs call(loops) under a CPU profile for about d and
+// returns the share of the statement's samples whose
 // innermost frame (runtime frames skipped: allocation, scheduling) is the
 // interpreter's, and the number of samples.
-func interpretedShare(ctx context.Context, call func(int) error, loops int) (float64, int, error) {
-	gp, err := profile.TakeGoProfile(ctx, attributionTime, func() error { return call(loops) })
+func interpretedShare(ctx context.Context, call func(int) error, loops int, d time.Duration) (float64, int, error) {
+	gp, err := profile.TakeGoProfile(ctx, d, func() error { return call(loops) })
 	if err != nil {
 		return 0, 0, err
 	}

@@ -24,7 +24,7 @@ func (r *Runner) question(code string) (session.Result, bool) {
 	in := r.engine.Inspect(name, len(name), detail)
 	if !in.Found {
 		return session.Result{Page: fmt.Sprintf("%s: not found: no variable, function, type, constant or package member of that name "+
-			"is defined in this session; define it in a cell, or import its package first", name)}, true
+			"is defined in this session or in a package cells can import; check the spelling, or define it in a cell", name)}, true
 	}
 	return session.Result{Page: in.Text}, true
 }

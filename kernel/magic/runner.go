@@ -124,6 +124,9 @@ func (r *Runner) nameHint(kind, name string) string {
 // engine.
 func (r *Runner) Complete(code string, cursor int) session.Completion {
 	cursor = max(0, min(cursor, len(code)))
+	if c, ok := r.completeOption(code, cursor); ok {
+		return c
+	}
 	start := cell.IdentBefore(code, cursor)
 	pct := start
 	for pct > 0 && code[pct-1] == '%' && start-pct < 2 {
@@ -135,6 +138,7 @@ func (r *Runner) Complete(code string, cursor int) session.Completion {
 	isCell := start-pct == 2
 	typed := code[pct:cursor]
 	matches := []string{}
+	var details []session.Detail
 	for _, m := range r.Magics() {
 		name := "%" + m.Name
 		if isCell {
@@ -142,9 +146,10 @@ func (r *Runner) Complete(code string, cursor int) session.Completion {
 		}
 		if (isCell && m.Cell || !isCell && m.Line) && strings.HasPrefix(name, typed) {
 			matches = append(matches, name)
+			details = append(details, session.Detail{Kind: "magic", Signature: m.Summary})
 		}
 	}
-	return session.Completion{Matches: matches, Start: pct, End: cursor}
+	return session.Completion{Matches: matches, Start: pct, End: cursor, Details: details}
 }
 
 // Inspect asks the engine.

@@ -56,13 +56,25 @@ type Error = cell.Error
 type Completion struct {
 	Matches    []string
 	Start, End int
+	// Details, when not nil, describe the matches, one for each.
+	Details []Detail
 }
 
-// Inspection is the answer to an inspect request: Text is plain text (type
-// and value of a variable, signature of a function or package member).
+// Detail says what a completion is (Kind: function, method, variable,
+// field, constant, type, module, keyword, path, magic) and its type or
+// signature, for front ends that show them (Jupyter's
+// _jupyter_types_experimental).
+type Detail struct {
+	Kind, Signature string
+}
+
+// Inspection is the answer to an inspect request: Text is plain text (the
+// declaration, its doc comment, the type and value of a variable, the
+// method set of a type), Markdown the same as Markdown when set.
 type Inspection struct {
-	Found bool
-	Text  string
+	Found    bool
+	Text     string
+	Markdown string
 }
 
 // Completeness answers is_complete: Status is "complete", "incomplete" or

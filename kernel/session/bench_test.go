@@ -61,3 +61,32 @@ func BenchmarkCompiledCall(b *testing.B) {
 		f(1)
 	}
 }
+
+// BenchmarkChannelOps measures channel operations in an interpreted
+// function as the session runs them: a send and a receive on a buffered
+// channel per iteration ("send_recv"; both rewritten into selects that
+// also wait for an interrupt), and a loop of the same length without them
+// ("loop"), for the per-operation cost by difference.
+func BenchmarkChannelOps(b *testing.B) {
+	const n = 10000
+	s := newSession(b)
+	if err := s.Exec("ch := make(chan int, 1)\nsum := 0\n" +
+		"func sendRecv() { for j := 0; j < 10000; j++ { ch <- j; v := <-ch; sum += v } }\n" +
+		"func plain() { for j := 0; j < 10000; j++ { sum += j } }"); err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct{ name, stmt string }{{"send_recv", "sendRecv()"}, {"loop", "plain()"}} {
+		b.Run(c.name, func(b *testing.B) {
+			f, err := s.CompileLoop("", c.stmt)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for b.Loop() {
+				if err := f(1); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/iter")
+		})
+	}
+}

@@ -84,10 +84,11 @@ func nodeText(fset *token.FileSet, n any) string {
 	return t
 }
 
-// Complete returns the names that can replace the identifier before
-// cursor (a byte offset): members after "pkg." or "variable.", else names
-// in scope, builtins and keywords.
-func (s *Session) Complete(code string, cursor int) Completion {
+// completeByValue returns the names that can replace the identifier
+// before cursor (a byte offset) as the session knows them by reflection:
+// members after "pkg." or "variable.", else names in scope, builtins and
+// keywords. It answers for variables the assistant has no source for.
+func (s *Session) completeByValue(code string, cursor int) Completion {
 	cursor = max(0, min(cursor, len(code)))
 	start := cell.IdentBefore(code, cursor)
 	prefix := code[start:cursor]
@@ -174,10 +175,11 @@ func (s *Session) packageSymbols(name string) map[string]reflect.Value {
 	return nil
 }
 
-// Inspect describes the name at cursor: the type and value of a variable,
-// the declaration of a function, type or constant of the session, or the
-// signature of a package member.
-func (s *Session) Inspect(code string, cursor int, detail int) Inspection {
+// inspectByValue describes the name at cursor as the session knows it by
+// reflection: the type and value of a variable, the declaration of a
+// function, type or constant of the session, or the signature of a
+// package member.
+func (s *Session) inspectByValue(code string, cursor int, detail int) Inspection {
 	cursor = max(0, min(cursor, len(code)))
 	end := cursor
 	for end < len(code) {

@@ -158,8 +158,9 @@ type router struct {
 
 // panicLine matches the lines yaegi prints for each interpreted frame a
 // panic unwinds through ("3:5: panic: main.f(...)"). They become the
-// traceback of the cell's error instead of stderr text.
-var panicLine = regexp.MustCompile(`^(?:\S+:)?\d+:\d+: panic(?::|$)`)
+// traceback of the cell's error instead of stderr text. A frame of code
+// the session generated has no position ("-: panic: main.func(...)").
+var panicLine = regexp.MustCompile(`^(?:(?:\S+:)?\d+:\d+|-): panic(?::|$)`)
 
 func (r router) Write(p []byte) (int, error) {
 	text := string(p)

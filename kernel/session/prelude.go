@@ -49,6 +49,9 @@ func (s *Session) loadPrelude() error {
 	if _, err := s.ip.Eval(prelude); err != nil {
 		return fmt.Errorf("session: loading the prelude: %w", err)
 	}
+	if _, err := s.ip.Eval(stdGenericsSource); err != nil {
+		return fmt.Errorf("session: loading the standard library's generic functions: %w", err)
+	}
 	return nil
 }
 

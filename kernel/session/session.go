@@ -24,6 +24,7 @@ import (
 	"github.com/traefik/yaegi/stdlib"
 
 	"github.com/tick-kernel/tick/display"
+	"github.com/tick-kernel/tick/kernel/assist"
 	"github.com/tick-kernel/tick/kernel/session/cell"
 	"github.com/tick-kernel/tick/kernel/session/rewrite"
 	"github.com/tick-kernel/tick/kernel/session/symbols"
@@ -64,30 +65,41 @@ type Session struct {
 	ip   *interp.Interpreter
 	rt   *runtime
 
-	exec  sync.Mutex // the cell lock: held by ExecuteWith while a cell runs
-	stdin *stdinReader
+	exec    sync.Mutex // the cell lock: held by ExecuteWith while a cell runs
+	sig     stopSignal // closed by Interrupt: what blocking operations wait on (blocking.go)
+	abandon stopSignal // closed by a second Interrupt: the cell stops waiting (abandon.go)
+	stdin   *stdinReader
 
 	mu       sync.Mutex // guards the fields below
 	cur      *streamer
 	cell     *Cell
 	pending  strings.Builder
-	frames   []string          // yaegi panic frames of the running cell
-	funcCell map[string]int    // function name → the cell that declared it
-	values   []any             // the value of the running cell's last expression
-	imports  map[string]string // package name → import path, of successful cells
-	pkgNames map[string]string // import path → package name, of the symbol tables (set by New) and compiled packages
-	builtin  map[string]bool   // import paths of the symbol tables given to New
-	typeText map[string]string // type or method name ("T", "T.M") → its declaration text
-	declText map[string]string // func/type/const name → its declaration text
-	count    int               // execution count of the running (or last) cell
-	nvars    int               // counter for names made by SetVar and CompileLoop
+	frames   []string              // yaegi panic frames of the running cell
+	funcCell map[string]int        // function name → the cell that declared it
+	values   []any                 // the value of the running cell's last expression
+	defers   cellDefers            // the running cell's own defers (defer.go)
+	funcSrc  map[string]funcSource // source of the functions cells declared (redefine.go)
+	// refreshing is set while refreshCallers declares functions again;
+	// only the cell's goroutine touches it (under the cell lock).
+	refreshing bool
+	imports    map[string]string // package name → import path, of successful cells
+	pkgNames   map[string]string // import path → package name, of the symbol tables (set by New) and compiled packages
+	builtin    map[string]bool   // import paths of the symbol tables given to New
+	typeText   map[string]string // type or method name ("T", "T.M") → its declaration text
+	declText   map[string]string // func/type/const name → its declaration text
+	count      int               // execution count of the running (or last) cell
+	nvars      int               // counter for names made by SetVar and CompileLoop
+	ran        []string          // Go code of the cells that ran, for the assistant (assist.go)
+
+	asst *assist.Assistant // completion and inspection (assist.go)
 }
 
 // New starts a session: a fresh interpreter with the standard library,
 // tick's own packages and opts.Symbols.
 func New(opts Options) (*Session, error) {
 	s := &Session{opts: opts, rt: &runtime{}, funcCell: map[string]int{},
-		imports: map[string]string{}, declText: map[string]string{}, typeText: map[string]string{}}
+		imports: map[string]string{}, declText: map[string]string{}, typeText: map[string]string{},
+		funcSrc: map[string]funcSource{}}
 	s.stdin = &stdinReader{s: s}
 	s.rt.maxDepth = defaultMaxDepth
 	if opts.MaxDepth > 0 {
@@ -119,6 +131,15 @@ func New(opts Options) (*Session, error) {
 			return nil, fmt.Errorf("session: loading symbols: %w", err)
 		}
 	}
+	if err := s.ip.Use(s.fmtSymbols()); err != nil {
+		return nil, fmt.Errorf("session: loading symbols: %w", err)
+	}
+	if err := s.ip.Use(stdGenericsSymbols()); err != nil {
+		return nil, fmt.Errorf("session: loading symbols: %w", err)
+	}
+	if err := s.ip.Use(s.blockingSymbols()); err != nil {
+		return nil, fmt.Errorf("session: loading symbols: %w", err)
+	}
 	if err := s.ip.Use(interp.Exports{varsPath + "/vars": {}}); err != nil {
 		return nil, fmt.Errorf("session: loading symbols: %w", err)
 	}
@@ -128,6 +149,7 @@ func New(opts Options) (*Session, error) {
 	if err := s.loadPrelude(); err != nil {
 		return nil, err
 	}
+	s.newAssistant()
 	return s, nil
 }
 
@@ -146,7 +168,13 @@ func (s *Session) stdioSymbols() map[string]map[string]reflect.Value {
 
 // Interrupt stops the running cell at its next checkpoint (loop iteration
 // or function entry). It is a no-op when no cell runs.
-func (s *Session) Interrupt() { s.rt.stop.set() }
+func (s *Session) Interrupt() {
+	if s.rt.stop.load() {
+		s.abandon.fire()
+	}
+	s.rt.stop.set()
+	s.sig.fire()
+}
 
 // Interrupted reports whether an interrupt is pending for the running
 // cell. Native code that works for long (device synchronize, sleeps) polls
@@ -171,9 +199,11 @@ func (s *Session) ExecuteWith(ctx context.Context, c Cell, sink Sink, run func(*
 	st := s.begin(sink, &c)
 	r := &Run{s: s, cell: &cell.Cell{N: c.Count, Code: c.Code}, sink: orderedSink{st}} // display calls and magics keep their place among printed text
 	restore := display.Use(r.sink)
+	restoreSig := useStopSignal(&s.sig)
 	stopWatch := context.AfterFunc(ctx, s.Interrupt)
 	defer func() {
 		stopWatch()
+		restoreSig()
 		restore()
 		s.end(st)
 	}()
@@ -212,7 +242,7 @@ func (r *Run) Interrupted() bool { return r.s.Interrupted() }
 func (r *Run) Go(sp cell.Span) Result {
 	c := sp.Padded()
 	res := r.s.run(c)
-	res.Err = r.s.withHint(res.Err, c)
+	res.Err = r.s.withHint(r.s.explain(res.Err, c), c)
 	return res
 }
 
@@ -247,10 +277,15 @@ func (s *Session) end(st *streamer) {
 	s.mu.Unlock()
 	st.close()
 	s.clearStop()
+	go s.asst.Refresh() // the assistant's model of the cells, before the next request (assist.go)
 }
 
 // clearStop resets the interrupt flag.
-func (s *Session) clearStop() { s.rt.stop.clear() }
+func (s *Session) clearStop() {
+	s.rt.stop.clear()
+	s.sig.reset()
+	s.abandon.reset()
+}
 
 // emit routes stream text to the running cell, or to the background.
 func (s *Session) emit(name, text string) {
@@ -314,10 +349,22 @@ func (s *Session) run(c cell.Cell) Result { return s.runMarked(c, nil) }
 // runMarked is run where generated returns the nodes of the parsed code
 // that the harness wrote (rewrite.Options.Generated).
 func (s *Session) runMarked(c cell.Cell, generated func(*cell.Parsed) []ast.Node) Result {
+	s.resetDefers()
+	return s.runDeferred(c, s.runParsed(c, generated))
+}
+
+// runParsed is runMarked without the cell's defers.
+func (s *Session) runParsed(c cell.Cell, generated func(*cell.Parsed) []ast.Node) (res Result) {
 	pc, err := cell.Parse(s.ip.FileSet(), c)
 	if err != nil {
 		return Result{Err: compileError(c, err)}
 	}
+	added := s.addImports(pc)
+	defer func() {
+		if res.Err == nil || res.Err.Name != cell.CompileError {
+			s.noteRan(c.Code + "\n" + added)
+		}
+	}()
 	if e := checkDecls(pc); e != nil {
 		return Result{Err: e}
 	}
@@ -331,9 +378,21 @@ func (s *Session) runMarked(c cell.Cell, generated func(*cell.Parsed) []ast.Node
 	if e != nil {
 		return Result{Err: e}
 	}
-	opts := rewrite.Options{Ints: s.knownInts(), CheckpointCall: checkpointByCall, Dump: s.opts.RewriteDump}
+	opts := rewrite.Options{Ints: s.knownInts(), CheckpointCall: checkpointByCall, Dump: s.opts.RewriteDump, Imports: s.importsCopy()}
 	if generated != nil {
 		opts.Generated = generated(pc)
+	}
+	s.mu.Lock()
+	before := make(map[string]bool, len(s.funcCell))
+	for name := range s.funcCell {
+		before[name] = true
+	}
+	s.mu.Unlock()
+	var redefined []string
+	for _, name := range s.noteFuncSources(pc, c) {
+		if before[name] {
+			redefined = append(redefined, name)
+		}
 	}
 	rewrite.Apply(pc, opts)
 	for _, p := range pc.Pieces() {
@@ -344,6 +403,7 @@ func (s *Session) runMarked(c cell.Cell, generated func(*cell.Parsed) []ast.Node
 			s.noteFuncs(p.File, c.N)
 			s.noteDecls(p.File, pc.Fset)
 			s.noteTypes(p.File, types)
+			s.refreshCallers(declaredIn(p.File, redefined))
 			continue
 		}
 		if e := s.runNode(c, block(p.Stmts)); e != nil {
@@ -465,20 +525,8 @@ func (s *Session) runNode(c cell.Cell, n ast.Node) *Error {
 	return s.execute(c, prog)
 }
 
-func (s *Session) execute(c cell.Cell, prog *interp.Program) (e *Error) {
-	defer func() {
-		if r := recover(); r != nil {
-			e = s.panicError(c, interp.Panic{Value: r})
-		}
-	}()
-	_, err := s.ip.Execute(prog)
-	if err == nil {
-		return nil
-	}
-	if p, ok := err.(interp.Panic); ok {
-		return s.panicError(c, p)
-	}
-	return compileError(c, err)
+func (s *Session) execute(c cell.Cell, prog *interp.Program) *Error {
+	return s.runProgram(c, prog)
 }
 
 var _ Runner = (*Session)(nil)

@@ -32,7 +32,7 @@ p.Sum()`, value: "3"},
 		{code: `fmt.Println(p.Sum())`, stdout: "3\n"},
 		{code: `undefinedThing + 1`, err: "CompileError: cell[9]:1:1: undefined: undefinedThing"},
 		{code: "z := 1\nz = \"s\"", err: "CompileError: cell[10]:2:"},
-		{code: `println("from println")`, stdout: "from println\n"},
+		{code: `println("from println")`, stderr: "from println\n"}, // Go writes println to standard error
 		{code: `import "os"
 os.Stdout.Write([]byte("raw\n"))
 os.Stderr.Write([]byte("to stderr\n"))`, stdout: "raw\n", stderr: "to stderr"},

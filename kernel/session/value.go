@@ -70,6 +70,9 @@ const (
 )
 
 func plainText(v any) string {
+	if selfReferential(v) {
+		return elideText(boundedText(v)) + " (the value contains itself: <cycle> marks where)"
+	}
 	switch x := v.(type) {
 	case string:
 		if len(x) > maxPlainHead+maxPlainTail {
@@ -140,5 +143,6 @@ func tailRunes(s string, n int) string {
 // richMethods are the methods a cell value may offer for richer output,
 // with the MIME type of their result.
 var richMethods = []rewrite.RichMethod{
+	{Method: "String", MIME: "text/plain"}, {Method: "Error", MIME: "text/plain"},
 	{Method: "HTML", MIME: "text/html"}, {Method: "Markdown", MIME: "text/markdown"}, {Method: "SVG", MIME: "image/svg+xml"},
 }

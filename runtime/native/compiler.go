@@ -21,17 +21,29 @@ import (
 const (
 	EnvCC       = "CC"             // C compiler command (may carry arguments, e.g. "clang -m64")
 	EnvCacheDir = "TICK_CACHE_DIR" // overrides the kernel cache root (tests use a temp dir)
+	// EnvMarch replaces -march=native in DefaultFlags, e.g. TICK_MARCH=x86-64-v3
+	// builds AVX2 kernels on an AVX-512 machine (benchmarks of another CPU class).
+	EnvMarch = "TICK_MARCH"
 )
 
 // DefaultFlags returns the flags kernels are compiled with: optimised for the
 // host CPU, position independent, shared. Floating-point contraction (FMA) is
 // off so results match the GO backend bit for bit where IEEE allows; errno is
 // not set by math functions (results are unchanged, loops can vectorize);
-// signed integer overflow wraps, as in Go (-fwrapv).
+// signed integer overflow wraps, as in Go (-fwrapv). Floating-point
+// operations are assumed not to trap (-fno-trapping-math): kernels never
+// read the exception flags, and it lets the compiler turn selects (relu,
+// where, max) into vector blends with the same IEEE results, NaN, signed
+// zeros and infinities included (render_c_test.go checks them).
 // Nothing like -ffast-math that changes numerical results is used.
+// $TICK_MARCH, when set, replaces -march=native.
 func DefaultFlags() []string {
-	return []string{"-O3", "-march=native", "-fPIC", "-shared", "-std=gnu11",
-		"-ffp-contract=off", "-fno-math-errno", "-fwrapv", "-fno-semantic-interposition"}
+	march := "native"
+	if m := strings.TrimSpace(os.Getenv(EnvMarch)); m != "" {
+		march = m
+	}
+	return []string{"-O3", "-march=" + march, "-fPIC", "-shared", "-std=gnu11",
+		"-ffp-contract=off", "-fno-math-errno", "-fno-trapping-math", "-fwrapv", "-fno-semantic-interposition"}
 }
 
 // linkLibs are linked into every object, after the source (libm: kernels
@@ -62,6 +74,9 @@ type Compiler struct {
 
 	mu   sync.Mutex
 	libs map[string]*entry // key → library (or compile in flight)
+
+	isaOnce sync.Once
+	isa     VectorISA
 
 	compiles, failures, memHits, diskHits, rebuilds atomic.Int64
 	compileNS, loadNS                               atomic.Int64

@@ -328,3 +328,56 @@ func TestBatchRunsCallsInOrder(t *testing.T) {
 		}
 	}
 }
+
+func TestVectorISAFromMacros(t *testing.T) {
+	tests := []struct {
+		defs []string
+		want VectorISA
+	}{
+		{[]string{"__SSE2__", "__AVX__", "__AVX2__", "__FMA__", "__AVX512F__"}, VectorISA{"AVX-512", 64}},
+		{[]string{"__SSE2__", "__AVX__", "__AVX2__", "__FMA__"}, VectorISA{"AVX2+FMA", 32}},
+		{[]string{"__SSE2__", "__AVX__"}, VectorISA{"AVX", 32}},
+		{[]string{"__SSE2__"}, VectorISA{"SSE2", 16}},
+		{[]string{"__ARM_NEON", "__aarch64__"}, VectorISA{"NEON", 16}},
+		{nil, VectorISA{"scalar", 8}},
+	}
+	for _, tt := range tests {
+		defs := map[string]bool{}
+		for _, d := range tt.defs {
+			defs[d] = true
+		}
+		if got := isaFromMacros(defs); got != tt.want {
+			t.Errorf("%v: %v, want %v", tt.defs, got, tt.want)
+		}
+	}
+	if got := (VectorISA{"AVX2+FMA", 32}).String(); got != "AVX2+FMA, 32-byte vectors" {
+		t.Errorf("String() = %q", got)
+	}
+}
+
+// The ISA follows the -march flag the compiler is given (preprocessing
+// only: no code for that target runs).
+func TestVectorISAFollowsTarget(t *testing.T) {
+	if runtime.GOARCH != "amd64" {
+		t.Skip("x86-64 targets")
+	}
+	for march, want := range map[string]VectorISA{"x86-64": {"SSE2", 16}, "x86-64-v3": {"AVX2+FMA", 32}, "skylake-avx512": {"AVX-512", 64}} {
+		flags := DefaultFlags()
+		for i, f := range flags {
+			if strings.HasPrefix(f, "-march=") {
+				flags[i] = "-march=" + march
+			}
+		}
+		c, err := NewCompiler(Options{Flags: flags, CacheDir: t.TempDir()})
+		if err != nil {
+			t.Skip(err)
+		}
+		if got := c.VectorISA(); got != want {
+			t.Errorf("-march=%s: %v, want %v", march, got, want)
+		}
+	}
+	t.Setenv(EnvMarch, "x86-64-v3")
+	if f := strings.Join(DefaultFlags(), " "); !strings.Contains(f, "-march=x86-64-v3") || strings.Contains(f, "native") {
+		t.Errorf("%s=x86-64-v3: flags %s", EnvMarch, f)
+	}
+}

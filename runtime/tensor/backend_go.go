@@ -86,7 +86,8 @@ type goLoad struct {
 
 type goProgram struct {
 	k      *Kernel
-	shape  []int // permuted, merged iteration shape
+	shape  []int   // permuted, merged iteration shape
+	lane   *goLane // non-nil: a lane fold (go_lanes.go)
 	loads  []goLoad
 	slots  []DType
 	nmemo  int
@@ -106,6 +107,7 @@ type runState struct {
 	memoG  []int
 	memoN  []int
 	memoV  []any
+	acc    []float64 // a lane fold's accumulators
 }
 
 func (goBackend) Compile(k *Kernel) (Program, error) {
@@ -127,14 +129,20 @@ func (goBackend) Compile(k *Kernel) (Program, error) {
 		return nil, c.err
 	}
 	R := k.ReduceSize()
-	switch k.Bufs[0].DType {
-	case Float32:
+	switch dt := k.Bufs[0].DType; {
+	case p.lane != nil && dt == Float32:
+		p.run = makeLaneRun(root.(evalFn[float32]), k.Reduce, p.lane)
+	case p.lane != nil && dt == Float64:
+		p.run = makeLaneRun(root.(evalFn[float64]), k.Reduce, p.lane)
+	case p.lane != nil && dt == Int32:
+		p.run = makeLaneRun(root.(evalFn[int32]), k.Reduce, p.lane)
+	case dt == Float32:
 		p.run = makeRun(root.(evalFn[float32]), k.Reduce, R)
-	case Float64:
+	case dt == Float64:
 		p.run = makeRun(root.(evalFn[float64]), k.Reduce, R)
-	case Int32:
+	case dt == Int32:
 		p.run = makeRun(root.(evalFn[int32]), k.Reduce, R)
-	case Bool:
+	case dt == Bool:
 		if k.Reduce != ReduceNone {
 			return nil, fmt.Errorf("GO backend: %s reduces bool values; cast to int32 first", k.Name)
 		}
@@ -307,15 +315,15 @@ func foldSeg[T num](rop ReduceOp, acc float64, seg []T) float64 {
 		for _, x := range seg {
 			acc += float64(x)
 		}
-	case ReduceMax:
+	case ReduceMax: // as the C renderer's tick_max(acc, x): the first NaN wins, ties take x
 		for _, x := range seg {
-			if f := float64(x); f > acc || f != f {
+			if f := float64(x); !(acc > f || acc != acc) {
 				acc = f
 			}
 		}
 	case ReduceMin:
 		for _, x := range seg {
-			if f := float64(x); f < acc || f != f {
+			if f := float64(x); !(acc < f || acc != acc) {
 				acc = f
 			}
 		}
@@ -326,7 +334,11 @@ func foldSeg[T num](rop ReduceOp, acc float64, seg []T) float64 {
 func (p *goProgram) describe() string {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "// GO backend closure program for %s\n", p.k.Name)
-	fmt.Fprintf(&sb, "// iteration shape (kept axes, then reduced; merged) %v, blocks of %d\n", p.shape, goBlock)
+	if p.lane != nil {
+		fmt.Fprintf(&sb, "// lane fold in memory order: %d rows × %d reduced × %d lanes (merged shape %v), blocks of %d\n", p.lane.lead, p.lane.K, p.lane.W, p.shape, goBlock)
+	} else {
+		fmt.Fprintf(&sb, "// iteration shape (kept axes, then reduced; merged) %v, blocks of %d\n", p.shape, goBlock)
+	}
 	for i, l := range p.loads {
 		kind := "gather"
 		if l.dense {

@@ -118,8 +118,12 @@ func TestDeviceInfo(t *testing.T) {
 	if err != nil {
 		t.Skipf("no CPU device here: %v", err)
 	}
-	if c.Backend != "C" || c.Compiler == "" || c.CompilerVersion == "" || len(c.Flags) < 3 {
+	if !strings.HasPrefix(c.Backend, "C (") || c.Compiler == "" || c.CompilerVersion == "" || len(c.Flags) < 3 {
 		t.Errorf("CPU: %+v", c)
+	}
+	comp, _ := native.Default()
+	if isa := comp.VectorISA(); isa.Bytes == 0 || c.Vector != isa.String() || !strings.Contains(c.Backend, isa.String()) || !strings.Contains(c.String(), "-byte vectors") {
+		t.Errorf("CPU: the vector ISA %v is not in the description %+v", isa, c)
 	}
 }
 

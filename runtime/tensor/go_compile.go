@@ -8,7 +8,7 @@ type goCompiler struct {
 	memo    map[*Node]any
 	refs    map[*Node]int
 	loadIdx map[*Node]int
-	perm    []int // iteration order: kept axes, then reduced axes
+	perm    []int // iteration order: kept axes, then reduced axes (or memory order for a lane fold)
 	err     error
 }
 
@@ -20,12 +20,18 @@ func (c *goCompiler) layout() {
 	for _, a := range k.ReduceAxes {
 		red[a] = true
 	}
-	for d := range k.Shape {
-		if !red[d] {
+	if c.p.lane = laneFoldOf(k); c.p.lane != nil { // memory order (go_lanes.go)
+		for d := range k.Shape {
 			c.perm = append(c.perm, d)
 		}
+	} else {
+		for d := range k.Shape {
+			if !red[d] {
+				c.perm = append(c.perm, d)
+			}
+		}
+		c.perm = append(c.perm, k.ReduceAxes...)
 	}
-	c.perm = append(c.perm, k.ReduceAxes...)
 	shape := make([]int, len(c.perm))
 	for i, d := range c.perm {
 		shape[i] = k.Shape[d]

@@ -98,27 +98,28 @@ func binConst[T num](op Op, a evalFn[T], c T, slot int) evalFn[T] {
 }
 
 func binNum[T num](op Op, a, b evalFn[T], slot int, isInt bool) evalFn[T] {
-	var f func(o, x, y []T)
-	switch op {
-	case OpAdd:
+	f := selectBinary[T](op)
+	switch {
+	case f != nil:
+	case op == OpAdd:
 		f = func(o, x, y []T) {
 			for i := range o {
 				o[i] = x[i] + y[i]
 			}
 		}
-	case OpSub:
+	case op == OpSub:
 		f = func(o, x, y []T) {
 			for i := range o {
 				o[i] = x[i] - y[i]
 			}
 		}
-	case OpMul:
+	case op == OpMul:
 		f = func(o, x, y []T) {
 			for i := range o {
 				o[i] = x[i] * y[i]
 			}
 		}
-	case OpDiv:
+	case op == OpDiv:
 		f = func(o, x, y []T) {
 			for i := range o {
 				if isInt && y[i] == 0 {
@@ -128,7 +129,7 @@ func binNum[T num](op Op, a, b evalFn[T], slot int, isInt bool) evalFn[T] {
 				o[i] = x[i] / y[i]
 			}
 		}
-	case OpMax:
+	case op == OpMax:
 		f = func(o, x, y []T) {
 			for i := range o {
 				if x[i] > y[i] || x[i] != x[i] {
@@ -138,7 +139,7 @@ func binNum[T num](op Op, a, b evalFn[T], slot int, isInt bool) evalFn[T] {
 				}
 			}
 		}
-	case OpMin:
+	case op == OpMin:
 		f = func(o, x, y []T) {
 			for i := range o {
 				if x[i] < y[i] || x[i] != x[i] {
@@ -148,7 +149,7 @@ func binNum[T num](op Op, a, b evalFn[T], slot int, isInt bool) evalFn[T] {
 				}
 			}
 		}
-	case OpPow:
+	case op == OpPow:
 		f = func(o, x, y []T) {
 			for i := range o {
 				o[i] = T(math.Pow(float64(x[i]), float64(y[i])))
@@ -241,15 +242,16 @@ func boolBin(op Op, a, b evalFn[bool], slot int) evalFn[bool] {
 }
 
 func unaryNum[T num](op Op, a evalFn[T], slot int) evalFn[T] {
-	var f func(o, x []T)
-	switch op {
-	case OpNeg:
+	f := selectUnary[T](op)
+	switch {
+	case f != nil:
+	case op == OpNeg:
 		f = func(o, x []T) {
 			for i := range o {
 				o[i] = -x[i]
 			}
 		}
-	case OpRelu:
+	case op == OpRelu:
 		f = func(o, x []T) {
 			for i := range o {
 				if x[i] > 0 {
@@ -259,7 +261,7 @@ func unaryNum[T num](op Op, a evalFn[T], slot int) evalFn[T] {
 				}
 			}
 		}
-	case OpAbs:
+	case op == OpAbs:
 		f = func(o, x []T) {
 			for i := range o {
 				if x[i] < 0 {
@@ -337,11 +339,16 @@ func unaryFloat[T flt](op Op, a evalFn[T], slot int) evalFn[T] {
 }
 
 func whereEval[T any](c evalFn[bool], a, b evalFn[T], slot int) evalFn[T] {
+	sel := selectWhere[T]()
 	return func(st *runState, g0, n int, dst []T) []T {
 		m := c(st, g0, n, nil)
 		x := a(st, g0, n, nil)
 		y := b(st, g0, n, nil)
 		o := out(st, slot, n, dst)
+		if sel != nil {
+			sel(o, m, x, y)
+			return o
+		}
 		m, x, y = m[:len(o)], x[:len(o)], y[:len(o)]
 		for i := range o {
 			if m[i] {

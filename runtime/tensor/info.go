@@ -14,7 +14,8 @@ import (
 // built.
 type DeviceInfo struct {
 	Name string `json:"name"` // "CPU", "GO", "NULL"
-	// Backend says what runs the kernels: "C" (compiled by a C compiler),
+	// Backend says what runs the kernels: "C (AVX2+FMA, 32-byte vectors)"
+	// (compiled by a C compiler, for that vector instruction set),
 	// "Go closures", or "none" (NULL).
 	Backend string `json:"backend"`
 	// Compiler, CompilerVersion and Flags describe a native backend's
@@ -23,6 +24,10 @@ type DeviceInfo struct {
 	Compiler        string   `json:"compiler,omitempty"`
 	CompilerVersion string   `json:"compiler_version,omitempty"`
 	Flags           []string `json:"flags,omitempty"`
+	// Vector is the vector instruction set and width a native backend's
+	// kernels are compiled for ("AVX2+FMA, 32-byte vectors"), chosen by the
+	// compiler's target; empty for other backends. Backend repeats it.
+	Vector string `json:"vector,omitempty"`
 	// Computes is false for a device whose kernels do not run (NULL): its
 	// results are zeros and no throughput can be claimed for it.
 	Computes bool `json:"computes"`
@@ -81,7 +86,8 @@ func (cpuBackend) info() DeviceInfo {
 	if err != nil {
 		return DeviceInfo{Backend: "C", Computes: true, Unavailable: err.Error()}
 	}
-	return DeviceInfo{Backend: "C", Compiler: c.Path(), CompilerVersion: c.Version(), Flags: c.Flags(), Computes: true}
+	isa := c.VectorISA().String()
+	return DeviceInfo{Backend: "C (" + isa + ")", Compiler: c.Path(), CompilerVersion: c.Version(), Flags: c.Flags(), Vector: isa, Computes: true}
 }
 
 func (goBackend) info() DeviceInfo { return DeviceInfo{Backend: "Go closures", Computes: true} }

@@ -30,6 +30,10 @@ type lazy struct {
 	axes  []int    // kReduce
 	view  View     // kView
 	buf   *Buffer  // kBuffer
+	// keep (kElem) makes the node a kernel of its own whose buffer its
+	// consumers read, instead of inlining it into each of them: for a value
+	// that is costly to compute and read twice (softmax's exp).
+	keep bool
 }
 
 func (l *lazy) base() *lazy {
@@ -102,7 +106,7 @@ func move(l *lazy, m movement, memo map[*lazy]*lazy) *lazy {
 	switch {
 	case l.kind == kConst && m.kind != 'd':
 		r = &lazy{kind: kConst, shape: shape, dtype: l.dtype, dev: l.dev, value: l.value}
-	case l.kind == kElem && m.kind != 'd':
+	case l.kind == kElem && m.kind != 'd' && !l.keep:
 		srcs := make([]*lazy, len(l.srcs))
 		for i, s := range l.srcs {
 			srcs[i] = move(s, m, memo)

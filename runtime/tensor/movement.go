@@ -248,8 +248,12 @@ func (t *Tensor) reduce(name string, rop ReduceOp, keep bool, axes []int) *Tenso
 		src = src.castTo(Int32)
 	}
 	r := &Tensor{l: &lazy{kind: kReduce, shape: kshape, dtype: src.l.dtype, dev: t.l.dev, rop: rop, axes: rax, srcs: []*lazy{src.l}}}
-	if s := splitReduce(src, rop, kshape); s != nil {
-		r = s
+	// A contraction (Matmul) stays one reduce kernel, which backends run as
+	// a GEMM; other long folds are split into interleaved partials.
+	if name != "Matmul" {
+		if s := splitReduce(src, rop, kshape, rax); s != nil {
+			r = s
+		}
 	}
 	if len(rax) == 0 {
 		r = src
@@ -258,32 +262,6 @@ func (t *Tensor) reduce(name string, rop ReduceOp, keep bool, axes []int) *Tenso
 		return r
 	}
 	return r.Reshape(oshape...)
-}
-
-// splitParts is how many partial results a large full reduction is split
-// into, so its first stage has enough outputs to run on every worker.
-const (
-	splitParts     = 256
-	splitReduceMin = 1 << 16
-)
-
-// splitReduce turns a reduction of everything in src (a large, evenly
-// divisible one whose reshape is free) into two kernels: splitParts partial
-// folds, then a fold of those. It returns nil when that does not apply.
-func splitReduce(src *Tensor, rop ReduceOp, kshape []int) *Tensor {
-	n := src.Numel()
-	if prod(kshape) != 1 || n < splitReduceMin || n%splitParts != 0 {
-		return nil
-	}
-	if src.l.kind == kView {
-		if _, ok := src.l.view.reshape([]int{splitParts, n / splitParts}); !ok {
-			return nil
-		}
-	}
-	parts := &lazy{kind: kReduce, shape: []int{splitParts, 1}, dtype: src.l.dtype, dev: src.l.dev, rop: rop, axes: []int{1},
-		srcs: []*lazy{src.Reshape(splitParts, n/splitParts).l}}
-	all := &lazy{kind: kReduce, shape: []int{1, 1}, dtype: src.l.dtype, dev: src.l.dev, rop: rop, axes: []int{0, 1}, srcs: []*lazy{parts}}
-	return (&Tensor{l: all}).Reshape(kshape...)
 }
 
 // Sum adds over axes (all when none), dropping them.
@@ -373,7 +351,7 @@ func (t *Tensor) Matmul(x *Tensor) *Tensor {
 	// a: [..., M, 1, K]; b: [..., 1, N, K]; product summed over K.
 	a = a.Unsqueeze(-2)
 	b = b.T().Unsqueeze(-3)
-	out := a.Mul(b).Sum(-1)
+	out := a.Mul(b).reduce("Matmul", ReduceSum, false, []int{-1})
 	if va {
 		out = out.Reshape(append(out.Shape()[:out.Ndim()-2], out.l.shape[out.Ndim()-1])...)
 	}
@@ -383,9 +361,16 @@ func (t *Tensor) Matmul(x *Tensor) *Tensor {
 	return out
 }
 
+// softmaxKeepMin is the size from which Softmax computes exp once into a
+// buffer (one more kernel, one more pass over memory) instead of twice.
+const softmaxKeepMin = 1 << 12
+
 // Softmax is exp(t - max) / sum(exp(t - max)) along axis.
 func (t *Tensor) Softmax(axis int) *Tensor {
 	e := t.Sub(t.MaxKeepDim(axis)).Exp()
+	if e.l.kind == kElem && e.Numel() >= softmaxKeepMin {
+		e.l.keep = true // exp once, read by the sum and the division
+	}
 	return e.Div(e.SumKeepDim(axis))
 }
 

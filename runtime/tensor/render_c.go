@@ -44,10 +44,35 @@ static inline double tick_max(double a, double b) { return (a > b || a != a) ? a
 static inline double tick_min(double a, double b) { return (a < b || a != a) ? a : b; }
 static inline int32_t tick_maxi(int32_t a, int32_t b) { return a > b ? a : b; }
 static inline int32_t tick_mini(int32_t a, int32_t b) { return a < b ? a : b; }
-typedef float tick_vf __attribute__((vector_size(64)));
-typedef double tick_vd __attribute__((vector_size(64)));
+// TICK_VB is the vector width in bytes, chosen from the compiler's target:
+// the widest registers it may use (see native.VectorISA, which reports the
+// same choice for provenance).
+#if defined(__AVX512F__)
+#define TICK_VB 64
+#elif defined(__AVX__)
+#define TICK_VB 32
+#elif defined(__SSE2__) || defined(__ARM_NEON) || defined(__ALTIVEC__) || defined(__riscv_vector)
+#define TICK_VB 16
+#else
+#define TICK_VB 8
+#endif
+typedef float tick_vf __attribute__((vector_size(TICK_VB)));
+typedef double tick_vd __attribute__((vector_size(TICK_VB)));
+typedef int32_t tick_vfi __attribute__((vector_size(TICK_VB)));
+typedef int64_t tick_vdi __attribute__((vector_size(TICK_VB)));
 static inline tick_vf tick_vf_ld(const float *p) { tick_vf v; __builtin_memcpy(&v, p, sizeof v); return v; }
 static inline tick_vd tick_vd_ld(const double *p) { tick_vd v; __builtin_memcpy(&v, p, sizeof v); return v; }
+// TICK_VBCAST(V, x) is x in every lane: -0 + x is x exactly, signed zeros
+// included (0 + x would turn -0 into +0).
+#define TICK_VBCAST(V, x) (-(V){} + (x))
+// Branch-free vector selects with the scalar helpers' IEEE results: m picks a.
+#define TICK_VSEL(V, I, m, a, b) ((V)(((I)(m) & (I)(a)) | (~(I)(m) & (I)(b))))
+static inline tick_vf tick_vf_max(tick_vf a, tick_vf b) { return TICK_VSEL(tick_vf, tick_vfi, (a > b) | (a != a), a, b); }
+static inline tick_vf tick_vf_min(tick_vf a, tick_vf b) { return TICK_VSEL(tick_vf, tick_vfi, (a < b) | (a != a), a, b); }
+static inline tick_vd tick_vd_max(tick_vd a, tick_vd b) { return TICK_VSEL(tick_vd, tick_vdi, (a > b) | (a != a), a, b); }
+static inline tick_vd tick_vd_min(tick_vd a, tick_vd b) { return TICK_VSEL(tick_vd, tick_vdi, (a < b) | (a != a), a, b); }
+static inline tick_vf tick_vf_relu(tick_vf a) { return TICK_VSEL(tick_vf, tick_vfi, a > 0, a, (tick_vf){}); }
+static inline tick_vd tick_vd_relu(tick_vd a) { return TICK_VSEL(tick_vd, tick_vdi, a > 0, a, (tick_vd){}); }
 static inline int32_t tick_divi(int32_t a, int32_t b) {
 	if (b == 0) return 0;
 	if (b == -1) return (int32_t)(0u - (uint32_t)a);
@@ -103,7 +128,9 @@ type loadInfo struct {
 func renderC(k *Kernel, symbol string) string {
 	r := &cRender{k: k, temps: map[*Node]string{}}
 	var sb strings.Builder
-	if k.Reduce != ReduceNone {
+	if g := matchGemm(k); g != nil && g.K > 0 && g.M*g.N > 0 && !cGemmOff {
+		r.gemmC(&sb, symbol, g)
+	} else if k.Reduce != ReduceNone {
 		r.reduce(&sb, symbol)
 	} else {
 		fmt.Fprintf(&sb, "void %s(void **bufs, int64_t start, int64_t end) {\n", symbol)
@@ -265,7 +292,7 @@ func (r *cRender) bases(sb *strings.Builder, fixed []int, inner int, innerVar st
 			}
 		}
 		if r.vec != "" {
-			val := fmt.Sprintf("((%s){} + b%d[base%d])", r.vec, n.Buf, i)
+			val := fmt.Sprintf("TICK_VBCAST(%s, b%d[base%d])", r.vec, n.Buf, i)
 			if li.strides[inner] == 1 {
 				val = fmt.Sprintf("%s_ld(&b%d[%s])", r.vec, n.Buf, addr)
 			}
@@ -501,13 +528,13 @@ func (r *cRender) reduceScalar(sb *strings.Builder, fixed []int, L int) {
 }
 
 // vectorType returns the vector type a full tile of this reduce can use
-// ("tick_vf" or "tick_vd"), or "" when the scalar loop must be used: a sum
-// of +,-,*,/ and negation over float loads that walk axis L contiguously or
-// broadcast along it, unmasked.
+// ("tick_vf" or "tick_vd"), or "" when the scalar loop must be used: a sum,
+// max or min of +,-,*,/, negation, max, min and relu over float loads that
+// walk axis L contiguously or broadcast along it, unmasked.
 func (r *cRender) vectorType(L int) string {
 	k := r.k
 	dt := k.Expr.DType
-	if L < 0 || k.Reduce != ReduceSum || !dt.IsFloat() || k.Bufs[0].DType != dt {
+	if L < 0 || k.Reduce == ReduceNone || !dt.IsFloat() || k.Bufs[0].DType != dt {
 		return ""
 	}
 	ok := true
@@ -516,7 +543,7 @@ func (r *cRender) vectorType(L int) string {
 		case OpLoad:
 			li := r.loads[n]
 			ok = ok && (li.strides[L] == 0 || li.strides[L] == 1) && li.fullMask(L, k.Shape[L])
-		case OpConst, OpAdd, OpSub, OpMul, OpDiv, OpNeg:
+		case OpConst, OpAdd, OpSub, OpMul, OpDiv, OpNeg, OpMax, OpMin, OpRelu:
 		default:
 			ok = false
 		}
@@ -535,23 +562,24 @@ func (r *cRender) vectorType(L int) string {
 // lane t of accumulator u sums output j0+u*lanes+t in the same order as the
 // scalar loop, so results are identical.
 func (r *cRender) reduceVector(sb *strings.Builder, vec string, fixed []int, L int) {
-	lanes := 64 / r.k.Expr.DType.Size()
-	nv := cTile / lanes
-	fmt.Fprintf(sb, "\t\t%s va[%d];\n\t\tfor (int u = 0; u < %d; u++) va[u] = (%s){};\n", vec, nv, nv, vec)
+	sz := r.k.Expr.DType.Size()
+	lanes := fmt.Sprintf("(TICK_VB / %d)", sz)
+	nv := fmt.Sprintf("(%d / TICK_VB)", cTile*sz)
+	fmt.Fprintf(sb, "\t\t%s va[%s];\n\t\tfor (int u = 0; u < %s; u++) va[u] = (%s){} + %s;\n", vec, nv, nv, vec, r.identity())
 	sb.WriteString("\t\tint64_t rr = 0;\n")
 	for _, d := range r.k.ReduceAxes {
 		fmt.Fprintf(sb, "\t\tfor (int64_t i%d = 0; i%d < %d; i%d++) {\n", d, d, r.k.Shape[d], d)
 	}
 	r.vec = vec
 	r.bases(sb, fixed, L, "j")
-	fmt.Fprintf(sb, "\t\tfor (int u = 0; u < %d; u++) {\n\t\t\tconst int64_t j = j0 + u * %d;\n", nv, lanes)
+	fmt.Fprintf(sb, "\t\tfor (int u = 0; u < %s; u++) {\n\t\t\tconst int64_t j = j0 + u * %s;\n", nv, lanes)
 	v := r.expr(r.k.Expr)
 	sb.WriteString(r.body.String())
-	fmt.Fprintf(sb, "\t\t\tva[u] = va[u] + %s;\n\t\t}\n\t\trr++;\n", v)
+	fmt.Fprintf(sb, "\t\t\tva[u] = %s;\n\t\t}\n\t\trr++;\n", r.fold("va[u]", v))
 	for range r.k.ReduceAxes {
 		sb.WriteString("\t\t}\n")
 	}
-	fmt.Fprintf(sb, "\t\tfor (int u = 0; u < %d; u++) __builtin_memcpy(&b0[i + u * %d], &va[u], sizeof va[u]);\n", nv, lanes)
+	fmt.Fprintf(sb, "\t\tfor (int u = 0; u < %s; u++) __builtin_memcpy(&b0[i + u * %s], &va[u], sizeof va[u]);\n", nv, lanes)
 	r.vec = ""
 	r.temps = map[*Node]string{}
 	r.body.Reset()
@@ -595,7 +623,7 @@ func (r *cRender) expr(n *Node) string {
 	case OpConst:
 		v = cConst(n.DType, n.Value)
 		if r.vec != "" {
-			v = fmt.Sprintf("((%s){} + %s)", r.vec, v)
+			v = fmt.Sprintf("TICK_VBCAST(%s, %s)", r.vec, v)
 		}
 	default:
 		src := make([]string, len(n.Src))
@@ -653,6 +681,9 @@ func (r *cRender) op(n *Node, s []string) string {
 	case OpSigmoid:
 		return fmt.Sprintf("1 / (1 + %s(-%s))", cMath("exp", dt), s[0])
 	case OpRelu:
+		if r.vec != "" {
+			return fmt.Sprintf("%s_relu(%s)", r.vec, s[0])
+		}
 		return fmt.Sprintf("%s > 0 ? %s : 0", s[0], s[0])
 	case OpAbs:
 		if dt.IsFloat() {
@@ -695,6 +726,12 @@ func (r *cRender) op(n *Node, s []string) string {
 var cCompare = [...]string{"<", "<=", ">", ">=", "==", "!="}
 
 func (r *cRender) binary(op Op, dt DType, a, b string) string {
+	if r.vec != "" { // vector mode: float operands only (vectorType)
+		if op == OpMax {
+			return fmt.Sprintf("%s_max(%s, %s)", r.vec, a, b)
+		}
+		return fmt.Sprintf("%s_min(%s, %s)", r.vec, a, b)
+	}
 	name := "tick_min"
 	if op == OpMax {
 		name = "tick_max"

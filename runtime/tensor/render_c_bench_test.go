@@ -231,3 +231,27 @@ func BenchmarkCPUCompileCold(b *testing.B) {
 	b.ReportMetric(withIntrin.Seconds()*1e3/float64(b.N), "immintrin_ms")
 	b.ReportMetric(withIntrin.Seconds()/plain.Seconds(), "ratio")
 }
+
+// BenchmarkCPUGemmVsReduce: the packed GEMM against the generic reduce
+// rendering of the same 1024³ contraction, alternating in one loop.
+func BenchmarkCPUGemmVsReduce(b *testing.B) {
+	k := gemmKernel(1, mmN, mmN, mmN, false)
+	gemm := cpuBench(b, k)
+	cGemmOff = true
+	k2 := gemmKernel(1, mmN, mmN, mmN, false)
+	k2.Name += "_reduce"
+	reduce := cpuBench(b, k2)
+	cGemmOff = false
+	var tg, tr time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		gemm()
+		tg += time.Since(t0)
+		t0 = time.Now()
+		reduce()
+		tr += time.Since(t0)
+	}
+	flop := 2 * float64(mmN*mmN*mmN) * float64(b.N)
+	b.ReportMetric(flop/tg.Seconds()/1e9, "gemm_GFLOP/s")
+	b.ReportMetric(flop/tr.Seconds()/1e9, "reduce_GFLOP/s")
+}

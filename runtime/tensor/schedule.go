@@ -9,6 +9,8 @@ package tensor
 import (
 	"fmt"
 	"runtime"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -35,7 +37,9 @@ func (s *scheduler) realize(l *lazy) {
 	if l.kind == kBuffer {
 		return
 	}
-	kb := &kbuild{s: s, dev: l.dev, idx: map[*Buffer]int{}, memo: map[*lazy]*Node{}}
+	// Slot 0 of bufs and specs is the output, filled in below.
+	kb := &kbuild{s: s, dev: l.dev, root: l, memo: map[*lazy]*Node{},
+		bufs: make([]*Buffer, 1, 4), specs: make([]BufferSpec, 1, 4)}
 	k := &Kernel{}
 	if l.kind == kReduce {
 		src := l.srcs[0]
@@ -54,40 +58,37 @@ func (s *scheduler) realize(l *lazy) {
 		out = mustBuffer(l.dev, l.dtype, prod(l.shape))
 	}
 	out.shape = l.shape
-	k.Bufs = append([]BufferSpec{{DType: l.dtype, Size: out.n}}, kb.specs...)
+	kb.bufs[0], kb.specs[0] = out, BufferSpec{DType: l.dtype, Size: out.n}
+	k.Bufs = kb.specs
 	k.Name = kernelName(k)
-	s.items = append(s.items, schedItem{k: k, bufs: append([]*Buffer{out}, kb.bufs...), dev: l.dev, root: l, fused: kb.memo})
+	s.items = append(s.items, schedItem{k: k, bufs: kb.bufs, dev: l.dev, root: l, fused: kb.memo})
 	*l = lazy{kind: kBuffer, shape: l.shape, dtype: l.dtype, dev: l.dev, buf: out}
 }
 
 func kernelName(k *Kernel) string {
-	var sb strings.Builder
+	b := make([]byte, 0, 32)
 	if k.Reduce != ReduceNone {
-		sb.WriteString("R")
+		b = append(b, 'R')
 	} else {
-		sb.WriteString("E")
-	}
-	red := map[int]bool{}
-	for _, a := range k.ReduceAxes {
-		red[a] = true
+		b = append(b, 'E')
 	}
 	for d, n := range k.Shape {
-		if red[d] {
-			fmt.Fprintf(&sb, "_r%d", n)
-		} else {
-			fmt.Fprintf(&sb, "_%d", n)
+		b = append(b, '_')
+		if slices.Contains(k.ReduceAxes, d) {
+			b = append(b, 'r')
 		}
+		b = strconv.AppendInt(b, int64(n), 10)
 	}
-	return sb.String()
+	return string(b)
 }
 
 // kbuild builds one kernel's expression.
 type kbuild struct {
 	s     *scheduler
 	dev   *Dev
-	idx   map[*Buffer]int
-	bufs  []*Buffer
-	specs []BufferSpec
+	root  *lazy        // the node this kernel computes
+	bufs  []*Buffer    // the kernel's buffers: 0 the output, then inputs in first-load order
+	specs []BufferSpec // their specs, same order
 	memo  map[*lazy]*Node
 }
 
@@ -104,6 +105,11 @@ func (kb *kbuild) inline(n *lazy) *Node {
 	case kConst:
 		r = &Node{Op: OpConst, DType: n.dtype, Value: n.value}
 	case kElem:
+		if n.keep && n != kb.root { // its own kernel: read its buffer
+			kb.s.realize(n)
+			r = kb.load(n.buf, n.dtype, contiguousView(n.shape))
+			break
+		}
 		src := make([]*Node, len(n.srcs))
 		for i, s := range n.srcs {
 			src[i] = kb.inline(s)
@@ -133,10 +139,9 @@ func (kb *kbuild) load(b *Buffer, dt DType, v View) *Node {
 	if b.dev != kb.dev {
 		panic(&OpError{Op: "Realize", Msg: fmt.Sprintf("a kernel on %s reads a buffer on %s; move tensors with To(%q) first", kb.dev.name, b.dev.name, kb.dev.name)})
 	}
-	i, ok := kb.idx[b]
-	if !ok {
-		i = len(kb.bufs) + 1
-		kb.idx[b] = i
+	i := slices.Index(kb.bufs[1:], b) + 1 // a kernel reads few buffers: a scan beats a map
+	if i == 0 {
+		i = len(kb.bufs)
 		kb.bufs = append(kb.bufs, b)
 		kb.specs = append(kb.specs, BufferSpec{DType: b.dtype, Size: b.n})
 	}
@@ -253,7 +258,7 @@ func compileAll(items []schedItem) ([]Program, error) {
 	progs := make([]Program, len(items))
 	errs := make([]error, len(items))
 	var missing []int
-	seen := map[string]bool{}
+	var seen map[string]bool // allocated only when something must compile
 	for i, it := range items {
 		if p := it.dev.cached(it.k); p != nil {
 			counters.cacheHits.Add(1)
@@ -264,6 +269,9 @@ func compileAll(items []schedItem) ([]Program, error) {
 			}
 			progs[i] = p
 			continue
+		}
+		if seen == nil {
+			seen = map[string]bool{}
 		}
 		if key := it.dev.name + "\x00" + it.k.Key(); !seen[key] {
 			seen[key] = true

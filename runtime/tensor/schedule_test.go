@@ -110,8 +110,13 @@ func TestLargeReductionSplits(t *testing.T) {
 				wantMax = max(wantMax, v[i])
 			}
 			x := FromFloat32s(v, 2, n/2).Realize()
-			if ks := scheduleOf(x.Mul(2).Sum()); len(ks) != 2 || ks[0].OutSize() != splitParts {
-				t.Fatalf("schedule of a large sum: %d kernels, want 2 (the first with %d outputs)", len(ks), splitParts)
+			ks := scheduleOf(x.Mul(2).Sum())
+			if foldsLanes(Device(dev)) {
+				if len(ks) != 2 || ks[0].OutSize() != splitParts*splitLanes || ks[0].Shape[2] != splitLanes {
+					t.Fatalf("schedule of a large sum: %d kernels, want 2 (the first with %d outputs, %d interleaved lanes per block)", len(ks), splitParts*splitLanes, splitLanes)
+				}
+			} else if len(ks) != 2 || ks[0].OutSize() != goSplitParts {
+				t.Fatalf("schedule of a large sum: %d kernels, want 2 (the first with %d contiguous partials)", len(ks), goSplitParts)
 			}
 			if got := x.Mul(2).Sum().Item(); math.Abs(got-2*want) > 1e-6*want {
 				t.Errorf("sum = %v, want %v", got, 2*want)
@@ -121,6 +126,53 @@ func TestLargeReductionSplits(t *testing.T) {
 			}
 			if s := x.SumKeepDim().Shape(); !equalInts(s, []int{1, 1}) {
 				t.Errorf("SumKeepDim shape %v, want [1 1]", s)
+			}
+		})
+	}
+}
+
+// TestTrailingReductionSplits: a long fold over the last axis runs as
+// interleaved partials read in order, then a fold of the partials, for
+// every reduce op; a matmul's contraction stays one kernel.
+func TestTrailingReductionSplits(t *testing.T) {
+	for _, dev := range testDevices(t) {
+		t.Run(dev, func(t *testing.T) {
+			onDevice(t, dev)
+			const rows, n = 6, 4096
+			v := make([]float32, rows*n)
+			for i := range v {
+				v[i] = float32((i*37)%1001)/1000 - 0.5
+			}
+			x := FromFloat32s(v, rows, n).Realize()
+			if ks := scheduleOf(x.Sum(1)); foldsLanes(Device(dev)) && (len(ks) != 2 || ks[0].OutSize() != rows*splitLanes || ks[0].Shape[2] != splitLanes) {
+				t.Fatalf("schedule of Sum(1) over [%d %d]: %d kernels, want 2 (the first with %d outputs)", rows, n, len(ks), rows*splitLanes)
+			}
+			sum, mx, mn := x.Sum(1).Float32s(), x.MaxKeepDim(-1).Float32s(), x.Min(1).Float32s()
+			for r := 0; r < rows; r++ {
+				var want float64
+				wmax, wmin := float32(math.Inf(-1)), float32(math.Inf(1))
+				for _, e := range v[r*n : (r+1)*n] {
+					want += float64(e)
+					wmax, wmin = max(wmax, e), min(wmin, e)
+				}
+				if math.Abs(float64(sum[r])-want) > 1e-4 || mx[r] != wmax || mn[r] != wmin {
+					t.Errorf("row %d: sum %v max %v min %v, want %v %v %v", r, sum[r], mx[r], mn[r], want, wmax, wmin)
+				}
+			}
+			small := FromFloat32s(v[:splitSmallMin], splitSmallMin).Realize()
+			if ks := scheduleOf(small.Max()); foldsLanes(Device(dev)) && (len(ks) != 2 || ks[0].OutSize() != splitLanes) {
+				t.Errorf("Max of %d elements: %d kernels, want 2 (the first with %d lane partials)", splitSmallMin, len(ks), splitLanes)
+			}
+			wsmall := float32(math.Inf(-1))
+			for _, e := range v[:splitSmallMin] {
+				wsmall = max(wsmall, e)
+			}
+			if got := float32(small.Max().Item()); got != wsmall {
+				t.Errorf("Max of %d elements = %v, want %v", splitSmallMin, got, wsmall)
+			}
+			a := FromFloat32s(v[:4*n], 4, n).Realize()
+			if ks := scheduleOf(a.Matmul(a.T())); len(ks) != 1 {
+				t.Errorf("a matmul with K=%d scheduled %d kernels, want 1 (the contraction is not split)", n, len(ks))
 			}
 		})
 	}
@@ -138,5 +190,33 @@ func TestReadingAReducedViewNeedsNoCopy(t *testing.T) {
 	}
 	if n := Counters().KernelsLaunched; n != 1 {
 		t.Errorf("%d kernels launched, want 1 (no copy for a dense view)", n)
+	}
+}
+
+// TestSoftmaxComputesExpOnce: softmax's exp is one kernel whose buffer the
+// sum and the division read, not inlined (and recomputed) into both.
+func TestSoftmaxComputesExpOnce(t *testing.T) {
+	for _, dev := range testDevices(t) {
+		t.Run(dev, func(t *testing.T) {
+			onDevice(t, dev)
+			x := Randn(3, 64, 2048).Realize()
+			exps := 0
+			for _, k := range scheduleOf(x.Softmax(1)) {
+				walk(k.Expr, func(n *Node) {
+					if n.Op == OpExp {
+						exps++
+					}
+				})
+			}
+			if exps != 1 {
+				t.Errorf("softmax schedules %d exp nodes, want 1", exps)
+			}
+			got := x.Softmax(1).Sum(1).Float32s()
+			for r, v := range got {
+				if math.Abs(float64(v)-1) > 1e-5 {
+					t.Fatalf("row %d of softmax sums to %v", r, v)
+				}
+			}
+		})
 	}
 }

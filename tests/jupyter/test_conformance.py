@@ -29,6 +29,14 @@ class TickKernelTests(jkt.KernelTests):
         {"text": "strings.ToUpp", "matches": {"ToUpper", "ToUpperSpecial"}},
         {"text": "importantV", "matches": {"importantValue"}},
         {"text": "n := appen", "matches": {"append"}},
+        # a name declared earlier in the same cell, which has not run
+        {"text": "zzqLongName := 3\nzzqLong", "matches": {"zzqLongName"}},
+        # a local of the function being typed
+        {"text": "func f(count int) {\n\tcou", "matches": {"count"}},
+        # members of a call chain's type, and of a package not imported
+        {"text": "time.Now().UnixM", "matches": {"UnixMicro", "UnixMilli"}},
+        {"text": "strconv.Ato", "matches": {"Atoi"}},
+        {"text": 'import "encoding/js', "matches": {"encoding/json"}},
     ]
 
     complete_code_samples = [
@@ -46,7 +54,8 @@ class TickKernelTests(jkt.KernelTests):
         "}",
     ]
 
-    code_page_something = "%help"
+    # a standard function the session has not imported
+    code_page_something = "strconv.Itoa?"
 
     code_generate_error = 'panic("boom")'
 
@@ -64,7 +73,8 @@ class TickKernelTests(jkt.KernelTests):
     supported_history_operations = ("tail", "range", "search")
     code_history_pattern = "6 * ?"
 
-    code_inspect_sample = "strings.ToUpper"
+    # a standard function the session has not imported
+    code_inspect_sample = "filepath.Join"
 
     code_clear_output = 'import "tick/display"\ndisplay.Clear(false)'
 

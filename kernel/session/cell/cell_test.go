@@ -108,3 +108,16 @@ func TestNearest(t *testing.T) {
 		}
 	}
 }
+
+// TestIsCompleteElse: a cell ending in else waits for its block.
+func TestIsCompleteElse(t *testing.T) {
+	for code, want := range map[string]string{
+		"if x > 1 {\n} else":           "incomplete",
+		"if x > 1 {\n} else {\n}":      "complete",
+		"if x > 1 {\n} else if y {\n}": "complete",
+	} {
+		if got, _ := IsComplete(code); got != want {
+			t.Errorf("IsComplete(%q) = %s, want %s", code, got, want)
+		}
+	}
+}

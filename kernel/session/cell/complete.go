@@ -61,7 +61,7 @@ func IsComplete(code string) (status, indent string) {
 	if len(stack) > 0 {
 		return "incomplete", indentFor(stack)
 	}
-	if last.IsOperator() && last != token.RPAREN && last != token.RBRACK && last != token.RBRACE &&
+	if last == token.ELSE || last.IsOperator() && last != token.RPAREN && last != token.RBRACK && last != token.RBRACE &&
 		last != token.INC && last != token.DEC && last != token.SEMICOLON {
 		return "incomplete", ""
 	}

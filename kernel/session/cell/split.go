@@ -232,9 +232,11 @@ func Parse(fset *token.FileSet, c Cell) (*Parsed, error) {
 }
 
 // varStmts turns a package-level var declaration into top-level
-// statements: `var x, y = a, b` becomes `x, y := a, b` and `var x T = v`
-// becomes `x := T(v)` (yaegi runs var declarations with initialisers in
-// a block before the values they use are set); `var x T` stays a
+// statements: `var x, y = a, b` becomes `x, y := a, b`, and `var x T = v`
+// becomes `var x T; x = v` (yaegi runs var declarations with initialisers
+// in a block before the values they use are set), so that v is checked
+// against T as Go's assignment does (`var s string = 5` is an error, a
+// value of a cell type goes into an interface); `var x T` stays a
 // declaration.
 func varStmts(g *ast.GenDecl) []ast.Stmt {
 	var out []ast.Stmt
@@ -248,14 +250,17 @@ func varStmts(g *ast.GenDecl) []ast.Stmt {
 		for i, n := range vs.Names {
 			lhs[i] = n
 		}
-		rhs := vs.Values
-		if vs.Type != nil && len(vs.Values) == len(vs.Names) {
-			rhs = make([]ast.Expr, len(vs.Values))
-			for i, v := range vs.Values {
-				rhs[i] = &ast.CallExpr{Fun: &ast.ParenExpr{Lparen: vs.Type.Pos(), X: vs.Type, Rparen: vs.Type.End()}, Lparen: v.Pos(), Args: []ast.Expr{v}, Rparen: v.End()}
-			}
+		if vs.Type == nil {
+			out = append(out, &ast.AssignStmt{Lhs: lhs, TokPos: vs.Names[0].End(), Tok: token.DEFINE, Rhs: vs.Values})
+			continue
 		}
-		out = append(out, &ast.AssignStmt{Lhs: lhs, TokPos: vs.Names[0].End(), Tok: token.DEFINE, Rhs: rhs})
+		names := make([]*ast.Ident, len(vs.Names))
+		for i, n := range vs.Names {
+			names[i] = &ast.Ident{NamePos: n.Pos(), Name: n.Name}
+		}
+		decl := &ast.ValueSpec{Names: names, Type: vs.Type}
+		out = append(out, &ast.DeclStmt{Decl: &ast.GenDecl{TokPos: vs.Pos(), Tok: token.VAR, Specs: []ast.Spec{decl}}},
+			&ast.AssignStmt{Lhs: lhs, TokPos: vs.Values[0].Pos(), Tok: token.ASSIGN, Rhs: vs.Values})
 	}
 	return out
 }

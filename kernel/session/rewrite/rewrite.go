@@ -48,6 +48,9 @@ type Options struct {
 	CheckpointCall bool
 	// Dump, when set, receives the cell's source after each pass.
 	Dump io.Writer
+	// Imports maps the package names earlier cells imported to their
+	// import paths (for std-generics); the cell's own imports are added.
+	Imports map[string]string
 }
 
 // Unit is the cell a pass rewrites in place, with what the passes share.
@@ -56,6 +59,7 @@ type Unit struct {
 	ints      map[string]bool
 	generated map[ast.Node]bool
 	call      bool
+	imports   map[string]string
 	n         int // counter of fresh names
 }
 
@@ -74,12 +78,16 @@ type Pass struct {
 func Passes() []Pass {
 	return []Pass{
 		{"fold-min-max", foldMinMax},
+		{"std-generics", stdGenerics},
+		{"top-level-defer", topLevelDefer},
 		{"per-iteration", perIteration},
 		{"range-int", rangeInt},
+		{"interruptible", interruptible},
 		{"loop-checkpoints", loopCheckpoints},
 		{"go-guard", goGuard},
 		{"func-entry", funcEntry},
 		{"clear", clearBuiltin},
+		{"builtins", builtinCalls},
 		{"paren-recv", parenRecv},
 		{"comma-ok", commaOK},
 		{"top-level-func", topLevelFunc},
@@ -92,7 +100,7 @@ func Apply(p *cell.Parsed, o Options) {
 	if ints == nil {
 		ints = map[string]bool{}
 	}
-	u := &Unit{Parsed: p, ints: ints, generated: map[ast.Node]bool{}, call: o.CheckpointCall}
+	u := &Unit{Parsed: p, ints: ints, generated: map[ast.Node]bool{}, call: o.CheckpointCall, imports: o.Imports}
 	for _, n := range o.Generated {
 		u.generated[n] = true
 	}

@@ -29,6 +29,7 @@ func init() {
 		"DefaultProfileCapacity": reflect.ValueOf(constant.MakeFromLiteral("65536", token.INT, 0)),
 		"DescribeDevice":         reflect.ValueOf(tensor.DescribeDevice),
 		"Device":                 reflect.ValueOf(tensor.Device),
+		"EnvFMA":                 reflect.ValueOf(constant.MakeFromLiteral("\"TICK_FMA\"", token.STRING, 0)),
 		"EventAlloc":             reflect.ValueOf(tensor.EventAlloc),
 		"EventCodegen":           reflect.ValueOf(tensor.EventCodegen),
 		"EventCompile":           reflect.ValueOf(tensor.EventCompile),

@@ -1,0 +1,176 @@
+// Package assist is tick's code assistant: completion and inspection that
+// know Go. It type-checks (go/types) the declarations of the cells that
+// ran, plus the cell being typed up to the cursor, tolerating the errors
+// of unfinished code, with packages loaded from their source (the standard
+// library from GOROOT, tick's own packages from tick's source tree, their
+// modules from the module cache). Docs come from go/doc over the same
+// source and from the // comments of the user's cells.
+//
+// It reads the session only through Scope, and knows nothing of yaegi or
+// Jupyter: kernel/session adapts its answers (session.Completion,
+// session.Inspection).
+package assist
+
+import (
+	"fmt"
+	"go/token"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+)
+
+// Scope is what the assistant reads from a session.
+type Scope interface {
+	// Ran returns the Go code of the cells that ran, from index from on
+	// (the list only grows).
+	Ran(from int) []string
+	// Value is a short description of the current value of the session
+	// variable name ("= 42"), false when the session has none.
+	Value(name string) (string, bool)
+}
+
+// Match is one completion.
+type Match struct {
+	Text string
+	// Kind is what the match is: function, method, variable, field,
+	// constant, type, module (a package), keyword, path (an import
+	// path), magic.
+	Kind string
+	// Signature is its type or signature ("func(s string) string").
+	Signature string
+}
+
+// Completion is the answer to a completion request: Matches replace
+// code[Start:End] (byte offsets).
+type Completion struct {
+	Matches    []Match
+	Start, End int
+}
+
+// Help is the answer to an inspection: the same text as plain text and
+// as Markdown.
+type Help struct {
+	Found          bool
+	Text, Markdown string
+}
+
+// Options configure an Assistant. The zero value finds everything itself.
+type Options struct {
+	// TickSource is tick's module root (for docs and types of
+	// tick/...); empty means where this binary was built from, or
+	// $TICK_SOURCE.
+	TickSource string
+	// CacheDir keeps the standard library's types between runs; empty
+	// means the user cache directory (tick/assist), "-" no disk cache.
+	CacheDir string
+	// Packages are the packages cells can import: import path →
+	// package name (the session's symbol tables).
+	Packages map[string]string
+	// Dir, when set, finds the source directory of other packages
+	// (modules imported through compiled Go).
+	Dir func(path string) (string, bool)
+}
+
+// Assistant answers completion and inspection for one session. It is
+// safe for concurrent use.
+type Assistant struct {
+	scope Scope
+	*loader
+	pkgs *pkgIndex
+
+	reqMu sync.Mutex  // one request at a time: checks share the model's objects
+	used  atomic.Bool // a request came (Refresh works only then)
+	// Failure is the last panic a request recovered from (for bug
+	// reports); nil when none.
+	failure atomic.Value
+	mu      sync.Mutex // guards model
+	model   *model
+}
+
+// loader is what every assistant of a process shares: packages loaded
+// from source (types and docs) are the same for every session, and
+// loading them is the expensive part.
+type loader struct {
+	fset    *token.FileSet
+	imp     *importer
+	docs    docCache
+	warm    sync.Once
+	writing sync.Mutex  // one cache writer at a time
+	pending atomic.Bool // a cache write is asked for
+}
+
+var (
+	loadersMu sync.Mutex
+	loaders   = map[[2]string]*loader{} // by tick source and cache directory
+)
+
+// New returns an assistant reading scope. Call Warm to load the
+// packages most cells use before the first request needs them.
+func New(scope Scope, opts Options) *Assistant {
+	root := opts.TickSource
+	if root == "" {
+		root = tickSource()
+	}
+	cache := opts.CacheDir
+	if cache == "" {
+		if d, err := os.UserCacheDir(); err == nil {
+			cache = filepath.Join(d, "tick", "assist")
+		}
+	}
+	if cache == "-" {
+		cache = ""
+	}
+	loadersMu.Lock()
+	l, ok := loaders[[2]string{root, cache}]
+	if !ok {
+		fset := token.NewFileSet()
+		l = &loader{fset: fset, imp: newImporter(fset, root)}
+		l.imp.cache = l.imp.cacheDir(cache)
+		l.imp.checked = l.writeSoon
+		l.docs.init()
+		loaders[[2]string{root, cache}] = l
+	}
+	loadersMu.Unlock()
+	if opts.Dir != nil {
+		l.imp.setExtra(opts.Dir)
+	}
+	return &Assistant{scope: scope, loader: l, pkgs: newPkgIndex(opts.Packages), model: &model{}}
+}
+
+// recoverTo turns a panic in a request into an empty answer: the
+// assistant must never take the session down.
+func recoverTo[T any](a *Assistant, res *T) {
+	if r := recover(); r != nil {
+		var zero T
+		*res = zero
+		a.failure.Store(fmt.Sprint(r))
+	}
+}
+
+// Failure is the last panic a request recovered from ("" when none).
+func (a *Assistant) Failure() string {
+	s, _ := a.failure.Load().(string)
+	return s
+}
+
+// warmPackages are loaded by Warm: what most notebooks import.
+// Small ones first: a request that needs one of them does not wait
+// behind fmt's and os's large dependencies.
+var warmPackages = []string{"strings", "strconv", "errors", "math", "sort", "time", "fmt", "os",
+	"tick/runtime/tensor", "tick/display", "tick/timing"}
+
+// Warm loads, in the background, the packages most cells import (from
+// the disk cache when they are there), then writes to the cache the
+// packages that were checked from source. Only the first
+// call in a process does anything.
+func (a *Assistant) Warm() {
+	a.warm.Do(func() {
+		go func() {
+			for _, p := range warmPackages {
+				a.imp.Import(p)
+			}
+			a.writeCache()
+		}()
+	})
+}

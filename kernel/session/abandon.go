@@ -1,0 +1,141 @@
+package session
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	goruntime "runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/traefik/yaegi/interp"
+
+	"github.com/tick-kernel/tick/kernel/session/cell"
+)
+
+// Most blocked cells end at the first interrupt (blocking.go). What still
+// blocks — a receive inside an expression, a range over a channel nobody
+// closes, native code waiting — is abandoned at the second interrupt: the
+// interpreter runs each piece of a cell on a goroutine of its own, and the
+// cell stops waiting for it. The cell ends with an error that says what the
+// goroutine is blocked in; every variable is kept and the kernel answers
+// again. The blocked goroutine stays blocked (Go cannot stop a goroutine
+// from outside): if what it waits for happens, the rest of that cell runs
+// in the background.
+
+// abandonGrace is how long the second interrupt waits for the cell to end
+// by itself before abandoning it.
+const abandonGrace = 100 * time.Millisecond
+
+// runProgram runs prog on its own goroutine and returns its error, or
+// abandons it at the second interrupt.
+func (s *Session) runProgram(c cell.Cell, prog *interp.Program) *Error {
+	done := make(chan *Error, 1)
+	gid := make(chan uint64, 1)
+	go func() {
+		gid <- goroutineID()
+		done <- s.executeHere(c, prog)
+	}()
+	id := <-gid
+	select {
+	case e := <-done:
+		return e
+	case <-s.abandon.done():
+	}
+	select {
+	case e := <-done:
+		return e
+	case <-time.After(abandonGrace):
+	}
+	return abandonedError(c, blockedIn(id))
+}
+
+// executeHere runs prog on the calling goroutine.
+func (s *Session) executeHere(c cell.Cell, prog *interp.Program) (e *Error) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.notePanic(r)
+			e = s.panicError(c, interp.Panic{Value: r})
+		}
+	}()
+	_, err := s.ip.Execute(prog)
+	if err == nil {
+		return nil
+	}
+	if p, ok := err.(interp.Panic); ok {
+		s.notePanic(p.Value)
+		return s.panicError(c, p)
+	}
+	return compileError(c, err)
+}
+
+func abandonedError(c cell.Cell, what string) *Error {
+	return cell.Errorf(cell.Interrupted, "cell[%d] is blocked in %s and did not stop at the interrupt: "+
+		"tick stopped waiting for it, and everything defined before is kept. The blocked code stays in the background "+
+		"(if what it waits for happens, the rest of the cell runs then); restart the kernel to end it. "+
+		"To make such a wait interruptible, receive in a statement (v := <-ch) or use select", c.N, what)
+}
+
+var goroutineHeader = regexp.MustCompile(`^goroutine (\d+) \[([^\]]*)\]`)
+
+// goroutineID returns the id of the calling goroutine, from its stack's
+// header line.
+func goroutineID() uint64 {
+	var buf [64]byte
+	m := goroutineHeader.FindSubmatch(buf[:goruntime.Stack(buf[:], false)])
+	if m == nil {
+		return 0
+	}
+	id, _ := strconv.ParseUint(string(m[1]), 10, 64)
+	return id
+}
+
+// blockedIn describes what goroutine id waits in: its wait reason and the
+// innermost function that is neither the Go runtime's nor the
+// interpreter's ("chan receive, in reflect.Select").
+func blockedIn(id uint64) string {
+	buf := make([]byte, 1<<20)
+	buf = buf[:goruntime.Stack(buf, true)]
+	for _, g := range bytes.Split(buf, []byte("\n\n")) {
+		m := goroutineHeader.FindSubmatch(g)
+		if m == nil || string(m[1]) != strconv.FormatUint(id, 10) {
+			continue
+		}
+		reason := strings.SplitN(string(m[2]), ",", 2)[0]
+		lines := strings.Split(string(g), "\n")
+		for i := 1; i+1 < len(lines); i += 2 {
+			fn := lines[i]
+			if p := strings.LastIndex(fn, "("); p > 0 {
+				fn = fn[:p]
+			}
+			if strings.HasPrefix(fn, "runtime.") || strings.HasPrefix(fn, "internal/") || strings.HasPrefix(fn, "sync.runtime_") ||
+				strings.HasPrefix(fn, "reflect.") {
+				continue
+			}
+			if strings.Contains(fn, "traefik/yaegi") {
+				break
+			}
+			return fmt.Sprintf("%s (waiting in %s)", describeWait(reason), fn)
+		}
+		return describeWait(reason)
+	}
+	return "an operation that cannot be interrupted"
+}
+
+// describeWait turns the Go runtime's wait reason into words.
+func describeWait(reason string) string {
+	switch {
+	case strings.HasPrefix(reason, "chan receive"):
+		return "a channel receive inside an expression or a range over a channel"
+	case strings.HasPrefix(reason, "chan send"):
+		return "a channel send"
+	case strings.HasPrefix(reason, "select"):
+		return "a channel operation"
+	case strings.Contains(reason, "sync") || reason == "semacquire":
+		return "a lock or a WaitGroup of native code"
+	case reason == "IO wait":
+		return "input/output"
+	}
+	return "an operation that cannot be interrupted (" + reason + ")"
+}

@@ -1,0 +1,337 @@
+package session
+
+import (
+	"reflect"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// The blocking operations of cell code made interruptible. The loop and
+// function-entry checkpoints stop code that computes; code that waits
+// (time.Sleep, a channel operation, select, WaitGroup.Wait, Mutex.Lock)
+// would never reach one. So the session gives the running cell a done
+// channel, closed by Interrupt (stopSignal), and:
+//   - the rewrite pass interruptible (package rewrite) turns the channel
+//     operations of statements into selects that also wait on it;
+//   - time.Sleep and the sync types Mutex, RWMutex and WaitGroup are
+//     replaced, for interpreted code, by versions that wait on it
+//     (blockingSymbols);
+//   - what still blocks (a receive inside an expression, native code) is
+//     abandoned at the second interrupt (abandon.go).
+
+// stopSignal is a channel closed when the running cell is interrupted,
+// replaced by a fresh one when the next cell starts.
+type stopSignal struct {
+	mu     sync.Mutex
+	ch     chan struct{}
+	closed bool
+	// cur is ch for interpreted code, read through ᐩrt.DoneP without
+	// synchronisation, as the loop checkpoints read the stop flag: it
+	// changes only between cells. Race-detector builds call ᐩrt.Done().
+	cur chan struct{}
+}
+
+// done returns the channel that the current interrupt closes.
+func (s *stopSignal) done() <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ch == nil {
+		s.ch = make(chan struct{})
+		s.cur = s.ch
+	}
+	return s.ch
+}
+
+// fire closes the channel (once).
+func (s *stopSignal) fire() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ch == nil {
+		s.ch = make(chan struct{})
+		s.cur = s.ch
+	}
+	if !s.closed {
+		close(s.ch)
+		s.closed = true
+	}
+}
+
+// reset gives the next cell an open channel.
+func (s *stopSignal) reset() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		s.ch, s.closed = make(chan struct{}), false
+		if !checkpointByCall {
+			s.cur = s.ch
+		}
+	}
+}
+
+// running is the stop signal of the session whose cell runs now: the
+// replacement sync types are types, not values of one session, so they
+// find the session to watch here. Process-wide on purpose, like
+// display's publisher: one tick process serves one notebook session, and
+// ExecuteWith sets it for the duration of a cell.
+var running struct {
+	mu  sync.Mutex
+	sig *stopSignal
+}
+
+// useStopSignal makes sig the running session's signal until restore.
+func useStopSignal(sig *stopSignal) (restore func()) {
+	running.mu.Lock()
+	prev := running.sig
+	running.sig = sig
+	running.mu.Unlock()
+	return func() {
+		running.mu.Lock()
+		running.sig = prev
+		running.mu.Unlock()
+	}
+}
+
+// runningDone is the done channel of the running cell, or nil (never
+// ready) between cells.
+func runningDone() <-chan struct{} {
+	running.mu.Lock()
+	sig := running.sig
+	running.mu.Unlock()
+	if sig == nil {
+		return nil
+	}
+	return sig.done()
+}
+
+// blockingSymbols returns the symbols that replace the standard library's
+// blocking calls for interpreted code, and the runtime's helpers that the
+// interruptible pass calls.
+func (s *Session) blockingSymbols() map[string]map[string]reflect.Value {
+	sleep := func(d time.Duration) {
+		if d <= 0 {
+			return
+		}
+		t := time.NewTimer(d)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-s.sig.done():
+			panic(interruptSignal{})
+		}
+	}
+	rt := s.deferSymbols()
+	for k, v := range s.builtinSymbols() {
+		rt[k] = v
+	}
+	rt["Done"] = reflect.ValueOf(s.sig.done)
+	s.sig.done()
+	rt["DoneP"] = reflect.ValueOf(&s.sig.cur)
+	rt["ZeroOf"] = reflect.ValueOf(zeroChan)
+	return map[string]map[string]reflect.Value{
+		"time/time": {"Sleep": reflect.ValueOf(sleep)},
+		"sync/sync": {
+			"Mutex":     reflect.ValueOf((*Mutex)(nil)),
+			"RWMutex":   reflect.ValueOf((*RWMutex)(nil)),
+			"WaitGroup": reflect.ValueOf((*WaitGroup)(nil)),
+		},
+		rtPath + "/rt": rt,
+	}
+}
+
+// closedChans caches one closed channel per channel type (with its
+// direction) for zeroChan.
+var closedChans sync.Map // reflect.Type → reflect.Value
+
+// zeroChan sets the channel variable p points to to a closed channel of
+// the same element type (shared, cached per type): receiving from it
+// gives the element type's zero value at once. The interruptible pass
+// declares the variable a receive defines that way, without naming its
+// type.
+func zeroChan(p any) {
+	v := reflect.ValueOf(p)
+	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Chan {
+		panic("session: ZeroOf: want a pointer to a channel variable")
+	}
+	t := v.Elem().Type()
+	c, ok := closedChans.Load(t)
+	if !ok {
+		ch := reflect.MakeChan(reflect.ChanOf(reflect.BothDir, t.Elem()), 0)
+		ch.Close()
+		c, _ = closedChans.LoadOrStore(t, ch.Convert(t))
+	}
+	v.Elem().Set(c.(reflect.Value))
+}
+
+// Mutex is sync.Mutex for interpreted code: Lock waits for the lock or for
+// an interrupt of the running cell, which ends the cell as Interrupted.
+// The zero value is an unlocked mutex.
+type Mutex struct {
+	once sync.Once
+	ch   chan struct{}
+}
+
+func (m *Mutex) c() chan struct{} {
+	m.once.Do(func() { m.ch = make(chan struct{}, 1) })
+	return m.ch
+}
+
+// Lock locks m, waiting while another holder has it.
+func (m *Mutex) Lock() {
+	c := m.c()
+	select {
+	case c <- struct{}{}:
+		return
+	default:
+	}
+	select {
+	case c <- struct{}{}:
+	case <-runningDone():
+		panic(interruptSignal{})
+	}
+}
+
+// TryLock locks m if it is free and reports whether it did.
+func (m *Mutex) TryLock() bool {
+	select {
+	case m.c() <- struct{}{}:
+		return true
+	default:
+		return false
+	}
+}
+
+// Unlock unlocks m; unlocking an unlocked mutex panics, as Go's does
+// (Go's is a fatal error).
+func (m *Mutex) Unlock() {
+	select {
+	case <-m.c():
+	default:
+		panic("sync: unlock of unlocked mutex")
+	}
+}
+
+// RWMutex is sync.RWMutex for interpreted code, interruptible like Mutex.
+// A waiting writer does not hold back new readers (Go's does). Its state
+// lives behind a pointer set once, so that the interpreter's copies of
+// the struct do not read memory the lock writes.
+type RWMutex struct {
+	state atomic.Pointer[rwState]
+}
+
+type rwState struct {
+	w       Mutex // held by the writer, or by the readers as a group
+	mu      sync.Mutex
+	readers int
+}
+
+func (rw *RWMutex) s() *rwState {
+	if st := rw.state.Load(); st != nil {
+		return st
+	}
+	rw.state.CompareAndSwap(nil, &rwState{})
+	return rw.state.Load()
+}
+
+// Lock locks rw for writing.
+func (rw *RWMutex) Lock() { rw.s().w.Lock() }
+
+// Unlock unlocks rw for writing.
+func (rw *RWMutex) Unlock() { rw.s().w.Unlock() }
+
+// TryLock locks rw for writing if it is free.
+func (rw *RWMutex) TryLock() bool { return rw.s().w.TryLock() }
+
+// RLock locks rw for reading.
+func (rw *RWMutex) RLock() {
+	st := rw.s()
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.readers == 0 {
+		// the first reader takes the write lock for the group; a writer
+		// holding it keeps readers waiting (interruptibly).
+		st.mu.Unlock()
+		st.w.Lock()
+		st.mu.Lock()
+	}
+	st.readers++
+}
+
+// RUnlock undoes one RLock.
+func (rw *RWMutex) RUnlock() {
+	st := rw.s()
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.readers <= 0 {
+		panic("sync: RUnlock of unlocked RWMutex")
+	}
+	st.readers--
+	if st.readers == 0 {
+		st.w.Unlock()
+	}
+}
+
+// RLocker returns a Locker whose Lock and Unlock are RLock and RUnlock.
+func (rw *RWMutex) RLocker() sync.Locker { return rlocker{rw} }
+
+type rlocker struct{ rw *RWMutex }
+
+func (r rlocker) Lock()   { r.rw.RLock() }
+func (r rlocker) Unlock() { r.rw.RUnlock() }
+
+// WaitGroup is sync.WaitGroup for interpreted code: Wait returns when the
+// counter is zero, or ends the running cell as Interrupted. Its state
+// lives behind a pointer, as RWMutex's does.
+type WaitGroup struct {
+	state atomic.Pointer[wgState]
+}
+
+type wgState struct {
+	mu   sync.Mutex
+	n    int
+	zero chan struct{} // closed when n drops to zero; nil while n is zero
+}
+
+func (wg *WaitGroup) s() *wgState {
+	if st := wg.state.Load(); st != nil {
+		return st
+	}
+	wg.state.CompareAndSwap(nil, &wgState{})
+	return wg.state.Load()
+}
+
+// Add adds delta to the counter; a negative counter panics, as in Go.
+func (wg *WaitGroup) Add(delta int) {
+	st := wg.s()
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.n += delta
+	switch {
+	case st.n < 0:
+		panic("sync: negative WaitGroup counter")
+	case st.n == 0 && st.zero != nil:
+		close(st.zero)
+		st.zero = nil
+	case st.n > 0 && st.zero == nil:
+		st.zero = make(chan struct{})
+	}
+}
+
+// Done decrements the counter by one.
+func (wg *WaitGroup) Done() { wg.Add(-1) }
+
+// Wait waits until the counter is zero.
+func (wg *WaitGroup) Wait() {
+	st := wg.s()
+	st.mu.Lock()
+	z := st.zero
+	st.mu.Unlock()
+	if z == nil {
+		return
+	}
+	select {
+	case <-z:
+	case <-runningDone():
+		panic(interruptSignal{})
+	}
+}

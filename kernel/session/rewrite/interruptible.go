@@ -1,0 +1,234 @@
+package rewrite
+
+import (
+	"go/ast"
+	"go/token"
+)
+
+// interruptible (pass interruptible) makes the channel operations of
+// statements wait for an interrupt too, so that a cell blocked on a
+// channel ends as Interrupted: ᐩrt.Done() is a channel the session closes
+// on interrupt, and the case that receives from it calls
+// ᐩrt.Interrupted(), which ends the cell.
+//
+//   - a select without a default gets the case
+//     `case <-ᐩrt.Done(): ᐩrt.Interrupted()` (so `select {}` waits for the
+//     interrupt);
+//   - `<-c`, `c <- v`, `x = <-c` and `x, ok = <-c` as statements become a
+//     select of the operation and that case;
+//   - `x := <-c` and `x, ok := <-c` declare x first, with the zero value
+//     of c's element type (received from a closed channel of that type,
+//     ᐩrt.ZeroOf, so the type need not be named), then receive as above;
+//   - `return <-c` receives into a variable first, which also avoids the
+//     interpreter's "unaddressable value" panic of that form.
+//
+// A receive inside a larger expression (`f(<-c)`) and `for v := range c`
+// (a range statement does not say whether it ranges over a channel) are
+// left as they are: the second interrupt abandons them (the session says
+// what the cell is blocked in).
+func interruptible(u *Unit) {
+	u.inspect(func(n ast.Node) bool {
+		s, ok := n.(*ast.SelectStmt)
+		if !ok || u.generated[s] {
+			return true
+		}
+		for _, c := range s.Body.List {
+			if cc, ok := c.(*ast.CommClause); ok {
+				u.assignCase(cc)
+			}
+		}
+		if !hasDefault(s) {
+			s.Body.List = append(s.Body.List, u.stopClause(s.Body.Rbrace))
+		}
+		return true
+	})
+	expand := func(list []ast.Stmt) []ast.Stmt {
+		var out []ast.Stmt
+		for i, st := range list {
+			r := u.interruptibleStmt(st)
+			if r == nil {
+				if out != nil {
+					out = append(out, st)
+				}
+				continue
+			}
+			if out == nil {
+				out = append([]ast.Stmt{}, list[:i]...)
+			}
+			out = append(out, r...)
+		}
+		if out == nil {
+			return list
+		}
+		return out
+	}
+	u.inspect(func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.BlockStmt:
+			x.List = expand(x.List)
+		case *ast.CaseClause:
+			x.Body = expand(x.Body)
+		case *ast.CommClause:
+			x.Body = expand(x.Body)
+		}
+		return true
+	})
+	u.Stmts = expand(u.Stmts)
+	if r := recv(u.Value); r != nil {
+		// a receive as the cell's value: received by a statement, its
+		// variable is the value.
+		v := u.fresh("v")
+		lhs := &ast.Ident{NamePos: u.Value.Pos(), Name: v}
+		u.Stmts = append(u.Stmts, u.defineRecv(&ast.AssignStmt{Lhs: []ast.Expr{lhs}, Tok: token.DEFINE, Rhs: []ast.Expr{u.Value}})...)
+		id := &ast.Ident{NamePos: u.Value.Pos(), Name: v}
+		u.Value = id
+	}
+}
+
+// interruptibleStmt returns what replaces st, or nil to keep it.
+func (u *Unit) interruptibleStmt(st ast.Stmt) []ast.Stmt {
+	if u.generated[st] {
+		return nil
+	}
+	switch x := st.(type) {
+	case *ast.ExprStmt:
+		if recv(x.X) != nil {
+			return []ast.Stmt{u.selectWith(&ast.ExprStmt{X: x.X}, st.Pos())}
+		}
+	case *ast.SendStmt:
+		return []ast.Stmt{u.selectWith(&ast.SendStmt{Chan: x.Chan, Value: x.Value}, st.Pos())}
+	case *ast.AssignStmt:
+		if len(x.Rhs) != 1 || len(x.Lhs) > 2 || recv(x.Rhs[0]) == nil {
+			return nil
+		}
+		switch x.Tok {
+		case token.ASSIGN:
+			return []ast.Stmt{u.selectWith(&ast.AssignStmt{Lhs: x.Lhs, Tok: token.ASSIGN, Rhs: x.Rhs}, st.Pos())}
+		case token.DEFINE:
+			if r := u.defineRecv(x); r != nil {
+				return r
+			}
+		}
+	case *ast.ReturnStmt:
+		if len(x.Results) == 1 && recv(x.Results[0]) != nil {
+			v := u.fresh("v")
+			def := u.defineRecv(&ast.AssignStmt{Lhs: []ast.Expr{&ast.Ident{NamePos: x.Return, Name: v}}, Tok: token.DEFINE, Rhs: x.Results})
+			ret := &ast.ReturnStmt{Return: x.Return, Results: []ast.Expr{ident(v)}}
+			SetPos(ret, x.Pos())
+			return []ast.Stmt{&ast.BlockStmt{Lbrace: x.Pos(), List: append(def, ret), Rbrace: x.End()}}
+		}
+	}
+	return nil
+}
+
+// defineRecv rewrites `x[, ok] := <-c` as `ᐩc := c; ᐩz := ᐩc;
+// ᐩrt.ZeroOf(&ᐩz); x := (<-ᐩz); [ok := false;] select {case x[, ok] =
+// <-ᐩc: ...}`, or returns nil when the left side is not names.
+func (u *Unit) defineRecv(a *ast.AssignStmt) []ast.Stmt {
+	r := recv(a.Rhs[0])
+	pos := a.Pos()
+	c, z := u.fresh("c"), u.fresh("z")
+	define := func(name string, x ast.Expr) ast.Stmt {
+		return &ast.AssignStmt{Lhs: []ast.Expr{ident(name)}, Tok: token.DEFINE, Rhs: []ast.Expr{x}}
+	}
+	lhs := make([]ast.Expr, len(a.Lhs))
+	for i, l := range a.Lhs {
+		id, ok := l.(*ast.Ident)
+		if !ok {
+			return nil
+		}
+		name := id.Name
+		if name == "_" {
+			name = u.fresh("blank")
+		}
+		lhs[i] = ident(name)
+	}
+	out := []ast.Stmt{
+		define(c, r.X),
+		define(z, ident(c)),
+		&ast.ExprStmt{X: rtCall("ZeroOf", &ast.UnaryExpr{Op: token.AND, X: ident(z)})},
+		define(lhs[0].(*ast.Ident).Name, &ast.ParenExpr{X: &ast.UnaryExpr{Op: token.ARROW, X: ident(z)}}),
+	}
+	if len(lhs) == 2 {
+		out = append(out, define(lhs[1].(*ast.Ident).Name, ident("false")))
+	}
+	for _, st := range out {
+		SetPos(st, pos)
+		u.generate(st)
+	}
+	recvExpr := &ast.UnaryExpr{OpPos: r.OpPos, Op: token.ARROW, X: ident(c)}
+	SetPos(recvExpr, r.OpPos)
+	return append(out, u.selectWith(&ast.AssignStmt{Lhs: lhs, Tok: token.ASSIGN, Rhs: []ast.Expr{recvExpr}}, pos))
+}
+
+// assignCase rewrites the clause `case x[, ok] = <-c: body` as `case ᐩt[,
+// ᐩok] := <-c: x[, ok] = ᐩt[, ᐩok]; body`: the interpreter never completes
+// a select case that assigns (it blocks, or panics "reflect.Select:
+// invalid Dir"), and handles the defining form.
+func (u *Unit) assignCase(cc *ast.CommClause) {
+	a, ok := cc.Comm.(*ast.AssignStmt)
+	if !ok || a.Tok != token.ASSIGN || len(a.Rhs) != 1 || recv(a.Rhs[0]) == nil {
+		return
+	}
+	tmps := make([]ast.Expr, len(a.Lhs))
+	for i := range a.Lhs {
+		tmps[i] = ident(u.fresh("t"))
+	}
+	set := &ast.AssignStmt{Lhs: a.Lhs, Tok: token.ASSIGN, Rhs: tmps}
+	SetPos(set, a.Pos())
+	def := &ast.AssignStmt{Lhs: tmps, Tok: token.DEFINE, Rhs: a.Rhs}
+	SetPos(def, a.Pos())
+	cc.Comm = def
+	cc.Body = append([]ast.Stmt{set}, cc.Body...)
+}
+
+// selectWith returns `select { case comm: ; case <-ᐩrt.Done(): ᐩrt.Interrupted() }`.
+func (u *Unit) selectWith(comm ast.Stmt, pos token.Pos) *ast.SelectStmt {
+	cc := &ast.CommClause{Case: pos, Comm: comm}
+	SetPos(cc, pos)
+	u.assignCase(cc)
+	s := &ast.SelectStmt{Select: pos, Body: &ast.BlockStmt{Lbrace: pos, List: []ast.Stmt{cc, u.stopClause(pos)}, Rbrace: pos}}
+	SetPos(s, pos)
+	u.generate(s)
+	return s
+}
+
+// stopClause returns `case <-*ᐩrt.DoneP: ᐩrt.Interrupted()` (a read of the
+// session's stop channel through a pointer, cheaper than a call), or with
+// Options.CheckpointCall `case <-ᐩrt.Done(): ...`.
+func (u *Unit) stopClause(pos token.Pos) *ast.CommClause {
+	var done ast.Expr = &ast.StarExpr{X: &ast.SelectorExpr{X: ident(Runtime), Sel: ident("DoneP")}}
+	if u.call {
+		done = rtCall("Done")
+	}
+	cc := &ast.CommClause{
+		Comm: &ast.ExprStmt{X: &ast.UnaryExpr{Op: token.ARROW, X: done}},
+		Body: []ast.Stmt{&ast.ExprStmt{X: rtCall("Interrupted")}},
+	}
+	SetPos(cc, pos)
+	return cc
+}
+
+// recv returns x as a receive `<-c` (unparenthesised or not), or nil.
+func recv(x ast.Expr) *ast.UnaryExpr {
+	for {
+		p, ok := x.(*ast.ParenExpr)
+		if !ok {
+			break
+		}
+		x = p.X
+	}
+	if r, ok := x.(*ast.UnaryExpr); ok && r.Op == token.ARROW {
+		return r
+	}
+	return nil
+}
+
+func hasDefault(s *ast.SelectStmt) bool {
+	for _, c := range s.Body.List {
+		if cc, ok := c.(*ast.CommClause); ok && cc.Comm == nil {
+			return true
+		}
+	}
+	return false
+}

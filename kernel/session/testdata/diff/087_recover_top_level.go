@@ -1,0 +1,17 @@
+package main
+
+import "fmt"
+
+func main() {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Println("recovered", r)
+		}
+	}()
+	fmt.Println("before")
+	panic("oops")
+}
+
+// Output:
+// before
+// recovered oops

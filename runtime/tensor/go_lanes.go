@@ -1,0 +1,96 @@
+package tensor
+
+// Lane folds of the GO backend. A reduce over one axis followed by kept
+// axes (Sum(0) of a matrix: [K, W] folded over K) is evaluated in memory
+// order, not with the reduced axis innermost: for each of the K positions
+// the kernel's expression fills a contiguous block of up to W outputs'
+// values (dense loads, no gather), folded into one accumulator per output.
+// Each output still folds its values in k order, so results are the same as
+// the generic path's.
+
+import "math"
+
+// goLane describes a kernel of shape [lead..., K, W...] reducing axis K.
+type goLane struct {
+	lead, K, W int
+}
+
+// goLaneMin is the number of kept outputs after the reduced axis from which
+// a lane fold beats gathering (each evaluation covers at least this many).
+const goLaneMin = 64
+
+// laneFoldOf returns the lane layout of k, or nil when k reduces several
+// axes, nothing follows its reduced axis, or too little does.
+func laneFoldOf(k *Kernel) *goLane {
+	if k.Reduce == ReduceNone || len(k.ReduceAxes) != 1 {
+		return nil
+	}
+	r := k.ReduceAxes[0]
+	if r >= len(k.Shape)-1 {
+		return nil
+	}
+	l := &goLane{lead: prod(k.Shape[:r]), K: k.Shape[r], W: prod(k.Shape[r+1:])}
+	if l.W < goLaneMin || l.K == 0 {
+		return nil
+	}
+	return l
+}
+
+// makeLaneRun returns the run function of a lane-folded kernel: outputs
+// [start, end), row by row of W outputs.
+func makeLaneRun[T num](root evalFn[T], rop ReduceOp, l *goLane) func(st *runState, start, end int) {
+	init := 0.0
+	switch rop {
+	case ReduceMax:
+		init = math.Inf(-1)
+	case ReduceMin:
+		init = math.Inf(1)
+	}
+	return func(st *runState, start, end int) {
+		o := st.bufs[0].([]T)
+		if len(st.acc) < l.W {
+			st.acc = make([]float64, l.W)
+		}
+		for li := start / l.W; li*l.W < end; li++ {
+			lo, hi := max(start-li*l.W, 0), min(end-li*l.W, l.W)
+			acc := st.acc[lo:hi]
+			for i := range acc {
+				acc[i] = init
+			}
+			for k := 0; k < l.K; k++ {
+				for c0 := lo; c0 < hi; c0 += goBlock {
+					n := min(goBlock, hi-c0)
+					g := (li*l.K+k)*l.W + c0
+					st.prepare(g, n)
+					foldLanes(rop, st.acc[c0:c0+n], root(st, g, n, nil))
+				}
+			}
+			for i, a := range acc {
+				o[li*l.W+lo+i] = T(clampInit[T](a))
+			}
+		}
+	}
+}
+
+// foldLanes folds v[i] into acc[i], as foldSeg folds one value.
+func foldLanes[T num](rop ReduceOp, acc []float64, v []T) {
+	v = v[:len(acc)]
+	switch rop {
+	case ReduceSum:
+		for i, x := range v {
+			acc[i] += float64(x)
+		}
+	case ReduceMax:
+		for i, x := range v {
+			if f, a := float64(x), acc[i]; !(a > f || a != a) {
+				acc[i] = f
+			}
+		}
+	case ReduceMin:
+		for i, x := range v {
+			if f, a := float64(x), acc[i]; !(a < f || a != a) {
+				acc[i] = f
+			}
+		}
+	}
+}

@@ -1,0 +1,140 @@
+package tensor
+
+// Long reductions are restructured before scheduling so that every kernel
+// reads memory in order with a full tile of vector accumulators:
+//
+//   - a reduction of everything (n elements) becomes [splitParts, n/(P·W),
+//     W] folded over the middle axis: splitParts contiguous blocks (one or
+//     more per worker), each folded into W = splitLanes interleaved partials
+//     (partial w of block p folds elements p·n/P + k·W + w in k order),
+//     then one small fold of the P·W partials (below splitReduceMin: one
+//     block, so a small sum still keeps W accumulators instead of one);
+//   - a reduction over the trailing axes (R elements per output, rows of a
+//     softmax, Sum(-1) of a matrix) becomes [rows, R/W, W] folded over the
+//     middle axis, then over the W partials.
+//
+// Each first-stage kernel's innermost axis is W contiguous elements: the
+// C renderer's tile of W accumulators (cTile) walks memory in order. This
+// applies on devices whose backend folds lanes (laneFolder: CPU). The GO
+// backend iterates reduced axes innermost, so it reads memory in order when
+// each partial is a contiguous row: there a full reduction becomes
+// goSplitParts contiguous partial folds and trailing folds stay one kernel.
+// The
+// fold order is fixed by the shape, never by the machine's core count, so
+// every device and every run gives the same bits; it differs from a
+// sequential fold by rounding only (sums of float32 are then more accurate,
+// as with numpy's pairwise sums).
+
+const (
+	splitParts     = 8       // blocks of a full reduction
+	splitLanes     = cTile   // interleaved partials per block or row
+	splitReduceMin = 1 << 16 // full reductions below this are one block
+	splitSmallMin  = 1 << 13 // full reductions below this stay one kernel
+	splitRowMin    = 1024    // trailing reductions shorter than this stay one kernel
+	goSplitParts   = 256     // contiguous partial folds of a full reduction elsewhere
+)
+
+// laneFolder is implemented by backends whose reduce kernels keep a tile of
+// accumulators along the innermost kept axis (the CPU renderer).
+type laneFolder interface{ foldsLanes() bool }
+
+func (cpuBackend) foldsLanes() bool { return true }
+
+func foldsLanes(d *Dev) bool {
+	lf, ok := d.backend.(laneFolder)
+	return ok && lf.foldsLanes()
+}
+
+// splitReduce returns the restructured reduction of src over rax (kshape:
+// src's shape with the reduced axes set to 1), or nil when it does not
+// apply: too small, not evenly divisible, or a reshape that would copy.
+func splitReduce(src *Tensor, rop ReduceOp, kshape, rax []int) *Tensor {
+	n := src.Numel()
+	shape := src.l.shape
+	if !foldsLanes(src.l.dev) {
+		return splitRows(src, rop, kshape)
+	}
+	if prod(kshape) == 1 {
+		switch {
+		case n >= splitReduceMin && n%(splitParts*splitLanes) == 0:
+			return splitFold(src, rop, []int{splitParts}, n/(splitParts*splitLanes), kshape)
+		case n >= splitSmallMin && n%splitLanes == 0: // one block: 64 accumulators instead of one
+			return splitFold(src, rop, []int{1}, n/splitLanes, kshape)
+		}
+		return nil
+	}
+	// Trailing axes only: rax must be a suffix of the axes.
+	nd := len(shape)
+	if len(rax) == 0 || rax[len(rax)-1] != nd-1 {
+		return nil
+	}
+	for i, a := range rax {
+		if a != nd-len(rax)+i {
+			return nil
+		}
+	}
+	R := prod(shape[nd-len(rax):])
+	if R < splitRowMin || R%splitLanes != 0 {
+		return nil
+	}
+	return splitFold(src, rop, shape[:nd-len(rax)], R/splitLanes, kshape)
+}
+
+// splitFold folds src, reshaped to [lead..., k, splitLanes], over k and then
+// over the lanes, and reshapes the result to kshape.
+func splitFold(src *Tensor, rop ReduceOp, lead []int, k int, kshape []int) *Tensor {
+	s3 := append(append([]int(nil), lead...), k, splitLanes)
+	if !reshapeIsFree(src.l, s3) {
+		return nil
+	}
+	nd := len(s3)
+	pshape := append(append([]int(nil), lead...), 1, splitLanes)
+	parts := &lazy{kind: kReduce, shape: pshape, dtype: src.l.dtype, dev: src.l.dev, rop: rop, axes: []int{nd - 2},
+		srcs: []*lazy{src.Reshape(s3...).l}}
+	axes := []int{nd - 1}
+	if len(kshape) == 0 || prod(kshape) == 1 {
+		axes = make([]int, nd) // everything: the partials of every block
+		for i := range axes {
+			axes[i] = i
+		}
+	}
+	oshape := append([]int(nil), pshape...)
+	for _, a := range axes {
+		oshape[a] = 1
+	}
+	all := &lazy{kind: kReduce, shape: oshape, dtype: src.l.dtype, dev: src.l.dev, rop: rop, axes: axes, srcs: []*lazy{parts}}
+	return (&Tensor{l: all}).Reshape(kshape...)
+}
+
+// reshapeIsFree reports whether reshaping l to shape moves no data: every
+// view it reads (through elementwise ops) can express the new shape.
+func reshapeIsFree(l *lazy, shape []int) bool {
+	switch l.kind {
+	case kView:
+		_, ok := l.view.reshape(shape)
+		return ok
+	case kElem:
+		if l.keep {
+			return true // its own contiguous buffer
+		}
+		for _, s := range l.srcs {
+			if !reshapeIsFree(s, shape) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// splitRows turns a full reduction into goSplitParts contiguous partial
+// folds, then a fold of those, or returns nil.
+func splitRows(src *Tensor, rop ReduceOp, kshape []int) *Tensor {
+	n := src.Numel()
+	if prod(kshape) != 1 || n < splitReduceMin || n%goSplitParts != 0 || !reshapeIsFree(src.l, []int{goSplitParts, n / goSplitParts}) {
+		return nil
+	}
+	parts := &lazy{kind: kReduce, shape: []int{goSplitParts, 1}, dtype: src.l.dtype, dev: src.l.dev, rop: rop, axes: []int{1},
+		srcs: []*lazy{src.Reshape(goSplitParts, n/goSplitParts).l}}
+	all := &lazy{kind: kReduce, shape: []int{1, 1}, dtype: src.l.dtype, dev: src.l.dev, rop: rop, axes: []int{0, 1}, srcs: []*lazy{parts}}
+	return (&Tensor{l: all}).Reshape(kshape...)
+}

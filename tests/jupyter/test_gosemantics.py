@@ -1,0 +1,187 @@
+"""Go that behaves like Go, through a real Jupyter client (issue 12): each
+blocking operation of a cell ends at an interrupt with the earlier variables
+and closures kept; a top-level defer with recover, then an interrupted loop,
+leaves the kernel answering; the second interrupt abandons a wait the first
+cannot end; and a sample of the rewrite fixes, interpreter workarounds and
+standard library additions, each checked against what `go run` prints."""
+import queue
+import time
+import unittest
+
+from jupyter_client.manager import start_new_kernel
+
+from tickenv import KERNEL, TIMEOUT, collect, run, shell_reply, wait_until
+
+
+class GoSemantics(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.km, cls.kc = start_new_kernel(kernel_name=KERNEL, startup_timeout=TIMEOUT)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.kc.stop_channels()
+        cls.km.shutdown_kernel(now=False)
+
+    def ok(self, code):
+        reply, outputs = run(self.kc, code)
+        self.assertEqual(reply["content"]["status"], "ok", f"{code!r}: {reply['content']}")
+        return outputs
+
+    def stdout(self, code):
+        return "".join(m["content"]["text"] for m in self.ok(code)
+                       if m["msg_type"] == "stream" and m["content"]["name"] == "stdout")
+
+    def value(self, code):
+        res = [m for m in self.ok(code) if m["msg_type"] == "execute_result"]
+        self.assertEqual(len(res), 1, code)
+        return res[0]["content"]["data"]["text/plain"]
+
+    def interrupt_after_start(self, code, interrupts=1):
+        """Run code that prints "waiting" and then blocks; interrupt it
+        (once, or twice with a pause); return the reply and the seconds from
+        the last interrupt to the reply."""
+        msg_id = self.kc.execute(code)
+
+        def started():
+            try:
+                m = self.kc.get_iopub_msg(timeout=0.1)
+            except queue.Empty:
+                return False
+            return (m["parent_header"].get("msg_id") == msg_id and m["msg_type"] == "stream"
+                    and "waiting" in m["content"]["text"])
+        wait_until(started, what="the cell to start waiting")
+        time.sleep(0.2)
+        for i in range(interrupts):
+            if i:
+                time.sleep(0.5)
+            t0 = time.monotonic()
+            self.km.interrupt_kernel()
+        reply = shell_reply(self.kc, msg_id)
+        elapsed = time.monotonic() - t0
+        collect(self.kc, msg_id)
+        return reply, elapsed
+
+    def test_1_interrupt_each_blocking_op(self):
+        self.ok('import ("fmt"; "sync"; "time")\nkept := 41\nnext := func() int { kept++; return kept }\n'
+                'ch := make(chan int)\nvar mu sync.Mutex\nvar wg sync.WaitGroup\n_ = time.Second')
+        ops = {
+            "sleep": "time.Sleep(time.Minute)",
+            "receive": "<-ch",
+            "receive_define": "v := <-ch\nfmt.Println(v)",
+            "send": "ch <- 1",
+            "select_empty": "select {}",
+            "select_cases": "select {\ncase <-ch:\ncase ch <- 2:\n}",
+            "select_default_loop": "for {\n\tselect {\n\tcase <-ch:\n\tdefault:\n\t}\n}",
+            "waitgroup": "wg.Add(1)\nwg.Wait()",
+            "mutex": "mu.Lock()\nmu.Lock()",
+        }
+        for name, code in ops.items():
+            with self.subTest(op=name):
+                reply, elapsed = self.interrupt_after_start('fmt.Println("waiting")\n' + code)
+                self.assertEqual(reply["content"]["status"], "error")
+                self.assertEqual(reply["content"]["ename"], "Interrupted", reply["content"])
+                self.assertLess(elapsed, 3, f"{name}: the interrupt took {elapsed:.2f}s")
+                self.assertTrue(self.km.is_alive())
+                self.value("next()")
+        self.assertEqual(self.value("kept"), str(41 + len(ops)))
+
+    def test_2_sleep_then_statement_not_run(self):
+        self.ok('import ("fmt"; "time")\nafter := 0')
+        reply, _ = self.interrupt_after_start('fmt.Println("waiting")\ntime.Sleep(4 * time.Second)\nafter = 1')
+        self.assertEqual(reply["content"]["ename"], "Interrupted")
+        self.assertEqual(self.value("after"), "0")
+
+    def test_3_defer_recover_then_interrupt(self):
+        out = self.stdout('import "fmt"\nz := 3\ndefer func() {\n\tif r := recover(); r != nil {\n'
+                          '\t\tfmt.Println("recovered", r)\n\t}\n}()\npanic("boom")')
+        self.assertEqual(out, "recovered boom\n")
+        reply, elapsed = self.interrupt_after_start('fmt.Println("waiting")\nfor {\n}')
+        self.assertEqual(reply["content"]["ename"], "Interrupted")
+        # the kernel answers every kind of request, and a later panic is not swallowed
+        self.assertEqual(self.value("z * 2"), "6")
+        info = self.kc.kernel_info(reply=True, timeout=TIMEOUT)
+        self.assertEqual(info["content"]["status"], "ok")
+        reply, _ = run(self.kc, 'panic("later")')
+        self.assertEqual(reply["content"]["status"], "error")
+        self.assertIn("later", reply["content"]["evalue"])
+
+    def test_4_second_interrupt_abandons(self):
+        self.ok('import "fmt"\nstay := 5\nnever := make(chan int)')
+        reply, elapsed = self.interrupt_after_start('fmt.Println("waiting")\nfmt.Println(<-never)', interrupts=2)
+        self.assertEqual(reply["content"]["ename"], "Interrupted")
+        self.assertIn("blocked in", reply["content"]["evalue"])
+        self.assertIn("restart the kernel", reply["content"]["evalue"])
+        self.assertEqual(self.value("stay + 1"), "6")
+
+    def test_5_rewrite_fixes(self):
+        # a top-level defer runs at the end of its own cell, once
+        self.assertEqual(self.stdout('import "fmt"\ndefer fmt.Println("deferred")\nfmt.Println("body")'),
+                         "body\ndeferred\n")
+        self.assertEqual(self.stdout('fmt.Println("next")'), "next\n")
+        # defer cancel() cancels at the end of the cell, not before its statements
+        self.assertEqual(self.stdout('import "context"\nctx, cancel := context.WithCancel(context.Background())\n'
+                                     'defer cancel()\nfmt.Println(ctx.Err())'), "<nil>\n")
+        self.assertEqual(self.stdout('fmt.Println(ctx.Err())'), "context canceled\n")
+        # a top-level goto loop
+        self.assertEqual(self.stdout('i := 0\nloop:\n\tfmt.Println(i)\n\ti++\n\tif i < 3 {\n\t\tgoto loop\n\t}'),
+                         "0\n1\n2\n")
+        # typed var: a type error is an error; an interface holds a cell type
+        reply, _ = run(self.kc, 'var s string = 5')
+        self.assertEqual(reply["content"]["status"], "error")
+        self.assertEqual(self.stdout('type codeErr int\nfunc (c codeErr) Error() string { return fmt.Sprint("code ", int(c)) }\n'
+                                     'var e error = codeErr(5)\nfmt.Println(e)'), "code 5\n")
+
+    def test_6_workarounds_and_stdlib(self):
+        self.ok('import ("fmt"; "slices"; "maps")')
+        # return <-c inside a function; a select case that assigns
+        self.assertEqual(self.stdout('func next(c chan int) int { return <-c }\nc := make(chan int, 1)\nc <- 8\n'
+                                     'fmt.Println(next(c))'), "8\n")
+        self.assertEqual(self.stdout('c <- 9\nvar got int\nselect {\ncase got = <-c:\n}\nfmt.Println(got)'), "9\n")
+        self.assertEqual(self.stdout('x := []int{3, 1, 2}\nslices.Sort(x)\nfmt.Println(x, slices.Max(x), slices.Index(x, 3))'),
+                         "[1 2 3] 3 2\n")
+        self.assertEqual(self.stdout('m := map[string]int{"b": 2, "a": 1}\nfmt.Println(slices.Sorted(maps.Keys(m)))'),
+                         "[a b]\n")
+        self.assertEqual(self.stdout('y := slices.Clone(x)\ny[0] = 100\nfmt.Println(y, x)'), "[100 2 3] [1 2 3]\n")
+        # a redefined function is seen by the functions declared before
+        self.assertEqual(self.stdout('func helper() int { return 1 }\nfunc caller() int { return helper() * 10 }\n'
+                                     'fmt.Println(caller())'), "10\n")
+        self.assertEqual(self.stdout('func helper() int { return 2 }\nfmt.Println(caller())'), "20\n")
+
+    def test_7_values_and_builtins(self):
+        self.ok('import "fmt"')
+        # a cell type's String gives the cell's value; a value that contains
+        # itself is shown, not a crash of the kernel
+        self.assertEqual(self.value('type Temp float64\nfunc (t Temp) String() string { return fmt.Sprintf("%.1f°C", float64(t)) }\nTemp(21.5)'),
+                         "21.5°C")
+        self.assertIn("self:<cycle>", self.value('m := map[string]any{}\nm["self"] = m\nm'))
+        self.assertEqual(self.stdout('l := []any{1, nil}\nl[1] = l\nfmt.Println(l)'), "[1 <cycle>]\n")
+        # println writes to stderr in Go's format
+        reply, outs = run(self.kc, 'println("x", 2.5)')
+        err = "".join(m["content"]["text"] for m in outs if m["msg_type"] == "stream" and m["content"]["name"] == "stderr")
+        self.assertEqual(err, "x +2.500000e+000\n")
+        # recover gives a panic value of a cell type as that type
+        self.assertEqual(self.stdout('type E struct{ msg string }\nfunc (e E) Error() string { return e.msg }\n'
+                                     'func g() (err error) {\n\tdefer func() {\n\t\tif e, ok := recover().(E); ok {\n\t\t\terr = e\n\t\t}\n\t}()\n'
+                                     '\tpanic(E{"typed"})\n}\nfmt.Println(g())'), "typed\n")
+
+    def test_8_errors_point_the_right_way(self):
+        self.ok('import "tick/runtime/tensor"\nstep := tensor.JIT(func(a ...*tensor.Tensor) *tensor.Tensor { return a[0].Mul(2).Realize() })\n'
+                'x := tensor.Arange(4)')
+        for code, want in [
+            ("step(x)", "step is a *tensor.JITFunc, not a function: call it with step.Call(...)"),
+            ("x.Transpose()", "not enough arguments in call to x.Transpose"),
+            ('import "strngs"', 'did you mean "strings"?'),
+            ("func main() { println(1) }", "func main is not run in a notebook"),
+            ("main()", "main is not defined"),
+        ]:
+            with self.subTest(code=code):
+                reply, _ = run(self.kc, code)
+                self.assertEqual(reply["content"]["status"], "error")
+                self.assertIn(want, reply["content"]["evalue"])
+        msg_id = self.kc.is_complete("if x > 1 {\n} else")
+        self.assertEqual(shell_reply(self.kc, msg_id)["content"]["status"], "incomplete")
+
+
+if __name__ == "__main__":
+    unittest.main()
