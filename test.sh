@@ -2,8 +2,9 @@
 # test.sh — the whole test suite of tick, on a fresh Debian machine.
 # Installs what the tests need (Debian's Jupyter packages, Go modules), then
 # runs: gofmt/vet, hygiene (go.mod tidy, generated code current), Go unit
-# tests, the race detector on the concurrent packages, go install and the
-# darwin/windows cross-builds (scripts/test-go-install.sh), the Jupyter
+# tests, the race detector on the concurrent packages, the fuzz targets
+# for 10 s each, go install and the darwin/windows cross-builds
+# (scripts/test-go-install.sh), the Jupyter
 # conformance suite and the client scripts under tests/jupyter, and the
 # tutorial notebooks.
 set -euo pipefail
@@ -37,6 +38,13 @@ echo "== race detector (the packages that run goroutines: kernel, session, magic
 # per loop iteration); race builds use a synchronised variant
 # (kernel/session/stopflag_race.go).
 go test -race -count=1 -timeout 20m ./kernel/... ./timing ./runtime/tensor ./notebook 2>&1 | tee "$logs/race.log"
+
+echo "== fuzz targets, 10 s each (ZMTP framing and handshake before any decoding, wire decoding, cell splitting, notebook reading)"
+for target in "FuzzScanner ./kernel/zmtp" "FuzzHandshake ./kernel/zmtp" "FuzzDecode ./kernel/wire" \
+              "FuzzSplitCell ./kernel/session/cell" "FuzzRead ./notebook"; do
+  read -r name pkg <<<"$target"
+  go test -run '^$' -fuzz "^$name\$" -fuzztime 10s "$pkg" 2>&1 | tail -3 | tee -a "$logs/fuzz.log"
+done
 
 echo "== without cgo (tick must build and its runtime work without a C compiler)"
 CGO_ENABLED=0 go vet ./...

@@ -3,7 +3,10 @@ package kernel
 import (
 	"encoding/json"
 	"fmt"
+	"net"
 	"os"
+	"strconv"
+	"strings"
 )
 
 // ConnectionInfo is the content of a Jupyter connection file: where to bind
@@ -57,5 +60,5 @@ func (ci ConnectionInfo) endpoint(port int, tcpName, ipcName string) string {
 	if ci.Transport == "ipc" {
 		return fmt.Sprintf("%s://%s-%d", ipcName, ci.IP, port)
 	}
-	return fmt.Sprintf("%s://%s:%d", tcpName, ci.IP, port)
+	return fmt.Sprintf("%s://%s", tcpName, net.JoinHostPort(strings.Trim(ci.IP, "[]"), strconv.Itoa(port)))
 }

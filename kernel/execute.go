@@ -7,6 +7,7 @@ import (
 
 	"github.com/tick-kernel/tick/display"
 	"github.com/tick-kernel/tick/kernel/session"
+	cellpkg "github.com/tick-kernel/tick/kernel/session/cell"
 )
 
 type executeRequest struct {
@@ -31,6 +32,12 @@ var errStdinNotAllowed = errors.New("kernel: this frontend does not accept input
 	"pass the input some other way, for example as a variable in a cell")
 
 func (s *Service) execute(w Responder, r *Request) {
+	before := allocated()
+	defer func() { // a cell's burst of allocations goes back to the OS
+		if allocated()-before > burstBytes {
+			releaseSoon()
+		}
+	}()
 	var req executeRequest
 	if err := r.Decode(&req); err != nil {
 		replyError(w, "execute_reply", err)
@@ -57,7 +64,7 @@ func (s *Service) execute(w Responder, r *Request) {
 	} else {
 		cell.Stdin = func(string, bool) (string, error) { return "", errStdinNotAllowed }
 	}
-	res := s.runner.Execute(s.ctx, cell, sink)
+	res := s.runCell(cell, sink)
 
 	output := ""
 	if res.Value != nil {
@@ -102,6 +109,34 @@ func (s *Service) execute(w Responder, r *Request) {
 		"payload":          payload,
 		"user_expressions": s.userExpressions(req.UserExpressions),
 	})
+}
+
+// runCell runs the cell on a goroutine of its own, so that
+// runtime.Goexit in user code ends that goroutine and not the shell
+// executor: the cell gets an error, the executor keeps serving. A panic
+// escaping the runner (it recovers the cell's own) becomes an error too.
+func (s *Service) runCell(c session.Cell, sink session.Sink) session.Result {
+	done := make(chan session.Result, 1)
+	go func() {
+		finished := false
+		defer func() {
+			if finished {
+				return
+			}
+			if v := recover(); v != nil {
+				done <- session.Result{Err: cellpkg.Errorf(cellpkg.RuntimeError,
+					"tick failed running the cell: %v (the kernel is still running; please report this with the kernel log)", v)}
+				return
+			}
+			done <- session.Result{Err: cellpkg.Errorf(cellpkg.RuntimeError,
+				"the cell called runtime.Goexit, which ends the goroutine running it: the cell stopped there; "+
+					"variables defined before it are kept and the kernel goes on (return from the cell instead)")}
+		}()
+		res := s.runner.Execute(s.ctx, c, sink)
+		finished = true
+		done <- res
+	}()
+	return <-done
 }
 
 // userExpressions evaluates each expression as a silent cell.

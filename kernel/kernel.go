@@ -23,6 +23,7 @@ import (
 
 	"github.com/tick-kernel/tick/kernel/session"
 	"github.com/tick-kernel/tick/kernel/wire"
+	"github.com/tick-kernel/tick/kernel/zmtp"
 )
 
 // Config configures a Kernel.
@@ -33,6 +34,9 @@ type Config struct {
 	// Log receives diagnostics (dropped messages, handler panics). The
 	// process's stderr in `tick kernel`; never stdout.
 	Log io.Writer
+	// Limits bound what one peer can make a socket do (package zmtp);
+	// zero fields get zmtp's defaults, MaxMessage TICK_MAX_MESSAGE's.
+	Limits zmtp.Limits
 }
 
 // shellQueue bounds shell requests waiting for the executor. Clients send
@@ -95,12 +99,25 @@ func (k *Kernel) Port(name string) int { return k.ports[name] }
 // is ready; Wait blocks until it stops.
 func (k *Kernel) Start() error {
 	registerTransports()
+	if err := zmtp.Register(); err != nil {
+		return fmt.Errorf("kernel: registering the guarded transports: %w", err)
+	}
 	ci := k.cfg.Conn
-	k.socks.shell = zmq4.NewRouter(k.ctx, zmq4.WithID(zmq4.SocketIdentity("tick-shell")))
-	k.socks.control = zmq4.NewRouter(k.ctx, zmq4.WithID(zmq4.SocketIdentity("tick-control")))
-	k.socks.stdin = zmq4.NewRouter(k.ctx, zmq4.WithID(zmq4.SocketIdentity("tick-stdin")))
-	k.socks.iopub = zmq4.NewPub(k.ctx)
-	k.socks.hb = zmq4.NewRep(k.ctx)
+	lim, err := k.limits()
+	if err != nil {
+		return err
+	}
+	k.warnExposure()
+	sockCtx := func(name string) context.Context {
+		l := lim
+		l.Name = name
+		return zmtp.WithLimits(k.ctx, l)
+	}
+	k.socks.shell = zmq4.NewRouter(sockCtx("shell"), zmq4.WithID(zmq4.SocketIdentity("tick-shell")))
+	k.socks.control = zmq4.NewRouter(sockCtx("control"), zmq4.WithID(zmq4.SocketIdentity("tick-control")))
+	k.socks.stdin = zmq4.NewRouter(sockCtx("stdin"), zmq4.WithID(zmq4.SocketIdentity("tick-stdin")))
+	k.socks.iopub = zmq4.NewPub(sockCtx("iopub"))
+	k.socks.hb = zmq4.NewRep(sockCtx("hb"))
 	binds := []struct {
 		name string
 		sock zmq4.Socket
@@ -108,11 +125,11 @@ func (k *Kernel) Start() error {
 		tcp  string
 		ipc  string
 	}{
-		{"shell", k.socks.shell, ci.ShellPort, "tcp", "ipc"},
-		{"control", k.socks.control, ci.ControlPort, "tcp", "ipc"},
-		{"stdin", k.socks.stdin, ci.StdinPort, "tcp", "ipc"},
+		{"shell", k.socks.shell, ci.ShellPort, zmtp.TCP, zmtp.IPC},
+		{"control", k.socks.control, ci.ControlPort, zmtp.TCP, zmtp.IPC},
+		{"stdin", k.socks.stdin, ci.StdinPort, zmtp.TCP, zmtp.IPC},
 		{"iopub", k.socks.iopub, ci.IOPubPort, pubTCP, pubIPC},
-		{"hb", k.socks.hb, ci.HBPort, "tcp", "ipc"},
+		{"hb", k.socks.hb, ci.HBPort, zmtp.TCP, zmtp.IPC},
 	}
 	for _, b := range binds {
 		ep := ci.endpoint(b.port, b.tcp, b.ipc)
@@ -130,8 +147,17 @@ func (k *Kernel) Start() error {
 		tr = iopubTransports.ipc
 	}
 	k.pub = newPublisher(func(frames [][]byte) error {
-		tr.waitForRoom(k.ctx) // back-pressure from readers; stalled ones are dropped
-		return iopub.SendMulti(zmq4.NewMsgFrom(frames...))
+		tr.waitForRoom(k.ctx) // back-pressure from readers; stalled and lagging ones are dropped
+		size := 0
+		for _, f := range frames {
+			size += len(f)
+		}
+		mark := tr.written.Load()
+		err := iopub.SendMulti(zmq4.NewMsgFrom(frames...))
+		if err == nil {
+			tr.awaitDelivery(k.ctx, mark, size) // zmq4's own queue stays empty
+		}
+		return err
 	}, k.key, k.session, k.log)
 
 	shellReqs := make(chan *Request, shellQueue)

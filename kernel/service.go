@@ -38,6 +38,9 @@ type Service struct {
 	interrupt func()
 	// shutdown is called after shutdown_reply has been sent.
 	shutdown func(restart bool)
+	// warnings are appended to the banner (an empty key, a wildcard
+	// address); set before serving.
+	warnings []string
 }
 
 // ServiceOptions configures NewService. Zero fields get defaults.
@@ -92,12 +95,16 @@ func (s *Service) Register(shell, control *Mux) {
 func ignore(Responder, *Request) {}
 
 func (s *Service) banner() string {
-	if s.info.Banner != "" {
-		return s.info.Banner
+	b := s.info.Banner
+	if b == "" {
+		b = "tick " + s.info.Version + " — Go in Jupyter: cells speak Go " + s.languageVersion() +
+			" (the yaegi interpreter); %%go cells compile with " + runtime.Version() + "\n" +
+			"%help lists the magics; display.* shows rich output; !cmd runs a shell command."
 	}
-	return "tick " + s.info.Version + " — Go in Jupyter: cells speak Go " + s.languageVersion() +
-		" (the yaegi interpreter); %%go cells compile with " + runtime.Version() + "\n" +
-		"%help lists the magics; display.* shows rich output; !cmd runs a shell command."
+	for _, w := range s.warnings {
+		b += "\n" + w
+	}
+	return b
 }
 
 func (s *Service) languageVersion() string {

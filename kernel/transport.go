@@ -5,10 +5,13 @@ import (
 	"errors"
 	"net"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-zeromq/zmq4"
 	"github.com/go-zeromq/zmq4/transport"
+
+	"github.com/tick-kernel/tick/kernel/zmtp"
 )
 
 // Why tick registers its own zmq4 transport for iopub:
@@ -20,8 +23,9 @@ import (
 // queue (and the kernel's memory) grows. libzmq instead drops messages for
 // the slow peer only.
 //
-// The iopub socket therefore listens through the transports "tick-tcp" and
-// "tick-ipc", whose connections never block zmq4's writer: each peer's
+// The iopub socket therefore listens through the transports "tick-pub-tcp"
+// and "tick-pub-ipc" (package zmtp's guarded listener, each connection
+// wrapped in an asyncConn), whose connections never block zmq4's writer: each peer's
 // bytes go to a buffer drained by the peer's own goroutine. Before handing
 // a message to the socket, the iopub writer calls waitForRoom, which waits
 // while a peer that is still reading has more than highWater bytes queued:
@@ -35,12 +39,17 @@ import (
 // peers × hardLimit.
 
 const (
-	pubTCP = "tick-tcp"
-	pubIPC = "tick-ipc"
+	pubTCP = "tick-pub-tcp"
+	pubIPC = "tick-pub-ipc"
 
 	highWater    = 1 << 20
-	hardLimit    = 32 << 20
+	hardLimit    = 4 * maxIOPubMessage
 	stallTimeout = 5 * time.Second
+	// lagBudget is how long a peer may stay more than highWater behind
+	// while another peer is ready before it is disconnected.
+	lagBudget = 3 * time.Second
+	// deliveryWait bounds the wait for zmq4 to hand a message to the peers.
+	deliveryWait = time.Second
 )
 
 // iopubTransports holds the transports registered with zmq4's global
@@ -63,17 +72,19 @@ func registerTransports() {
 // asyncTransport is a zmq4 transport whose accepted connections buffer
 // writes and drain them on their own goroutine.
 type asyncTransport struct {
-	base    transport.Transport
+	base    zmtp.Transport
 	network string
 
-	mu    sync.Mutex
-	cond  *sync.Cond // signalled when a peer drains or goes away
-	peers map[*asyncConn]bool
+	mu      sync.Mutex
+	cond    *sync.Cond // signalled when a peer drains, is written to or goes away
+	peers   map[*asyncConn]bool
+	written atomic.Int64 // bytes zmq4 has written to all peers
 }
 
 func newAsyncTransport(network string) *asyncTransport {
-	t := &asyncTransport{base: transport.New(network), network: network, peers: map[*asyncConn]bool{}}
+	t := &asyncTransport{network: network, peers: map[*asyncConn]bool{}}
 	t.cond = sync.NewCond(&t.mu)
+	t.base = zmtp.Transport{Network: network, Wrap: t.wrap}
 	return t
 }
 
@@ -82,11 +93,16 @@ func (t *asyncTransport) Dial(ctx context.Context, d transport.Dialer, addr stri
 }
 
 func (t *asyncTransport) Listen(ctx context.Context, addr string) (net.Listener, error) {
-	l, err := net.Listen(t.network, addr)
-	if err != nil {
-		return nil, err
-	}
-	return asyncListener{Listener: l, t: t}, nil
+	return t.base.Listen(ctx, addr)
+}
+
+// wrap makes a guarded connection an asyncConn and counts it as a peer.
+func (t *asyncTransport) wrap(c *zmtp.Conn) net.Conn {
+	a := newAsyncConn(c, t)
+	t.mu.Lock()
+	t.peers[a] = true
+	t.mu.Unlock()
+	return a
 }
 
 func (t *asyncTransport) Addr(ep string) (string, error) { return t.base.Addr(ep) }
@@ -99,8 +115,10 @@ func (t *asyncTransport) Peers() int {
 }
 
 // waitForRoom blocks while a peer that is still reading has more than
-// highWater bytes queued, disconnecting peers that stalled; it returns
-// early when ctx is done.
+// highWater bytes queued, disconnecting peers that stalled, and peers that
+// have been behind for longer than lagBudget while another peer was ready
+// (one slow reader must not set everyone's pace); it returns early when
+// ctx is done.
 func (t *asyncTransport) waitForRoom(ctx context.Context) {
 	var wake *time.Timer
 	defer func() {
@@ -111,28 +129,57 @@ func (t *asyncTransport) waitForRoom(ctx context.Context) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for ctx.Err() == nil {
-		full := false
+		var full []*asyncConn
+		ready := 0
 		for c := range t.peers {
-			pending, last := c.state()
-			if pending <= highWater {
-				continue
-			}
-			if time.Since(last) > stallTimeout {
+			st := c.state()
+			switch {
+			case st.behind <= highWater:
+				ready++
+			case time.Since(st.progress) > stallTimeout:
 				go c.fail(errStalledSubscriber) // takes t.mu via forget
-				continue
+			default:
+				full = append(full, c)
 			}
-			full = true
 		}
-		if !full {
+		if len(full) == 0 {
 			return
 		}
+		if ready > 0 {
+			for _, c := range full {
+				if st := c.state(); time.Since(st.behindSince) > lagBudget {
+					go c.fail(errLaggingSubscriber)
+				}
+			}
+		}
 		if wake == nil {
-			wake = time.AfterFunc(stallTimeout/4, func() { t.broadcast() })
+			wake = time.AfterFunc(lagBudget/4, func() { t.broadcast() })
 		} else {
-			wake.Reset(stallTimeout / 4)
+			wake.Reset(lagBudget / 4)
 		}
 		t.cond.Wait()
 	}
+}
+
+// awaitDelivery waits until zmq4's PUB writer (which queues without limit
+// and writes from its own goroutine) has handed size more bytes than mark
+// to the peers' connections, so the publisher's bounded queue is the only
+// queue; it gives up after deliveryWait or when there are no peers.
+func (t *asyncTransport) awaitDelivery(ctx context.Context, mark int64, size int) {
+	timer := time.AfterFunc(deliveryWait, t.broadcast)
+	defer timer.Stop()
+	deadline := time.Now().Add(deliveryWait)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for ctx.Err() == nil && len(t.peers) > 0 && t.written.Load() < mark+int64(size) && time.Now().Before(deadline) {
+		t.cond.Wait()
+	}
+}
+
+// noteWritten counts bytes zmq4 wrote to a peer and wakes awaitDelivery.
+func (t *asyncTransport) noteWritten(n int) {
+	t.written.Add(int64(n))
+	t.broadcast()
 }
 
 func (t *asyncTransport) broadcast() {
@@ -148,28 +195,12 @@ func (t *asyncTransport) forget(c *asyncConn) {
 	t.mu.Unlock()
 }
 
-type asyncListener struct {
-	net.Listener
-	t *asyncTransport
-}
-
-func (l asyncListener) Accept() (net.Conn, error) {
-	c, err := l.Listener.Accept()
-	if err != nil {
-		return nil, err
-	}
-	a := newAsyncConn(c, l.t)
-	l.t.mu.Lock()
-	l.t.peers[a] = true
-	l.t.mu.Unlock()
-	return a, nil
-}
-
 // The errors a disconnected peer's writes fail with. They are not
 // timeouts, so zmq4 drops the connection.
 var (
 	errStalledSubscriber = errors.New("kernel: iopub subscriber disconnected: it stopped reading")
 	errSlowSubscriber    = errors.New("kernel: iopub subscriber disconnected: it fell too far behind")
+	errLaggingSubscriber = errors.New("kernel: iopub subscriber disconnected: it read more slowly than the others for too long")
 )
 
 // asyncConn buffers writes for one peer; a goroutine drains the buffer.
@@ -180,10 +211,13 @@ type asyncConn struct {
 	mu       sync.Mutex
 	cond     *sync.Cond
 	pending  []byte
+	inflight int       // bytes drain is writing now
 	progress time.Time // when the peer last accepted bytes (or connected)
-	dead     error
-	closing  bool
-	done     chan struct{} // closed when drain returns
+	// behindSince is when the peer went more than highWater bytes behind.
+	behindSince time.Time
+	dead        error
+	closing     bool
+	done        chan struct{} // closed when drain returns
 }
 
 func newAsyncConn(c net.Conn, t *asyncTransport) *asyncConn {
@@ -193,28 +227,54 @@ func newAsyncConn(c net.Conn, t *asyncTransport) *asyncConn {
 	return a
 }
 
-func (a *asyncConn) state() (pending int, progress time.Time) {
+// connState is what waitForRoom looks at.
+type connState struct {
+	behind      int // bytes queued or being written
+	progress    time.Time
+	behindSince time.Time
+}
+
+func (a *asyncConn) state() connState {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return len(a.pending), a.progress
+	return connState{behind: len(a.pending) + a.inflight, progress: a.progress, behindSince: a.behindSince}
+}
+
+// markBehind keeps behindSince; a.mu is held.
+func (a *asyncConn) markBehind() {
+	switch behind := len(a.pending) + a.inflight; {
+	case behind <= highWater:
+		a.behindSince = time.Time{}
+	case a.behindSince.IsZero():
+		a.behindSince = time.Now()
+	}
 }
 
 // Write queues p for the peer; it fails (and disconnects the peer) when
 // the peer is more than hardLimit bytes behind.
 func (a *asyncConn) Write(p []byte) (int, error) {
+	n, err := a.queue(p)
+	if n > 0 {
+		a.t.noteWritten(n)
+	}
+	return n, err
+}
+
+func (a *asyncConn) queue(p []byte) (int, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.dead != nil {
 		return 0, a.dead
 	}
-	if len(a.pending)+len(p) > hardLimit {
+	if len(a.pending)+a.inflight+len(p) > hardLimit {
 		a.kill(&net.OpError{Op: "write", Net: "tick", Err: errSlowSubscriber})
 		return 0, a.dead
 	}
-	if len(a.pending) == 0 {
+	if len(a.pending) == 0 && a.inflight == 0 {
 		a.progress = time.Now() // the stall clock starts with queued bytes
 	}
 	a.pending = append(a.pending, p...)
+	a.markBehind()
 	a.cond.Signal()
 	return len(p), nil
 }
@@ -251,9 +311,12 @@ func (a *asyncConn) drain() {
 			return
 		}
 		buf, a.pending = a.pending, buf[:0]
+		a.inflight = len(buf)
 		a.mu.Unlock()
 		_, err := a.Conn.Write(buf)
 		a.mu.Lock()
+		a.inflight = 0
+		a.markBehind()
 		a.progress = time.Now()
 		if err != nil {
 			a.kill(err)
@@ -261,6 +324,9 @@ func (a *asyncConn) drain() {
 		a.mu.Unlock()
 		if err != nil {
 			return
+		}
+		if cap(buf) > 4*highWater {
+			buf = nil // a burst's buffer is not kept for the peer's lifetime
 		}
 		a.t.broadcast()
 	}

@@ -4,8 +4,11 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"regexp"
 	"runtime"
 	"strings"
@@ -180,4 +183,48 @@ func rawObject(m map[string]json.RawMessage) map[string]json.RawMessage {
 		return map[string]json.RawMessage{}
 	}
 	return m
+}
+
+// WriteFile writes a file through a temporary file in the same directory
+// renamed into place, so a failed write never leaves a truncated file (nor
+// damages an input the output replaces). Its mode: an existing file keeps
+// its own; a new one gets perm (the input notebook's mode, say) filtered
+// by the process's umask, as any file the user's programs create.
+func WriteFile(path string, perm os.FileMode, write func(io.Writer) error) error {
+	if fi, err := os.Stat(path); err == nil {
+		perm = fi.Mode().Perm()
+	} else {
+		perm = perm.Perm() &^ umask()
+	}
+	dir, base := filepath.Split(path)
+	var tmp *os.File
+	for range 100 {
+		f, err := os.OpenFile(filepath.Join(dir, "."+base+".tmp"+rand.Text()[:8]), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if errors.Is(err, os.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("notebook: cannot write %s: %w", path, err)
+		}
+		tmp = f
+		break
+	}
+	if tmp == nil {
+		return fmt.Errorf("notebook: cannot write %s: no free temporary name", path)
+	}
+	defer os.Remove(tmp.Name()) // no-op after the rename
+	err := write(tmp)
+	if err == nil {
+		err = tmp.Chmod(perm)
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		return fmt.Errorf("notebook: writing %s: %w", path, err)
+	}
+	return nil
 }

@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -161,35 +160,23 @@ func readNotebookFile(path string) (*notebook.Notebook, error) {
 // through a temporary file renamed into place, so a failed write never
 // leaves a truncated file (nor damages the input when -o names it).
 func writeOutputs(f *runFlags, nb *notebook.Notebook) error {
-	if err := writeFileAtomic(f.out, func(w io.Writer) error { return notebook.Write(w, nb) }); err != nil {
+	if err := writeFileAtomic(f.out, f.in, func(w io.Writer) error { return notebook.Write(w, nb) }); err != nil {
 		return err
 	}
 	if f.html == "" {
 		return nil
 	}
-	return writeFileAtomic(f.html, func(w io.Writer) error { return notebook.WriteHTML(w, nb, notebook.HTMLOptions{}) })
+	return writeFileAtomic(f.html, f.in, func(w io.Writer) error { return notebook.WriteHTML(w, nb, notebook.HTMLOptions{}) })
 }
 
-func writeFileAtomic(path string, write func(io.Writer) error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("cannot write %s: %w", path, err)
+// writeFileAtomic writes path in place of a temporary file: a new output
+// gets the input notebook's mode filtered by the umask (notebook.WriteFile).
+func writeFileAtomic(path, input string, write func(io.Writer) error) error {
+	perm := os.FileMode(0o666)
+	if fi, err := os.Stat(input); err == nil {
+		perm = fi.Mode().Perm()
 	}
-	defer os.Remove(tmp.Name()) // no-op after the rename
-	if err := write(tmp); err != nil {
-		tmp.Close()
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return nil
+	return notebook.WriteFile(path, perm, write)
 }
 
 // printProgress prints one line per cell:

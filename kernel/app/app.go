@@ -36,6 +36,9 @@ func New(opts session.Options) (*magic.Runner, error) {
 	if opts.RewriteDump == nil && os.Getenv(DumpRewritesEnv) != "" {
 		opts.RewriteDump = os.Stderr
 	}
+	if _, _, err := SetMemoryLimit(); err != nil {
+		return nil, err
+	}
 	compiled := magic.NewCompiled(gocompile.New(gocompile.Config{}))
 	if opts.Importer == nil {
 		opts.Importer = compiled

@@ -35,7 +35,16 @@ func (s *Session) runProgram(c cell.Cell, prog *interp.Program) *Error {
 	gid := make(chan uint64, 1)
 	go func() {
 		gid <- goroutineID()
-		done <- s.executeHere(c, prog)
+		returned := false
+		defer func() {
+			if !returned { // runtime.Goexit in the cell: it ends this goroutine, not the session
+				done <- cell.Errorf(cell.RuntimeError, "the cell called runtime.Goexit, which ends the goroutine running it: "+
+					"the cell stopped there; variables defined before it are kept and the kernel goes on (return from the cell instead)")
+			}
+		}()
+		e := s.executeHere(c, prog)
+		returned = true
+		done <- e
 	}()
 	id := <-gid
 	select {

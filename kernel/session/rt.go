@@ -2,7 +2,10 @@ package session
 
 import (
 	"fmt"
+	"math"
 	"reflect"
+	goruntime "runtime"
+	"runtime/debug"
 	"sync/atomic"
 )
 
@@ -41,14 +44,37 @@ func (rt *runtime) interrupted() {
 	}
 }
 
+// enter is every interpreted function's entry: its interrupt checkpoint
+// and its count of the call depth.
+//
+// The depth limit is per goroutine (Go has no goroutine-local counter):
+// rt.depth counts the interpreted calls in flight on all the session's
+// goroutines, a cheap bound that is exceeded first; only then does enter
+// ask whether the calling goroutine's own stack is that deep, by asking
+// runtime.Callers to skip the Go frames maxDepth interpreted calls make
+// at least (framesPerCall each). Thousands of goroutines each a few calls
+// deep are therefore not "runaway recursion"; one goroutine maxDepth
+// calls deep is.
 func (rt *runtime) enter() {
 	if rt.stop.load() {
 		panic(interruptSignal{})
 	}
-	if d := rt.depth.Add(1); d > rt.maxDepth {
+	if d := rt.depth.Add(1); d > rt.maxDepth && deepStack(rt.maxDepth) {
 		rt.depth.Add(-1)
-		panic(depthSignal{d})
+		panic(depthSignal{rt.maxDepth + 1})
 	}
+}
+
+// framesPerCall is the fewest Go frames one interpreted call adds to the
+// goroutine's stack (yaegi 0.16: 2 for a function, 6 for a method or a
+// closure; measured with runtime.Callers in TestDepthIsPerGoroutine).
+const framesPerCall = 2
+
+// deepStack reports whether the calling goroutine's stack holds more Go
+// frames than maxDepth interpreted calls make at least.
+func deepStack(maxDepth int64) bool {
+	var pc [1]uintptr
+	return goruntime.Callers(int(maxDepth)*framesPerCall, pc[:]) > 0
 }
 
 func (rt *runtime) leave() { rt.depth.Add(-1) }
@@ -64,6 +90,7 @@ func (rt *runtime) exports() map[string]map[string]reflect.Value {
 		"GoPanic":     reflect.ValueOf(func(r any) { rt.goPan(r) }),
 		"Clear":       reflect.ValueOf(clearValue),
 		"ClosedChan":  reflect.ValueOf(closedChan),
+		"Len":         reflect.ValueOf(makeLen),
 	}
 	if stop := rt.stop.ptr(); stop != nil {
 		syms["Stop"] = reflect.ValueOf(&stop).Elem()
@@ -96,4 +123,70 @@ func closedChan(p any) {
 	c := reflect.MakeChan(reflect.ChanOf(reflect.BothDir, v.Elem().Type().Elem()), 0)
 	c.Close()
 	v.Elem().Set(c)
+}
+
+// String is what a goroutine's report shows for runaway recursion.
+func (d depthSignal) String() string {
+	return fmt.Sprintf("call depth exceeded %d interpreted calls (runaway recursion?); the goroutine was stopped", d.depth-1)
+}
+
+// makeLen checks one size argument of make (pass go-guard) against the
+// process's memory limit (debug.SetMemoryLimit, set by kernel/app from
+// the machine's memory): an allocation past it would be a fatal error of
+// Go's runtime, not a panic. typedNil is the made type's nil value; n is
+// the size as written (any integer type). It returns n as an int.
+func makeLen(typedNil any, n any) int {
+	v := reflect.ValueOf(n)
+	var size uint64
+	switch {
+	case v.CanInt():
+		if v.Int() < 0 {
+			return int(v.Int()) // make reports it
+		}
+		size = uint64(v.Int())
+	case v.CanUint():
+		size = v.Uint()
+	default:
+		panic(fmt.Sprintf("make: size %v (%T) is not an integer", n, n))
+	}
+	limit := debug.SetMemoryLimit(-1)
+	if limit == math.MaxInt64 {
+		return int(size)
+	}
+	elem := uint64(1)
+	if t := reflect.TypeOf(typedNil); t != nil {
+		switch t.Kind() {
+		case reflect.Slice, reflect.Chan:
+			elem = max(1, uint64(t.Elem().Size()))
+		case reflect.Map:
+			elem = max(1, uint64(t.Key().Size()+t.Elem().Size()))
+		}
+	}
+	if size > uint64(limit)/elem {
+		panic(memoryLimitError{elems: size, elem: elem, limit: limit})
+	}
+	return int(size)
+}
+
+// memoryLimitError is the panic of a make past the memory limit.
+type memoryLimitError struct {
+	elems, elem uint64
+	limit       int64
+}
+
+func (e memoryLimitError) Error() string {
+	return fmt.Sprintf("make of %d elements of %d bytes (%s) is more than the kernel's memory limit of %s: "+
+		"the allocation was refused before it could end the kernel; make it smaller, or raise the limit "+
+		"with TICK_MEMORY_LIMIT (for example TICK_MEMORY_LIMIT=32GiB) before starting the kernel",
+		e.elems, e.elem, humanBytes(float64(e.elems)*float64(e.elem)), humanBytes(float64(e.limit)))
+}
+
+func humanBytes(b float64) string {
+	for _, u := range []string{"B", "KiB", "MiB", "GiB"} {
+		if b < 1024 {
+			return fmt.Sprintf("%.3g %s", b, u)
+		}
+		b /= 1024
+	}
+	return fmt.Sprintf("%.3g TiB", b)
 }

@@ -68,6 +68,9 @@ type Compiler struct {
 	flags    []string
 	identity string // compiler version + target + host CPU, part of every key
 	cacheDir string
+	// cacheProblem is why the configured cache directory was refused
+	// (an *UnsafeCacheError), nil when it is in use.
+	cacheProblem error
 
 	mu   sync.Mutex
 	libs map[string]*entry // key → library (or compile in flight)
@@ -116,9 +119,12 @@ func NewCompiler(opts Options) (*Compiler, error) {
 			Err:    err,
 		}
 	}
-	c.cacheDir = opts.CacheDir
-	if c.cacheDir == "" {
-		c.cacheDir = defaultCacheDir()
+	dir := opts.CacheDir
+	if dir == "" {
+		dir = defaultCacheDir()
+	}
+	if c.cacheDir, c.cacheProblem = secureCacheDir(dir); c.cacheDir == "" {
+		return nil, &UnavailableError{Reason: "no safe directory for compiled kernels", Err: c.cacheProblem}
 	}
 	return c, nil
 }
@@ -212,6 +218,10 @@ func (c *Compiler) Flags() []string { return append([]string(nil), c.flags...) }
 
 // CacheDir is the directory holding cached objects.
 func (c *Compiler) CacheDir() string { return c.cacheDir }
+
+// CacheProblem reports why the configured cache directory was refused for
+// a private temporary one (nil when the cache is in use).
+func (c *Compiler) CacheProblem() error { return c.cacheProblem }
 
 // Key is the cache key of src: a hash of the source, compiler identity and flags.
 func (c *Compiler) Key(src string) string {

@@ -24,7 +24,8 @@ type Backend interface {
 	// error saying why not and what to install (for example "no C compiler").
 	// Unavailable backends stay registered but Device(name) refuses them.
 	Available() error
-	// Alloc returns zeroed storage for n elements of dt (n may be 0).
+	// Alloc returns storage for n elements of dt (n may be 0), not
+	// necessarily zeroed: the runtime overwrites all of it (newBuffer).
 	Alloc(dt DType, n int) (Memory, error)
 	// Compile turns a kernel into a Program. The runtime calls it once per
 	// distinct Kernel.Key and caches the result; it must not keep k's

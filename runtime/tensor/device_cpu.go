@@ -55,9 +55,7 @@ func (cpuBackend) Alloc(dt DType, n int) (Memory, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &cpuMemory{ptr: p, size: size}
-	clear(m.Bytes())
-	return m, nil
+	return &cpuMemory{ptr: p, size: size}, nil // not cleared: see newBuffer
 }
 
 func (cpuBackend) Compile(k *Kernel) (prog Program, err error) {

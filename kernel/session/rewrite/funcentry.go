@@ -15,11 +15,36 @@ func funcEntry(u *Unit) {
 			}
 		case *ast.FuncLit:
 			if !u.generated[x] {
-				prepend(x.Body, x.Body.Lbrace, entry()...)
+				u.prependAfterGuard(x.Body, entry()...)
 			}
 		}
 		return true
 	})
+}
+
+// prependAfterGuard prepends sts to b, after the goroutine guard when b
+// starts with one (pass go-guard runs first): the guard must be installed
+// before anything that can panic, ᐩrt.Enter's depth and interrupt checks
+// included.
+func (u *Unit) prependAfterGuard(b *ast.BlockStmt, sts ...ast.Stmt) {
+	if len(b.List) > 0 && u.isGuard(b.List[0]) {
+		for _, st := range sts {
+			SetPos(st, b.Lbrace)
+		}
+		b.List = append(b.List[:1], append(sts, b.List[1:]...)...)
+		return
+	}
+	prepend(b, b.Lbrace, sts...)
+}
+
+// isGuard reports whether st is a goroutine guard written by go-guard.
+func (u *Unit) isGuard(st ast.Stmt) bool {
+	d, ok := st.(*ast.DeferStmt)
+	if !ok {
+		return false
+	}
+	lit, ok := d.Call.Fun.(*ast.FuncLit)
+	return ok && u.generated[lit]
 }
 
 func entry() []ast.Stmt {

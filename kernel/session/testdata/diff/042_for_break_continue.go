@@ -10,10 +10,10 @@ func main() {
 		if i > 7 {
 			break
 		}
-		fmt.Print(i, " ")
+		fmt.Print(i, ";")
 	}
 	fmt.Println()
 }
 
 // Output:
-// 1 3 5 7 
+// 1;3;5;7;

@@ -12,11 +12,11 @@ outer:
 			if i == 2 {
 				break outer
 			}
-			fmt.Print(i, j, " ")
+			fmt.Print(i, j, ";")
 		}
 	}
 	fmt.Println()
 }
 
 // Output:
-// 0 0 0 1 1 0 1 1 
+// 0 0;0 1;1 0;1 1;

@@ -1,0 +1,7 @@
+//go:build !unix
+
+package native
+
+import "os"
+
+func ownedByMe(os.FileInfo) error { return nil }
