@@ -146,7 +146,9 @@ func (k *Kernel) Start() error {
 	if ci.Transport == "ipc" {
 		tr = iopubTransports.ipc
 	}
+	first := newFirstSubscriber(iopub)
 	k.pub = newPublisher(func(frames [][]byte) error {
+		first.wait(k.ctx)     // the first messages wait for a subscription (jupyter console's slow joiner)
 		tr.waitForRoom(k.ctx) // back-pressure from readers; stalled and lagging ones are dropped
 		size := 0
 		for _, f := range frames {
