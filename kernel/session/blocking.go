@@ -1,6 +1,7 @@
 package session
 
 import (
+	"fmt"
 	"reflect"
 	"sync"
 	"sync/atomic"
@@ -128,6 +129,9 @@ func (s *Session) blockingSymbols() map[string]map[string]reflect.Value {
 	s.sig.done()
 	rt["DoneP"] = reflect.ValueOf(&s.sig.cur)
 	rt["ZeroOf"] = reflect.ValueOf(zeroChan)
+	rt["Recv"] = reflect.ValueOf(s.recvOp)
+	rt["RecvInto"] = reflect.ValueOf(s.recvInto)
+	rt["Send"] = reflect.ValueOf(s.sendOp)
 	return map[string]map[string]reflect.Value{
 		"time/time": {"Sleep": reflect.ValueOf(sleep)},
 		"sync/sync": {
@@ -334,4 +338,73 @@ func (wg *WaitGroup) Wait() {
 	case <-runningDone():
 		panic(interruptSignal{})
 	}
+}
+
+// The channel operations the interruptible pass makes of statements:
+// compiled Go that waits for the operation or for an interrupt of the
+// running cell (the interpreter's own select keeps its cases in the
+// select's node, shared by all goroutines that run it).
+
+// recvOp is ᐩrt.Recv: `<-c` as a statement.
+func (s *Session) recvOp(c any) { s.chanOp(reflect.SelectRecv, reflect.ValueOf(c), reflect.Value{}) }
+
+// recvInto is ᐩrt.RecvInto: receives from c into *p (a variable of c's
+// element type) and returns Go's ok (false when c is closed and drained).
+func (s *Session) recvInto(c, p any) bool {
+	v, ok := s.chanOp(reflect.SelectRecv, reflect.ValueOf(c), reflect.Value{})
+	dst := reflect.ValueOf(p).Elem()
+	switch {
+	case !v.IsValid():
+		dst.Set(reflect.Zero(dst.Type()))
+	case v.Type().AssignableTo(dst.Type()):
+		dst.Set(v)
+	default:
+		dst.Set(v.Convert(dst.Type()))
+	}
+	return ok
+}
+
+// sendOp is ᐩrt.Send: `c <- v` as a statement. v arrives as an interface
+// value: nil stands for the element type's zero value, and an untyped
+// constant (an int or float64 to the interpreter) is converted to a
+// numeric element type as Go's assignment would.
+func (s *Session) sendOp(c, v any) {
+	cv := reflect.ValueOf(c)
+	if cv.Kind() != reflect.Chan {
+		panic(fmt.Sprintf("runtime error: send to a %T, not a channel", c))
+	}
+	et := cv.Type().Elem()
+	x := reflect.ValueOf(v)
+	switch {
+	case !x.IsValid():
+		x = reflect.Zero(et)
+	case x.Type().AssignableTo(et):
+	case numeric(x.Kind()) && numeric(et.Kind()):
+		x = x.Convert(et)
+	default:
+		panic(fmt.Sprintf("cannot send a value of type %s on a %s", x.Type(), cv.Type()))
+	}
+	s.chanOp(reflect.SelectSend, cv, x)
+}
+
+func numeric(k reflect.Kind) bool {
+	return k >= reflect.Int && k <= reflect.Complex128
+}
+
+// chanOp does one send or receive on c, or ends the cell as Interrupted
+// when the running cell's done channel closes first. A nil channel
+// blocks until the interrupt, as in Go.
+func (s *Session) chanOp(dir reflect.SelectDir, c, send reflect.Value) (reflect.Value, bool) {
+	cases := [2]reflect.SelectCase{
+		{Dir: dir, Chan: c, Send: send},
+		{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(s.sig.done())},
+	}
+	if !c.IsValid() || c.IsNil() {
+		cases[0] = reflect.SelectCase{Dir: reflect.SelectRecv}
+	}
+	chosen, v, ok := reflect.Select(cases[:])
+	if chosen == 1 {
+		panic(interruptSignal{})
+	}
+	return v, ok
 }

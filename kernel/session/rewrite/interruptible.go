@@ -14,11 +14,16 @@ import (
 //   - a select without a default gets the case
 //     `case <-ᐩrt.Done(): ᐩrt.Interrupted()` (so `select {}` waits for the
 //     interrupt);
-//   - `<-c`, `c <- v`, `x = <-c` and `x, ok = <-c` as statements become a
-//     select of the operation and that case;
+//   - `<-c`, `c <- v`, `x = <-c` and `x, ok = <-c` as statements become
+//     calls of the runtime's ᐩrt.Recv, ᐩrt.Send and ᐩrt.RecvInto, compiled
+//     Go that waits for the operation or the interrupt. Not selects: the
+//     interpreter keeps one select's cases in the select's node, shared by
+//     every goroutine that runs it, so goroutines receiving through the
+//     same statement from different channels took each other's channels
+//     and deadlocked;
 //   - `x := <-c` and `x, ok := <-c` declare x first, with the zero value
 //     of c's element type (received from a closed channel of that type,
-//     ᐩrt.ZeroOf, so the type need not be named), then receive as above;
+//     ᐩrt.ZeroOf, so the type need not be named), then receive into it;
 //   - `return <-c` receives into a variable first, which also avoids the
 //     interpreter's "unaddressable value" panic of that form.
 //
@@ -92,18 +97,18 @@ func (u *Unit) interruptibleStmt(st ast.Stmt) []ast.Stmt {
 	}
 	switch x := st.(type) {
 	case *ast.ExprStmt:
-		if recv(x.X) != nil {
-			return []ast.Stmt{u.selectWith(&ast.ExprStmt{X: x.X}, st.Pos())}
+		if r := recv(x.X); r != nil {
+			return []ast.Stmt{u.op(&ast.ExprStmt{X: rtCall("Recv", r.X)}, st.Pos())}
 		}
 	case *ast.SendStmt:
-		return []ast.Stmt{u.selectWith(&ast.SendStmt{Chan: x.Chan, Value: x.Value}, st.Pos())}
+		return []ast.Stmt{u.op(&ast.ExprStmt{X: rtCall("Send", x.Chan, x.Value)}, st.Pos())}
 	case *ast.AssignStmt:
 		if len(x.Rhs) != 1 || len(x.Lhs) > 2 || recv(x.Rhs[0]) == nil {
 			return nil
 		}
 		switch x.Tok {
 		case token.ASSIGN:
-			return []ast.Stmt{u.selectWith(&ast.AssignStmt{Lhs: x.Lhs, Tok: token.ASSIGN, Rhs: x.Rhs}, st.Pos())}
+			return []ast.Stmt{u.assignRecv(x)}
 		case token.DEFINE:
 			if r := u.defineRecv(x); r != nil {
 				return r
@@ -122,8 +127,8 @@ func (u *Unit) interruptibleStmt(st ast.Stmt) []ast.Stmt {
 }
 
 // defineRecv rewrites `x[, ok] := <-c` as `ᐩc := c; ᐩz := ᐩc;
-// ᐩrt.ZeroOf(&ᐩz); x := (<-ᐩz); [ok := false;] select {case x[, ok] =
-// <-ᐩc: ...}`, or returns nil when the left side is not names.
+// ᐩrt.ZeroOf(&ᐩz); x := (<-ᐩz); [ok :=] ᐩrt.RecvInto(ᐩc, &x)`, or returns
+// nil when the left side is not names.
 func (u *Unit) defineRecv(a *ast.AssignStmt) []ast.Stmt {
 	r := recv(a.Rhs[0])
 	pos := a.Pos()
@@ -131,34 +136,56 @@ func (u *Unit) defineRecv(a *ast.AssignStmt) []ast.Stmt {
 	define := func(name string, x ast.Expr) ast.Stmt {
 		return &ast.AssignStmt{Lhs: []ast.Expr{ident(name)}, Tok: token.DEFINE, Rhs: []ast.Expr{x}}
 	}
-	lhs := make([]ast.Expr, len(a.Lhs))
+	names := make([]string, len(a.Lhs))
 	for i, l := range a.Lhs {
 		id, ok := l.(*ast.Ident)
 		if !ok {
 			return nil
 		}
-		name := id.Name
-		if name == "_" {
-			name = u.fresh("blank")
+		names[i] = id.Name
+		if id.Name == "_" {
+			names[i] = u.fresh("blank")
 		}
-		lhs[i] = ident(name)
+	}
+	into := rtCall("RecvInto", ident(c), &ast.UnaryExpr{Op: token.AND, X: ident(names[0])})
+	var last ast.Stmt = &ast.ExprStmt{X: into}
+	if len(names) == 2 {
+		last = define(names[1], into)
 	}
 	out := []ast.Stmt{
 		define(c, r.X),
 		define(z, ident(c)),
 		&ast.ExprStmt{X: rtCall("ZeroOf", &ast.UnaryExpr{Op: token.AND, X: ident(z)})},
-		define(lhs[0].(*ast.Ident).Name, &ast.ParenExpr{X: &ast.UnaryExpr{Op: token.ARROW, X: ident(z)}}),
-	}
-	if len(lhs) == 2 {
-		out = append(out, define(lhs[1].(*ast.Ident).Name, ident("false")))
+		define(names[0], &ast.ParenExpr{X: &ast.UnaryExpr{Op: token.ARROW, X: ident(z)}}),
+		last,
 	}
 	for _, st := range out {
 		SetPos(st, pos)
 		u.generate(st)
 	}
-	recvExpr := &ast.UnaryExpr{OpPos: r.OpPos, Op: token.ARROW, X: ident(c)}
-	SetPos(recvExpr, r.OpPos)
-	return append(out, u.selectWith(&ast.AssignStmt{Lhs: lhs, Tok: token.ASSIGN, Rhs: []ast.Expr{recvExpr}}, pos))
+	return out
+}
+
+// assignRecv rewrites `x[, ok] = <-c` as a block that receives into a
+// temporary of c's element type (defineRecv) and assigns it.
+func (u *Unit) assignRecv(a *ast.AssignStmt) ast.Stmt {
+	tmps := make([]ast.Expr, len(a.Lhs))
+	for i := range a.Lhs {
+		tmps[i] = ident(u.fresh("t"))
+	}
+	list := u.defineRecv(&ast.AssignStmt{Lhs: tmps, Tok: token.DEFINE, Rhs: a.Rhs})
+	set := &ast.AssignStmt{Lhs: a.Lhs, Tok: token.ASSIGN, Rhs: tmps}
+	SetPos(set, a.Pos())
+	b := &ast.BlockStmt{Lbrace: a.Pos(), List: append(list, set), Rbrace: a.End()}
+	u.generate(b)
+	return b
+}
+
+// op marks a generated statement and gives it pos.
+func (u *Unit) op(st ast.Stmt, pos token.Pos) ast.Stmt {
+	SetPos(st, pos)
+	u.generate(st)
+	return st
 }
 
 // assignCase rewrites the clause `case x[, ok] = <-c: body` as `case ᐩt[,
@@ -180,17 +207,6 @@ func (u *Unit) assignCase(cc *ast.CommClause) {
 	SetPos(def, a.Pos())
 	cc.Comm = def
 	cc.Body = append([]ast.Stmt{set}, cc.Body...)
-}
-
-// selectWith returns `select { case comm: ; case <-ᐩrt.Done(): ᐩrt.Interrupted() }`.
-func (u *Unit) selectWith(comm ast.Stmt, pos token.Pos) *ast.SelectStmt {
-	cc := &ast.CommClause{Case: pos, Comm: comm}
-	SetPos(cc, pos)
-	u.assignCase(cc)
-	s := &ast.SelectStmt{Select: pos, Body: &ast.BlockStmt{Lbrace: pos, List: []ast.Stmt{cc, u.stopClause(pos)}, Rbrace: pos}}
-	SetPos(s, pos)
-	u.generate(s)
-	return s
 }
 
 // stopClause returns `case <-*ᐩrt.DoneP: ᐩrt.Interrupted()` (a read of the
