@@ -73,13 +73,23 @@ func scanTokens(code string) []token3 {
 	fset := token.NewFileSet()
 	file := fset.AddFile("", -1, len(code))
 	var s scanner.Scanner
-	s.Init(file, []byte(code), func(token.Position, string) {}, 0)
+	s.Init(file, []byte(code), func(token.Position, string) {}, scanner.ScanComments)
 	var toks []token3
+	cstart, cend := -1, -1 // the last comment
 	for {
 		pos, tok, lit := s.Scan()
 		off := file.Offset(pos)
+		if tok == token.COMMENT {
+			cstart, cend = off, off+len(lit)
+			continue
+		}
 		if tok == token.SEMICOLON && lit == "\n" {
 			off = min(off, len(code))
+			if off >= cstart && off < cend {
+				// the newline inside a /* … */ comment that ends the
+				// line: the statement ends before the comment.
+				off = cstart
+			}
 		}
 		toks = append(toks, token3{off, tok})
 		if tok == token.EOF {

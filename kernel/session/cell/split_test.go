@@ -19,6 +19,8 @@ func TestSplitUnits(t *testing.T) {
 		{"func() {}()", []string{"S:func() {}()"}},
 		{"type T int; var v T", []string{"D:type T int", "D:var v T"}},
 		{"for i := 0; i < 3; i++ {\n}\nconst c = 1", []string{"S:for i := 0; i < 3; i++ {\n}", "D:const c = 1"}},
+		// a /* */ comment that runs past the end of a statement's line
+		{"x := 1 /* a\n b */\ny := 2", []string{"S:x := 1 ", "S:y := 2"}},
 		{"", nil},
 	}
 	for _, c := range cases {
