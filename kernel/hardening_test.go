@@ -82,7 +82,7 @@ func dialRaw(t *testing.T, k *kernel.Kernel, sock string) *rawPeer {
 func dialRawSmallWindow(t *testing.T, k *kernel.Kernel, sock string) *rawPeer {
 	return dialRawWith(t, k, sock, net.Dialer{Control: func(_, _ string, c syscall.RawConn) error {
 		var serr error
-		err := c.Control(func(fd uintptr) { serr = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 4096) })
+		err := c.Control(func(fd uintptr) { serr = setRcvBuf(fd, 4096) })
 		if err != nil {
 			return err
 		}
