@@ -192,6 +192,11 @@ func rawObject(m map[string]json.RawMessage) map[string]json.RawMessage {
 // by the process's umask, as any file the user's programs create.
 func WriteFile(path string, perm os.FileMode, write func(io.Writer) error) error {
 	if fi, err := os.Stat(path); err == nil {
+		if !fi.Mode().IsRegular() {
+			// /dev/null, a FIFO, a terminal: write into it. A rename
+			// would replace it (as root, /dev/null became a regular file).
+			return writeInto(path, write)
+		}
 		perm = fi.Mode().Perm()
 	} else {
 		perm = perm.Perm() &^ umask()
@@ -222,6 +227,23 @@ func WriteFile(path string, perm os.FileMode, write func(io.Writer) error) error
 	}
 	if err == nil {
 		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		return fmt.Errorf("notebook: writing %s: %w", path, err)
+	}
+	return nil
+}
+
+// writeInto writes to an existing file that is not a regular file (a
+// device or a pipe), in place.
+func writeInto(path string, write func(io.Writer) error) error {
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return fmt.Errorf("notebook: cannot write %s: %w", path, err)
+	}
+	err = write(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
 	}
 	if err != nil {
 		return fmt.Errorf("notebook: writing %s: %w", path, err)

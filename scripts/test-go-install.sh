@@ -53,7 +53,9 @@ grep -q 'installed kernelspec "proxied"' <<<"$out" || { echo "tick install said:
 
 echo "cross-builds: darwin/amd64, darwin/arm64, windows/amd64"
 for target in darwin/amd64 darwin/arm64 windows/amd64; do
-  GOOS=${target%/*} GOARCH=${target#*/} go build -o /dev/null ./cmd/tick
+  # (Not -o /dev/null: as root, a cross-build's link replaced the device
+  # node with a regular file, and every later use of /dev/null broke.)
+  GOOS=${target%/*} GOARCH=${target#*/} go build -o "$t/cross/tick-${target%/*}-${target#*/}" ./cmd/tick
 done
 GOOS=windows go vet ./...
 GOOS=darwin go vet ./...
