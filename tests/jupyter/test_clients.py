@@ -14,35 +14,17 @@ import unittest
 from jupyter_client.manager import start_new_kernel
 from jupyter_client.session import Session
 
-from tickenv import KERNEL, TIMEOUT, collect, run, shell_reply, stdout_of, wait_until
+from tickenv import KERNEL, TIMEOUT, KernelTestCase, collect, run, shell_reply, stdout_of, wait_until
 
 
 def tmpdir():
     return tempfile.mkdtemp(dir=os.environ.get("TICK_TMP"))
 
 
-class SharedKernel(unittest.TestCase):
+class SharedKernel(KernelTestCase):
     """Tests that share one kernel (state carries across them on purpose)."""
 
-    @classmethod
-    def setUpClass(cls):
-        cls.km, cls.kc = start_new_kernel(kernel_name=KERNEL, startup_timeout=TIMEOUT)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.kc.stop_channels()
-        cls.km.shutdown_kernel(now=False)
-
-    def ok(self, code, **kw):
-        reply, outputs = run(self.kc, code, **kw)
-        self.assertEqual(reply["content"]["status"], "ok", f"{code!r}: {reply['content']}")
-        return outputs
-
-    def value(self, code):
-        outs = self.ok(code)
-        results = [m for m in outs if m["msg_type"] == "execute_result"]
-        self.assertEqual(len(results), 1, f"{code!r} gave {outs}")
-        return results[0]["content"]["data"]["text/plain"]
+    SHUTDOWN_NOW = False
 
     def start_and_interrupt(self, code, interrupt):
         """Run code that never ends by itself; interrupt it once it runs.
