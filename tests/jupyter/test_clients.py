@@ -79,6 +79,14 @@ class SharedKernel(KernelTestCase):
         text = stdout_of(outs) + json.dumps(reply["content"])
         self.assertIn("allow_stdin", text, "reading stdin without allow_stdin must say why it failed")
 
+    def test_os_stdout_is_a_file(self):
+        """os.Stdout is an *os.File, as in Go; what a cell writes to it
+        arrives in order with fmt's prints, as one stream."""
+        outs = self.ok('import "os"\nos.Stdout.WriteString("one\\n")\nfmt.Println("two")\n'
+                       'var f *os.File = os.Stdout\nf.WriteString("three\\n")\nfmt.Fprintln(os.Stderr, "err")')
+        self.assertEqual(stdout_of(outs), "one\ntwo\nthree\n")
+        self.assertIn("err\n", stdout_of(outs, "stderr"))
+
     def test_bad_signature_ignored(self):
         bad = Session(key=b"not-the-kernel-key", username="intruder")
         bad.send(self.kc.shell_channel.socket, "execute_request",
