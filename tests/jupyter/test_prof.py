@@ -16,7 +16,7 @@ from nbconvert import HTMLExporter
 from tickenv import KernelTestCase, displays, run
 
 SETUP = """import "tick/runtime/tensor"
-x := tensor.Rand(3, 1<<16).Realize()
+x := tensor.Rand(1<<16).Realize()
 // newMany is a fresh JIT of a step of ten kernels (each test gets its own,
 // so its first call is a warm-up).
 newMany := func() *tensor.JITFunc {
