@@ -92,6 +92,9 @@ type Session struct {
 	ran        []string          // Go code of the cells that ran, for the assistant (assist.go)
 
 	asst *assist.Assistant // completion and inspection (assist.go)
+
+	ct         *cellTypes // the struct types cells declared, for fmt and json (cellreg.go)
+	ctImported bool       // the cell-types package is imported (cellreg.go)
 }
 
 // New starts a session: a fresh interpreter with the standard library,
@@ -99,7 +102,7 @@ type Session struct {
 func New(opts Options) (*Session, error) {
 	s := &Session{opts: opts, rt: &runtime{}, funcCell: map[string]int{},
 		imports: map[string]string{}, declText: map[string]string{}, typeText: map[string]string{},
-		funcSrc: map[string]funcSource{}}
+		funcSrc: map[string]funcSource{}, ct: newCellTypes()}
 	s.stdin = &stdinReader{s: s}
 	s.rt.maxDepth = defaultMaxDepth
 	if opts.MaxDepth > 0 {
@@ -130,6 +133,9 @@ func New(opts Options) (*Session, error) {
 		if err := s.ip.Use(t); err != nil {
 			return nil, fmt.Errorf("session: loading symbols: %w", err)
 		}
+	}
+	if err := s.ip.Use(s.ct.exports()); err != nil {
+		return nil, fmt.Errorf("session: loading symbols: %w", err)
 	}
 	if err := s.ip.Use(s.fmtSymbols()); err != nil {
 		return nil, fmt.Errorf("session: loading symbols: %w", err)
@@ -401,6 +407,7 @@ func (s *Session) runParsed(c cell.Cell, generated func(*cell.Parsed) []ast.Node
 			}
 			s.noteFuncs(p.File, c.N)
 			s.noteDecls(p.File, pc.Fset)
+			s.registerCellTypes(p.File)
 			s.noteTypes(p.File, types)
 			s.refreshCallers(declaredIn(p.File, redefined))
 			continue
