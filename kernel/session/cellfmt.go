@@ -324,7 +324,10 @@ func (c *cellTypes) formatArgs(format string, a []any) (string, []any) {
 		x := a[vb.arg]
 		switch vb.verb {
 		case 'w':
-			continue
+			if e, ok := c.asError(x); ok {
+				out[vb.arg] = e
+				changed = true
+			}
 		case 'T':
 			t := reflect.TypeOf(x)
 			if t == nil || !c.needs(t) {

@@ -75,6 +75,17 @@ func (c *cellTypes) lookup(t reflect.Type) *cellType {
 	return ct
 }
 
+// known reports whether t is the reflect type of a cell type, ambiguous
+// or not.
+func (c *cellTypes) known(t reflect.Type) bool {
+	if c.n.Load() == 0 {
+		return false
+	}
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.types[t] != nil
+}
+
 // method returns the method of ct that fmt calls on a value (or, with
 // ptr, a pointer): Error first, then String.
 func (ct *cellType) method(ptr bool) (string, cellMethod, bool) {
@@ -87,12 +98,16 @@ func (ct *cellType) method(ptr bool) (string, cellMethod, bool) {
 }
 
 // exports is the symbol table of the registration functions the
-// generated code calls.
+// generated code calls, and of errors.As and errors.Is (cellerrors.go).
 func (c *cellTypes) exports() interp.Exports {
-	return interp.Exports{cellTypesPath + "/" + cellTypesName: {
+	ex := interp.Exports{cellTypesPath + "/" + cellTypesName: {
 		"Struct": reflect.ValueOf(c.addStruct),
 		"Method": reflect.ValueOf(c.addMethod),
 	}}
+	for k, v := range c.errorsSymbols() {
+		ex[k] = v
+	}
+	return ex
 }
 
 // addStruct registers the reflect type of *ptr as cell type name.
