@@ -288,6 +288,30 @@ func sortKeys(keys []reflect.Value) []reflect.Value {
 	return keys
 }
 
+// panicText is what Go's runtime prints after "panic: " for x, a value
+// of a cell type (or a pointer to one): its Error or String method's
+// result; for a struct without them the type and fields (Go prints the
+// type and an address).
+func (c *cellTypes) panicText(x any) (string, bool) {
+	v := reflect.ValueOf(x)
+	if !v.IsValid() {
+		return "", false
+	}
+	t, ptr := v.Type(), false
+	if t.Kind() == reflect.Pointer && !v.IsNil() {
+		t, ptr = t.Elem(), true
+	}
+	ct := c.lookup(t)
+	if ct == nil {
+		return "", false
+	}
+	p := &cellProxy{c: c, v: v, ct: ct}
+	if _, _, ok := ct.method(ptr); ok {
+		return fmt.Sprint(p), true
+	}
+	return fmt.Sprintf("(%s) %+v", c.typeName(v.Type()), p), true
+}
+
 // args returns a's operands with those that hold cell types replaced by
 // their proxies (a itself when none does).
 func (c *cellTypes) args(a []any) []any {

@@ -110,6 +110,12 @@ func (c *cellTypes) exports() interp.Exports {
 	return ex
 }
 
+// jsonExports is the symbol table of encoding/json's Marshal functions
+// for cell code (celljson.go): Use it on its own ("." is its MapTypes).
+func (c *cellTypes) jsonExports() interp.Exports {
+	return c.jsonSymbols()
+}
+
 // addStruct registers the reflect type of *ptr as cell type name.
 func (c *cellTypes) addStruct(name string, ptr any, fields []string) {
 	t := reflect.TypeOf(ptr)

@@ -149,6 +149,8 @@ func (s *Session) panicError(c cell.Cell, p interp.Panic) *Error {
 	msg := fmt.Sprint(p.Value)
 	if err, ok := p.Value.(error); ok {
 		msg = err.Error()
+	} else if text, ok := s.ct.panicText(plainValue(p.Value)); ok {
+		msg = text
 	}
 	var note string
 	msg, note = goPanicMessage(c, msg)

@@ -137,6 +137,9 @@ func New(opts Options) (*Session, error) {
 	if err := s.ip.Use(s.ct.exports()); err != nil {
 		return nil, fmt.Errorf("session: loading symbols: %w", err)
 	}
+	if err := s.ip.Use(s.ct.jsonExports()); err != nil {
+		return nil, fmt.Errorf("session: loading symbols: %w", err)
+	}
 	if err := s.ip.Use(s.fmtSymbols()); err != nil {
 		return nil, fmt.Errorf("session: loading symbols: %w", err)
 	}
@@ -471,7 +474,7 @@ func (s *Session) runValue(c cell.Cell, x ast.Expr) Result {
 	if len(vals) == 0 || !echoed(vals[0]) {
 		return Result{}
 	}
-	d := renderValue(vals[0]) // may be nil: a nil error or untyped nil is shown as <nil>
+	d := s.render(vals[0]) // may be nil: a nil error or untyped nil is shown as <nil>
 	for _, rich := range vals[1:] {
 		r := rich.([2]string)
 		d.Bundle[r[0]] = r[1]

@@ -59,6 +59,20 @@ func renderValue(v any) *display.Data {
 	return &display.Data{Bundle: b}
 }
 
+// render is renderValue for a value of the session: one holding struct
+// types declared in cells gets its text/plain from the session's fmt
+// (cellfmt.go), which calls their String and Error methods inside slices,
+// maps and fields and names unexported fields as declared.
+func (s *Session) render(v any) *display.Data {
+	d := renderValue(v)
+	if m, ok := s.ct.mirror(reflect.ValueOf(v), 0); ok && d != nil && d.Bundle != nil && !selfReferential(v) {
+		if _, isImage := v.(image.Image); !isImage {
+			d.Bundle["text/plain"] = elideText(fmt.Sprintf("%v", m))
+		}
+	}
+	return d
+}
+
 // Limits of a cell value's text/plain, so a cell ending in a big slice or
 // string neither floods the front end nor takes long to format: slices and
 // arrays show their first and last elisionEdge elements (as numpy does),
