@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unsafe"
 )
 
 // This file prints values of cell types (cellreg.go) the way Go's fmt
@@ -32,6 +33,16 @@ func (c *cellTypes) mirror(v reflect.Value, depth int) (any, bool) {
 	case reflect.Struct:
 		if ct := c.lookup(t); ct != nil {
 			return &cellProxy{c: c, v: v, ct: ct, depth: depth}, true
+		}
+		if isValueInterface(t) {
+			in := valueInterfaceValue(v)
+			if !in.IsValid() || !in.CanInterface() {
+				return nil, false
+			}
+			if m, ok := c.mirror(in, depth); ok {
+				return m, true
+			}
+			return in.Interface(), true
 		}
 		for i := 0; i < v.NumField(); i++ {
 			if _, ok := c.mirror(v.Field(i), depth+1); ok {
@@ -80,6 +91,25 @@ func (c *cellTypes) mirror(v reflect.Value, depth int) (any, bool) {
 		}
 	}
 	return nil, false
+}
+
+// isValueInterface reports whether t is the interpreter's representation
+// of a value in an interface (a []any element), which fmt would print as
+// its internal fields.
+func isValueInterface(t reflect.Type) bool {
+	return t.Name() == "valueInterface" && t.PkgPath() == "github.com/traefik/yaegi/interp"
+}
+
+// valueInterfaceValue returns the value the interpreter's valueInterface
+// v holds (its unexported reflect.Value field "value").
+func valueInterfaceValue(v reflect.Value) reflect.Value {
+	f, ok := v.Type().FieldByName("value")
+	if !ok || f.Type != reflect.TypeOf(reflect.Value{}) {
+		return reflect.Value{}
+	}
+	cp := reflect.New(v.Type()).Elem()
+	cp.Set(v)
+	return *(*reflect.Value)(unsafe.Pointer(cp.FieldByIndex(f.Index).UnsafeAddr()))
 }
 
 // cellProxy prints a value holding cell types. ct is set when v is a cell
@@ -199,6 +229,8 @@ func (c *cellTypes) print(f fmt.State, dir string, v reflect.Value, depth int) {
 	switch {
 	case !v.IsValid() || v.Kind() == reflect.Interface:
 		io.WriteString(f, "<nil>")
+	case v.Kind() == reflect.Pointer && strings.HasSuffix(dir, "#v"):
+		fmt.Fprintf(f, "(%s)(nil)", c.typeName(v.Type()))
 	case v.Kind() == reflect.Pointer && !v.IsNil():
 		// a nested pointer prints as its address
 		if strings.HasSuffix(dir, "#v") {
@@ -344,8 +376,17 @@ func (c *cellTypes) formatArgs(format string, a []any) (string, []any) {
 	out := append([]any{}, a...)
 	changed := false
 	var nf []byte
+	typed := map[int]bool{} // operands of %T: printed as their type's name only
+	for _, vb := range verbs {
+		if vb.verb == 'T' {
+			typed[vb.arg] = true
+		}
+	}
 	for _, vb := range verbs {
 		x := a[vb.arg]
+		if typed[vb.arg] && vb.verb != 'T' {
+			continue
+		}
 		switch vb.verb {
 		case 'w':
 			if e, ok := c.asError(x); ok {

@@ -123,6 +123,9 @@ func (c *cellTypes) addStruct(name string, ptr any, fields []string) {
 		return
 	}
 	t = t.Elem()
+	if t.NumField() == 0 {
+		return // struct{}: the reflect type of every empty struct
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if old := c.types[t]; old != nil && old.name != "main."+name {
@@ -193,6 +196,9 @@ func (c *cellTypes) needsLocked(t reflect.Type, busy map[reflect.Type]bool) (nee
 		return true
 	case reflect.Struct:
 		if ct := c.types[t]; ct != nil && !ct.ambiguous {
+			return true
+		}
+		if isValueInterface(t) {
 			return true
 		}
 		if t.NumMethod() > 0 || t.PkgPath() != "" {

@@ -242,8 +242,9 @@ func goPanicMessage(c cell.Cell, msg string) (string, string) {
 		return "runtime error: " + msg[m[4]:] + " (at " + cell.Message(c.N, msg[m[2]:m[3]]) + ")", ""
 	}
 	if msg == "errors: *target must be interface or implement error" {
-		return msg, "errors.As cannot match a type declared in a cell (an interpreter limitation): " +
-			"match with errors.Is against a sentinel value (var ErrX = errors.New(...), wrapped with %w) instead"
+		return msg, "errors.As cannot match a type declared in a cell when it has no fields (the interpreter cannot tell it " +
+			"from any other struct{}): give the type a field, or match with errors.Is against a sentinel value " +
+			"(var ErrX = errors.New(...), wrapped with %w) instead"
 	}
 	return msg, ""
 }

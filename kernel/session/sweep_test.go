@@ -163,8 +163,8 @@ func TestCompileErrorHints(t *testing.T) {
 func TestSweepLimits(t *testing.T) {
 	s := newSession(t)
 	cases := []struct{ name, code, want string }{
-		// %T of a cell type prints the underlying type (Go: main.Rect).
-		{"type_name", "import \"fmt\"\ntype Rect struct{ W, H float64 }\nfmt.Sprintf(\"%T\", Rect{})", `"struct { W float64; H float64 }"`},
+		// %T of a cell type prints its name, as Go does (cellfmt.go).
+		{"type_name", "import \"fmt\"\ntype Rect struct{ W, H float64 }\nfmt.Sprintf(\"%T\", Rect{})", `"main.Rect"`},
 		// Unused variables and imports are accepted.
 		{"unused", "import \"os\"\nfunc unusedVar() int { y := 3; return 1 }\nunusedVar()", "1"},
 		// errors.As with a standard library error type works.
