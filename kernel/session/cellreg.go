@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"image"
 	"reflect"
 	"strings"
 	"sync"
@@ -103,6 +104,7 @@ func (c *cellTypes) exports() interp.Exports {
 	ex := interp.Exports{cellTypesPath + "/" + cellTypesName: {
 		"Struct": reflect.ValueOf(c.addStruct),
 		"Method": reflect.ValueOf(c.addMethod),
+		"Image":  reflect.ValueOf(c.image),
 	}}
 	for k, v := range c.errorsSymbols() {
 		ex[k] = v
@@ -114,6 +116,23 @@ func (c *cellTypes) exports() interp.Exports {
 // for cell code (celljson.go): Use it on its own ("." is its MapTypes).
 func (c *cellTypes) jsonExports() interp.Exports {
 	return c.jsonSymbols()
+}
+
+// image returns m (the interpreter's wrapper of a cell value with
+// image.Image's methods) named by the cell type of raw, the same value
+// as the interpreter passes it to an any.
+func (c *cellTypes) image(m image.Image, raw any) any {
+	name := fmt.Sprintf("%T", m)
+	if t := reflect.TypeOf(raw); t != nil {
+		name = c.typeName(t)
+	}
+	return cellImage{Image: m, name: name}
+}
+
+// cellImage is an image of a type declared in a cell, as the cell's value.
+type cellImage struct {
+	image.Image
+	name string
 }
 
 // addStruct registers the reflect type of *ptr as cell type name.
@@ -247,14 +266,23 @@ func (s *Session) registerCellTypes(f *ast.File) {
 	if code.Len() == 0 {
 		return
 	}
-	if !s.ctImported {
-		if _, err := s.ip.Eval(fmt.Sprintf("import %s %q", cellTypesName, cellTypesPath)); err != nil {
-			return
-		}
-		s.ctImported = true
+	if !s.importCellTypes() {
+		return
 	}
 	// a failure leaves the type printed as the interpreter does
 	_, _ = s.ip.Eval(code.String())
+}
+
+// importCellTypes imports the registration package for the session's
+// generated code, once; false when it cannot.
+func (s *Session) importCellTypes() bool {
+	if !s.ctImported {
+		if _, err := s.ip.Eval(fmt.Sprintf("import %s %q", cellTypesName, cellTypesPath)); err != nil {
+			return false
+		}
+		s.ctImported = true
+	}
+	return true
 }
 
 // registration returns the code that registers cell type name, or ""

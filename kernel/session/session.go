@@ -453,6 +453,7 @@ func (s *Session) noteFuncs(f *ast.File, n int) {
 // When the expression has no value (a call of a function without results)
 // it runs as a plain statement.
 func (s *Session) runValue(c cell.Cell, x ast.Expr) Result {
+	x = s.imageValue(x)
 	prog, err := s.compile(block([]ast.Stmt{rewrite.ValueProbe(x)}))
 	if err == nil {
 		if rich := s.richMethodsOf(x); len(rich) > 0 {
