@@ -352,6 +352,9 @@ func (c *cellTypes) args(a []any) []any {
 	}
 	var out []any
 	for i, x := range a {
+		if plainOperand(x) {
+			continue
+		}
 		if m, ok := c.mirror(reflect.ValueOf(x), 0); ok {
 			if out == nil {
 				out = append([]any{}, a...)
@@ -363,6 +366,16 @@ func (c *cellTypes) args(a []any) []any {
 		return a
 	}
 	return out
+}
+
+// plainOperand reports, without reflection, that x is of a basic type
+// (no cell type can be one: the fast path of ordinary fmt calls).
+func plainOperand(x any) bool {
+	switch x.(type) {
+	case nil, int, int64, int32, uint8, uint, uint64, float64, float32, string, bool, error:
+		return true
+	}
+	return false
 }
 
 // formatArgs is args for a Printf-style call: an operand of %T that is a
@@ -405,6 +418,9 @@ func (c *cellTypes) formatArgs(format string, a []any) (string, []any) {
 			out[vb.arg] = c.typeName(t)
 			changed = true
 		default:
+			if plainOperand(x) {
+				continue
+			}
 			if m, ok := c.mirror(reflect.ValueOf(x), 0); ok {
 				out[vb.arg] = m
 				changed = true

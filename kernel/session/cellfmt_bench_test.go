@@ -11,7 +11,8 @@ import (
 // "session" the same call through the session's operand check, for three
 // ints, a struct of a cell type (the proxy prints it) and one with a
 // String method (the proxy calls it: interpreted code); go prints the
-// interpreter's bare struct. Run:
+// interpreter's bare struct; "check_only" is the session's operand check
+// alone. Run:
 // go test ./kernel/session -run '^$' -bench BenchmarkCellFmt -benchtime 200000x
 func BenchmarkCellFmt(b *testing.B) {
 	s := newSession(b)
@@ -33,6 +34,11 @@ func BenchmarkCellFmt(b *testing.B) {
 		b.Run(c.name+"/go", func(b *testing.B) {
 			for b.Loop() {
 				fmt.Fprintln(io.Discard, safeArgs(c.args)...)
+			}
+		})
+		b.Run(c.name+"/check_only", func(b *testing.B) {
+			for b.Loop() {
+				s.ct.args(c.args)
 			}
 		})
 		b.Run(c.name+"/session", func(b *testing.B) {
