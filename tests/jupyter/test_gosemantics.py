@@ -241,6 +241,13 @@ class CellTypesReachNativeCode(unittest.TestCase):
         self.assertIn("image/png", data)
         self.assertEqual(data["text/plain"], "<image 8x8 main.Checker>")
 
+    def test_7_index_out_of_range_numbers(self):
+        self.ok("xs := []int{1, 2, 3}\nidx := 5")
+        reply, _ = run(self.kc, "fmt.Println(xs[idx])")
+        self.assertEqual(reply["content"]["status"], "error")
+        self.assertTrue(reply["content"]["evalue"].startswith("runtime error: index out of range [5] with length 3"),
+                        reply["content"]["evalue"])
+
 
 if __name__ == "__main__":
     unittest.main()
