@@ -2,6 +2,7 @@ package session
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 )
@@ -36,6 +37,11 @@ func (c *cellTypes) asError(x any) (error, bool) {
 	v := reflect.ValueOf(x)
 	if !v.IsValid() {
 		return nil, false
+	}
+	if isValueInterface(v.Type()) {
+		if v = valueInterfaceValue(v); !v.IsValid() {
+			return nil, false
+		}
 	}
 	t := v.Type()
 	ptr := t.Kind() == reflect.Pointer
@@ -182,6 +188,37 @@ func (c *cellTypes) errorsIs(err, target error) bool {
 		return false
 	})
 }
+
+// assertError is x.(error) with the comma-ok for cell code (rewrite pass
+// error-assert): a value of a struct type declared in a cell with an
+// Error method is an error, as in Go (the interpreter gives it to native
+// code without methods).
+func (c *cellTypes) assertError(x any) (error, bool) {
+	if e, ok := x.(error); ok {
+		return e, true
+	}
+	return c.asError(x)
+}
+
+// mustError is x.(error) for cell code: it panics as Go's assertion does.
+func (c *cellTypes) mustError(x any) error {
+	if e, ok := c.assertError(x); ok {
+		return e
+	}
+	if x == nil {
+		panic(&assertionError{"interface conversion: interface is nil, not error"})
+	}
+	panic(&assertionError{fmt.Sprintf("interface conversion: %s is not error: missing method Error", c.typeName(reflect.TypeOf(x)))})
+}
+
+// assertionError is the panic of a failed x.(error), a runtime.Error as
+// Go's.
+type assertionError struct{ msg string }
+
+func (e *assertionError) Error() string { return e.msg }
+
+// RuntimeError marks it a runtime.Error.
+func (e *assertionError) RuntimeError() {}
 
 // errorsSymbols returns errors.As and errors.Is for cell code.
 func (c *cellTypes) errorsSymbols() map[string]map[string]reflect.Value {

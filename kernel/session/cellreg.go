@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 
 	"github.com/traefik/yaegi/interp"
+
+	"github.com/tick-kernel/tick/kernel/session/rewrite"
 )
 
 // This file keeps the session's registry of struct types declared in
@@ -31,7 +33,7 @@ import (
 
 const (
 	cellTypesPath = "tick/kernel/session/celltypes"
-	cellTypesName = "ᐩct"
+	cellTypesName = rewrite.CellTypes
 )
 
 // cellTypes is one session's registry.
@@ -102,9 +104,11 @@ func (ct *cellType) method(ptr bool) (string, cellMethod, bool) {
 // generated code calls, and of errors.As and errors.Is (cellerrors.go).
 func (c *cellTypes) exports() interp.Exports {
 	ex := interp.Exports{cellTypesPath + "/" + cellTypesName: {
-		"Struct": reflect.ValueOf(c.addStruct),
-		"Method": reflect.ValueOf(c.addMethod),
-		"Image":  reflect.ValueOf(c.image),
+		"Struct":    reflect.ValueOf(c.addStruct),
+		"Method":    reflect.ValueOf(c.addMethod),
+		"Image":     reflect.ValueOf(c.image),
+		"AsError":   reflect.ValueOf(c.assertError),
+		"MustError": reflect.ValueOf(c.mustError),
 	}}
 	for k, v := range c.errorsSymbols() {
 		ex[k] = v

@@ -153,9 +153,10 @@ func (s *Session) panicError(c cell.Cell, p interp.Panic) *Error {
 		msg = text
 	}
 	var note string
+	reported := msg
 	msg, note = goPanicMessage(c, msg)
 	if detail := s.boundsDetail(c, msg, inFunc); detail != "" {
-		msg, note = detail, "(the interpreter's message lacks the index and length: tick read them from the cell's variables)"
+		msg, note = detail, fmt.Sprintf("(the interpreter reported %q, without the index and length: tick read them from the cell's variables)", reported)
 	}
 	if note != "" {
 		tb = append([]string{"  " + note}, tb...)
