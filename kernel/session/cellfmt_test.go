@@ -42,6 +42,13 @@ func TestCellTypesNative(t *testing.T) {
 		{name: "panic_error_value", code: `panic(Code{9, "z"})`, err: "code 9"},
 		{name: "panic_stringer_value", code: `panic(Point{1, 2})`, err: "(1,2)"},
 		{name: "panic_plain_struct", code: `panic(Inner{3, "q"})`, err: "(main.Inner) {A:3 secret:q}"},
+		{name: "assert_error", code: `var x any = Code{4, "w"}; e, ok := x.(error); fmt.Println(e, ok, x.(error).Error())`, stdout: "code 4 true code 4\n"},
+		{name: "assert_error_not", code: `var y any = 4; _, ok2 := y.(error); fmt.Println(ok2)`, stdout: "false\n"},
+		{name: "assert_error_panics", code: `var y2 any = 4; y2.(error)`, err: "interface conversion: int is not error: missing method Error"},
+		{name: "type_switch_case_error", code: "func kind(x any) string {\n\tswitch v := x.(type) {\n\tcase string:\n\t\treturn \"string\"\n" +
+			"\tcase error:\n\t\treturn \"error \" + v.Error()\n\tcase int:\n\t\treturn \"int\"\n\t}\n\treturn \"other\"\n}\n" +
+			`fmt.Println(kind(Code{1, ""}), kind(&Missing{"m"}), kind(errors.New("n")), kind(3), kind("s"), kind(nil))`,
+			stdout: "error code 1 error m missing error n int string other\n"},
 		// same-shaped cell types share the interpreter's reflect type:
 		// printed as the interpreter does (docs/compatibility.md)
 		{name: "same_shape_types", code: `fmt.Printf("%T\n", Twin1{})`, stdout: "struct { V int }\n"},

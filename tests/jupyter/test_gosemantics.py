@@ -241,6 +241,13 @@ class CellTypesReachNativeCode(unittest.TestCase):
         self.assertIn("image/png", data)
         self.assertEqual(data["text/plain"], "<image 8x8 main.Checker>")
 
+    def test_8_assertions_to_error(self):
+        self.ok('func kind(x any) string {\n\tswitch v := x.(type) {\n\tcase error:\n\t\treturn "error " + v.Error()\n'
+                '\tcase int:\n\t\treturn "int"\n\t}\n\treturn "other"\n}')
+        self.assertEqual(self.stdout('var xc any = Code{3, ""}\ne, isErr := xc.(error)\n'
+                                     'fmt.Println(kind(Code{1, ""}), kind(&Missing{"m"}), kind(2), e, isErr)'),
+                         "error code 1 error m missing int code 3 true\n")
+
     def test_7_index_out_of_range_numbers(self):
         self.ok("xs := []int{1, 2, 3}\nidx := 5")
         reply, _ = run(self.kc, "fmt.Println(xs[idx])")
