@@ -52,6 +52,7 @@ func TestCellTypesNative(t *testing.T) {
 		// same-shaped cell types share the interpreter's reflect type:
 		// printed as the interpreter does (docs/compatibility.md)
 		{name: "same_shape_types", code: `fmt.Printf("%T\n", Twin1{})`, stdout: "struct { V int }\n"},
+		{name: "same_shape_types_rerun", code: "type Twin1 struct{ V int }\nfmt.Printf(\"%T\\n\", Twin1{})", stdout: "struct { V int }\n"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			res, rec := exec(t, s, i+2, c.code)

@@ -152,15 +152,18 @@ func (c *cellTypes) addStruct(name string, ptr any, fields []string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if old := c.types[t]; old != nil && old.name != "main."+name {
-		old.ambiguous = true
+		amb := *old // a cellType is never changed once published: printing reads it unlocked
+		amb.ambiguous = true
+		c.types[t] = &amb
+		c.need = map[reflect.Type]bool{}
 		return
 	}
 	if len(fields) != t.NumField() {
 		fields = nil
 	}
 	ct := &cellType{name: "main." + name, fields: fields, methods: map[string]cellMethod{}}
-	if old := c.types[t]; old != nil {
-		ct.methods = old.methods
+	if old := c.types[t]; old != nil { // the same type again (its cell ran again)
+		ct.methods, ct.ambiguous = old.methods, old.ambiguous
 	}
 	c.types[t] = ct
 	c.names[name] = t
@@ -172,9 +175,18 @@ func (c *cellTypes) addStruct(name string, ptr any, fields []string) {
 func (c *cellTypes) addMethod(name, method string, ptr bool, fn func(any) string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if t, ok := c.names[name]; ok {
-		c.types[t].methods[method] = cellMethod{ptr: ptr, fn: fn}
+	t, ok := c.names[name]
+	if !ok || c.types[t].name != "main."+name {
+		return
 	}
+	ct := *c.types[t]
+	ct.methods = map[string]cellMethod{method: {ptr: ptr, fn: fn}}
+	for k, m := range c.types[t].methods {
+		if k != method {
+			ct.methods[k] = m
+		}
+	}
+	c.types[t] = &ct
 }
 
 // needs reports whether a value of type t may print differently from
