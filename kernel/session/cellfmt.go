@@ -408,6 +408,11 @@ func (c *cellTypes) formatArgs(format string, a []any) (string, []any) {
 			}
 		case 'T':
 			t := reflect.TypeOf(x)
+			if e, ok := x.(error); ok {
+				if v := c.errorValue(e); v.IsValid() { // the interpreter's wrapper of a cell error
+					t = v.Type()
+				}
+			}
 			if t == nil || !c.needs(t) {
 				continue
 			}

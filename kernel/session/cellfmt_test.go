@@ -42,6 +42,7 @@ func TestCellTypesNative(t *testing.T) {
 		{name: "panic_error_value", code: `panic(Code{9, "z"})`, err: "code 9"},
 		{name: "panic_stringer_value", code: `panic(Point{1, 2})`, err: "(1,2)"},
 		{name: "panic_plain_struct", code: `panic(Inner{3, "q"})`, err: "(main.Inner) {A:3 secret:q}"},
+		{name: "type_name_of_error", code: `var pe error = &Missing{"x"}; fmt.Printf("%T %T\n", pe, fmt.Errorf("w: %w", pe))`, stdout: "*main.Missing *fmt.wrapError\n"},
 		{name: "assert_error", code: `var x any = Code{4, "w"}; e, ok := x.(error); fmt.Println(e, ok, x.(error).Error())`, stdout: "code 4 true code 4\n"},
 		{name: "assert_error_not", code: `var y any = 4; _, ok2 := y.(error); fmt.Println(ok2)`, stdout: "false\n"},
 		{name: "assert_error_panics", code: `var y2 any = 4; y2.(error)`, err: "interface conversion: int is not error: missing method Error"},
