@@ -368,6 +368,27 @@ func (c *cellTypes) args(a []any) []any {
 	return out
 }
 
+// stringerValue returns the value inside x when x is the interpreter's
+// wrapper of a cell value with a String or Format method (fmt's MapTypes)
+// that kept the value: a named non-struct type (type Weekday int) or a
+// pointer. Of a struct value the wrapper keeps one of its fields instead:
+// callers check that no cell struct has a field of that type (fieldType).
+func stringerValue(x any) (reflect.Value, bool) {
+	v := reflect.ValueOf(x)
+	if v.Kind() != reflect.Struct || v.Type().PkgPath() != "github.com/traefik/yaegi/stdlib" ||
+		!strings.HasPrefix(v.Type().Name(), "_fmt_") || v.NumField() == 0 || v.Type().Field(0).Name != "IValue" {
+		return reflect.Value{}, false
+	}
+	in := v.Field(0)
+	for in.Kind() == reflect.Interface && !in.IsNil() {
+		in = in.Elem()
+	}
+	if !in.IsValid() || in.Kind() == reflect.Struct || in.Kind() == reflect.Interface || !in.CanInterface() {
+		return reflect.Value{}, false
+	}
+	return in, true
+}
+
 // plainOperand reports, without reflection, that x is of a basic type
 // (no cell type can be one: the fast path of ordinary fmt calls).
 func plainOperand(x any) bool {
@@ -399,6 +420,11 @@ func (c *cellTypes) formatArgs(format string, a []any) (string, []any) {
 		x := a[vb.arg]
 		if typed[vb.arg] && vb.verb != 'T' {
 			continue
+		}
+		if in, ok := stringerValue(x); ok && !c.fieldType(in.Type()) && (vb.verb == 'T' || vb.sharp || !strings.ContainsRune("vsqxX", vb.verb)) {
+			// Go calls String only for the string verbs: the others see the value
+			x = in.Interface()
+			out[vb.arg], changed = x, true
 		}
 		switch vb.verb {
 		case 'w':
@@ -443,9 +469,10 @@ func (c *cellTypes) formatArgs(format string, a []any) (string, []any) {
 
 // fmtVerb is a verb of a format and the operand it prints.
 type fmtVerb struct {
-	pos  int // byte offset of the verb in the format
-	arg  int
-	verb rune
+	pos   int // byte offset of the verb in the format
+	arg   int
+	verb  rune
+	sharp bool // the # flag
 }
 
 // scanVerbs finds the verbs of format and their operands, as fmt's
@@ -470,7 +497,9 @@ func scanVerbs(format string, n int) []fmtVerb {
 			continue
 		}
 		i++
+		sharp := false
 		for i < len(format) && strings.IndexByte("+-# 0", format[i]) >= 0 {
+			sharp = sharp || format[i] == '#'
 			i++
 		}
 		if i < len(format) && format[i] == '[' {
@@ -506,7 +535,7 @@ func scanVerbs(format string, n int) []fmtVerb {
 			continue
 		}
 		if arg < n && format[i] < 0x80 {
-			out = append(out, fmtVerb{pos: i, arg: arg, verb: rune(format[i])})
+			out = append(out, fmtVerb{pos: i, arg: arg, verb: rune(format[i]), sharp: sharp})
 		}
 		arg++
 	}

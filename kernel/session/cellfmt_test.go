@@ -92,3 +92,22 @@ func TestCellTypesNative(t *testing.T) {
 		}
 	})
 }
+
+// TestStringerOperandVerbs: an operand whose type has String reaches fmt
+// wrapped by the interpreter; for the verbs where Go does not call String
+// (%d, %#v) the session gives fmt the value the wrapper holds, when no
+// cell struct could have lent it (go run prints the same).
+func TestStringerOperandVerbs(t *testing.T) {
+	s := newSession(t)
+	code := "import \"fmt\"\ntype Weekday int\nfunc (d Weekday) String() string { return [...]string{\"Sun\", \"Mon\", \"Tue\"}[d] }\n" +
+		"type Name struct{ S string }\nfunc (n *Name) String() string { return \"N:\" + n.S }\n" +
+		"d := Weekday(2)\nfmt.Printf(\"%v %d %s %x|%#v|%5d|%q\\n\", d, d, d, d, d, d, d)\n" +
+		"n := &Name{\"a\"}\nfmt.Printf(\"%v %T %+v %d\\n\", n, n, n, n)"
+	res, rec := exec(t, s, 1, code)
+	if res.Err != nil {
+		t.Fatal(res.Err.Value, res.Err.Traceback)
+	}
+	if got, want := rec.text("stdout"), "Tue 2 Tue 547565|2|    2|\"Tue\"\nN:a *main.Name N:a &{%!d(string=a)}\n"; got != want {
+		t.Errorf("stdout %q, want %q", got, want)
+	}
+}

@@ -89,6 +89,25 @@ func (c *cellTypes) known(t reflect.Type) bool {
 	return c.types[t] != nil
 }
 
+// fieldType reports whether some cell struct type has a field of type t
+// (or of an interface type, which may hold one): a value of type t may then
+// be the field the interpreter's fmt wrapper kept of a struct.
+func (c *cellTypes) fieldType(t reflect.Type) bool {
+	if c.n.Load() == 0 {
+		return false
+	}
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	for st := range c.types {
+		for i := 0; i < st.NumField(); i++ {
+			if ft := st.Field(i).Type; ft == t || ft.Kind() == reflect.Interface {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // method returns the method of ct that fmt calls on a value (or, with
 // ptr, a pointer): Error first, then String.
 func (ct *cellType) method(ptr bool) (string, cellMethod, bool) {
