@@ -79,6 +79,7 @@ func Passes() []Pass {
 	return []Pass{
 		{"fold-min-max", foldMinMax},
 		{"std-generics", stdGenerics},
+		{"error-assert", errorAssert},
 		{"top-level-defer", topLevelDefer},
 		{"per-iteration", perIteration},
 		{"range-int", rangeInt},
