@@ -80,6 +80,7 @@ func Passes() []Pass {
 		{"fold-min-max", foldMinMax},
 		{"std-generics", stdGenerics},
 		{"top-level-defer", topLevelDefer},
+		{"func-defer", funcDefer},
 		{"per-iteration", perIteration},
 		{"range-int", rangeInt},
 		{"interruptible", interruptible},
