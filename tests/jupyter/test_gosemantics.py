@@ -183,5 +183,51 @@ class GoSemantics(unittest.TestCase):
         self.assertEqual(shell_reply(self.kc, msg_id)["content"]["status"], "incomplete")
 
 
+
+class InterpreterWorkaroundsByRewrite(unittest.TestCase):
+    """Interpreter faults the session's rewrite passes work around (issue
+    12, passes func-defer and const-iota): each cell prints what `go run`
+    prints for the same code."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.km, cls.kc = start_new_kernel(kernel_name=KERNEL, startup_timeout=TIMEOUT)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.kc.stop_channels()
+        cls.km.shutdown_kernel(now=False)
+
+    def stdout(self, code):
+        reply, outputs = run(self.kc, code)
+        self.assertEqual(reply["content"]["status"], "ok", f"{code!r}: {reply['content']}")
+        return "".join(m["content"]["text"] for m in outputs
+                       if m["msg_type"] == "stream" and m["content"]["name"] == "stdout")
+
+    def test_1_deferred_closures_in_a_loop(self):
+        self.stdout('import "fmt"')
+        # each deferred closure sees its own iteration (was 222)
+        self.assertEqual(self.stdout('func f() {\n\tfor i := 0; i < 3; i++ {\n\t\tdefer func() { fmt.Print(i) }()\n\t}\n}\n'
+                                     'f()\nfmt.Println()'), "210\n")
+        # a deferred closure changes a named result; recover still works
+        self.assertEqual(self.stdout('func g() (n int, err error) {\n'
+                                     '\tdefer func() {\n\t\tif r := recover(); r != nil {\n\t\t\terr = fmt.Errorf("recovered %v", r)\n\t\t}\n\t}()\n'
+                                     '\tfor _, w := range []string{"a", "b"} {\n\t\tdefer func() { n = n*10 + len(w) }()\n\t}\n'
+                                     '\tpanic("boom")\n}\nfmt.Println(g())'), "11 recovered boom\n")
+        # a deferred closure variable ran into a deadlock of the interpreter
+        self.assertEqual(self.stdout('func h() {\n\tbye := func() { fmt.Println("bye") }\n\tdefer bye()\n\tfmt.Print("hi ")\n}\nh()'),
+                         "hi bye\n")
+
+    def test_2_typed_iota_block(self):
+        self.stdout('import "fmt"')
+        # Effective Go's ByteSize (was "constant definition loop")
+        self.assertEqual(self.stdout('type ByteSize float64\nconst (\n\t_ = iota\n\tKB ByteSize = 1 << (10 * iota)\n\tMB\n\tGB\n)\n'
+                                     'fmt.Println(KB, MB, GB)'), "1024 1.048576e+06 1.073741824e+09\n")
+        # a failed block does not shift iota in the next one
+        reply, _ = run(self.kc, 'const (\n\tp = iota\n\tq = notDefined\n)')
+        self.assertEqual(reply["content"]["status"], "error")
+        self.assertEqual(self.stdout('const (\n\ta = iota\n\tb\n)\nfmt.Println(a, b)'), "0 1\n")
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -1,8 +1,9 @@
 // Package rewrite rewrites the AST of a parsed cell before the interpreter
 // compiles it, as an ordered list of named passes (Passes): interrupt
 // checkpoints in loops and at function entry, a recover guard in every
-// goroutine user code starts, and bridges for the modern Go yaegi lacks
-// (min/max of constants, range over int, per-iteration loop variables,
+// goroutine user code starts, workarounds of interpreter faults (defers
+// in functions, typed iota blocks), and bridges for the modern Go yaegi
+// lacks (min/max of constants, range over int, per-iteration loop variables,
 // clear, comma-ok forms and receives at top level). It also writes the
 // harness's own code: the value probes (value.go) and the timed loop of the
 // timing magics (timedloop.go). Code the harness writes is marked
@@ -77,6 +78,7 @@ type Pass struct {
 // top-level bridges last, on the statements the other passes left.
 func Passes() []Pass {
 	return []Pass{
+		{"const-iota", constIota},
 		{"fold-min-max", foldMinMax},
 		{"std-generics", stdGenerics},
 		{"top-level-defer", topLevelDefer},
