@@ -53,7 +53,7 @@ const (
 const (
 	A, B = iota, -10 * iota
 	C, D
-	R    = 'a' + iota
+	R = 'a' + iota
 	S
 	F = 1.5 * iota
 )
