@@ -14,12 +14,14 @@ import (
 // would never reach one. So the session gives the running cell a done
 // channel, closed by Interrupt (stopSignal), and:
 //   - the rewrite pass interruptible (package rewrite) turns the channel
-//     operations of statements into selects that also wait on it;
+//     operations of statements into calls of compiled helpers that also
+//     wait on it (pass recv-expr first makes receives inside expressions
+//     and ranges over channels such statements);
 //   - time.Sleep and the sync types Mutex, RWMutex and WaitGroup are
 //     replaced, for interpreted code, by versions that wait on it
 //     (blockingSymbols);
-//   - what still blocks (a receive inside an expression, native code) is
-//     abandoned at the second interrupt (abandon.go).
+//   - what still blocks (a receive after another call of its statement,
+//     native code) is abandoned at the second interrupt (abandon.go).
 
 // stopSignal is a channel closed when the running cell is interrupted,
 // replaced by a fresh one when the next cell starts.
@@ -141,6 +143,23 @@ func (s *Session) blockingSymbols() map[string]map[string]reflect.Value {
 		},
 		rtPath + "/rt": rt,
 	}
+}
+
+// knownIntsAndChans returns the names of the session's globals of an
+// integer type (knownInts) and of a channel type, for the rewrite passes
+// range-int and recv-expr (`for v := range c` over a channel).
+func (s *Session) knownIntsAndChans() (ints, chans map[string]bool) {
+	ints, chans = map[string]bool{}, map[string]bool{}
+	for name, v := range s.globals() {
+		switch v.Kind() {
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+			reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+			ints[name] = true
+		case reflect.Chan:
+			chans[name] = true
+		}
+	}
+	return ints, chans
 }
 
 // closedChans caches one closed channel per channel type (with its

@@ -108,7 +108,7 @@ class GoSemantics(unittest.TestCase):
 
     def test_4_second_interrupt_abandons(self):
         self.ok('import "fmt"\nstay := 5\nnever := make(chan int)')
-        reply, elapsed = self.interrupt_after_start('fmt.Println("waiting")\nfmt.Println(<-never)', interrupts=2)
+        reply, elapsed = self.interrupt_after_start('fmt.Println("waiting")\nfmt.Println(len(""), <-never)', interrupts=2)
         self.assertEqual(reply["content"]["ename"], "Interrupted")
         self.assertIn("blocked in", reply["content"]["evalue"])
         self.assertIn("restart the kernel", reply["content"]["evalue"])
@@ -227,6 +227,38 @@ class InterpreterWorkaroundsByRewrite(unittest.TestCase):
         reply, _ = run(self.kc, 'const (\n\tp = iota\n\tq = notDefined\n)')
         self.assertEqual(reply["content"]["status"], "error")
         self.assertEqual(self.stdout('const (\n\ta = iota\n\tb\n)\nfmt.Println(a, b)'), "0 1\n")
+
+    def test_3_receive_in_expression_and_range_interrupted_at_once(self):
+        self.stdout('import "fmt"\nkept := 41\nnever := make(chan int)\nbump := func() int { kept++; return kept }')
+        for code in ['fmt.Println(<-never)', 'y := bump() + 0\nz := fmt.Sprint(<-never)\n_, _ = y, z',
+                     'for v := range never {\n\tfmt.Println(v)\n}',
+                     'func drain(c chan int) {\n\tfor range c {\n\t}\n}\ndrain(never)']:
+            with self.subTest(code=code):
+                msg_id = self.kc.execute('fmt.Println("waiting")\n' + code)
+                wait_until(lambda: any(m["msg_type"] == "stream" and "waiting" in m["content"]["text"]
+                                       for m in self._iopub(msg_id)), what="the cell to start waiting")
+                time.sleep(0.2)
+                t0 = time.monotonic()
+                self.km.interrupt_kernel()  # once
+                reply = shell_reply(self.kc, msg_id)
+                elapsed = time.monotonic() - t0
+                collect(self.kc, msg_id)
+                self.assertEqual(reply["content"]["status"], "error")
+                self.assertEqual(reply["content"]["ename"], "Interrupted")
+                self.assertNotIn("restart the kernel", reply["content"]["evalue"])
+                self.assertLess(elapsed, 5, "the first interrupt ended the wait")
+        # state and closures are kept
+        self.assertEqual(self.stdout('fmt.Println(bump())'), "43\n")
+
+    def _iopub(self, msg_id):
+        out = []
+        while True:
+            try:
+                m = self.kc.get_iopub_msg(timeout=0.1)
+            except queue.Empty:
+                return out
+            if m["parent_header"].get("msg_id") == msg_id:
+                out.append(m)
 
 
 if __name__ == "__main__":

@@ -27,10 +27,11 @@ import (
 //   - `return <-c` receives into a variable first, which also avoids the
 //     interpreter's "unaddressable value" panic of that form.
 //
-// A receive inside a larger expression (`f(<-c)`) and `for v := range c`
-// (a range statement does not say whether it ranges over a channel) are
-// left as they are: the second interrupt abandons them (the session says
-// what the cell is blocked in).
+// Pass recv-expr, before, makes statements of the receives inside larger
+// expressions (`f(<-c)`) that Go evaluates first, and of `for v := range
+// c` over a known channel. The receives it leaves (after another call of
+// their statement) are left as they are: the second interrupt abandons
+// them (the session says what the cell is blocked in).
 func interruptible(u *Unit) {
 	u.inspect(func(n ast.Node) bool {
 		s, ok := n.(*ast.SelectStmt)

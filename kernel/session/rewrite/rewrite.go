@@ -49,6 +49,10 @@ type Options struct {
 	CheckpointCall bool
 	// Dump, when set, receives the cell's source after each pass.
 	Dump io.Writer
+	// Chans holds the names known to be channels (the session's channel
+	// globals), for recognising `for v := range c` over a channel. Apply
+	// adds the names the cell itself declares as channels.
+	Chans map[string]bool
 	// Imports maps the package names earlier cells imported to their
 	// import paths (for std-generics); the cell's own imports are added.
 	Imports map[string]string
@@ -58,6 +62,7 @@ type Options struct {
 type Unit struct {
 	*cell.Parsed
 	ints      map[string]bool
+	chans     map[string]bool
 	generated map[ast.Node]bool
 	call      bool
 	imports   map[string]string
@@ -85,6 +90,7 @@ func Passes() []Pass {
 		{"func-defer", funcDefer},
 		{"per-iteration", perIteration},
 		{"range-int", rangeInt},
+		{"recv-expr", recvExpr},
 		{"interruptible", interruptible},
 		{"loop-checkpoints", loopCheckpoints},
 		{"go-guard", goGuard},
@@ -103,12 +109,17 @@ func Apply(p *cell.Parsed, o Options) {
 	if ints == nil {
 		ints = map[string]bool{}
 	}
-	u := &Unit{Parsed: p, ints: ints, generated: map[ast.Node]bool{}, call: o.CheckpointCall, imports: o.Imports}
+	chans := map[string]bool{}
+	for name := range o.Chans {
+		chans[name] = true
+	}
+	u := &Unit{Parsed: p, ints: ints, chans: chans, generated: map[ast.Node]bool{}, call: o.CheckpointCall, imports: o.Imports}
 	for _, n := range o.Generated {
 		u.generated[n] = true
 	}
 	for _, n := range p.Nodes() {
 		collectInts(n, ints)
+		collectChans(n, chans)
 	}
 	for _, pass := range Passes() {
 		pass.Run(u)
