@@ -134,6 +134,8 @@ func (s *Session) blockingSymbols() map[string]map[string]reflect.Value {
 	rt["Recv"] = reflect.ValueOf(s.recvOp)
 	rt["RecvInto"] = reflect.ValueOf(s.recvInto)
 	rt["Send"] = reflect.ValueOf(s.sendOp)
+	neverP := &never
+	rt["Never"] = reflect.ValueOf(&neverP).Elem()
 	return map[string]map[string]reflect.Value{
 		"time/time": {"Sleep": reflect.ValueOf(sleep)},
 		"sync/sync": {
@@ -161,6 +163,14 @@ func (s *Session) knownIntsAndChans() (ints, chans map[string]bool) {
 	}
 	return ints, chans
 }
+
+// never is *ᐩrt.Never, always false: the interruptible pass keeps a send
+// of a constant in `if *ᐩrt.Never { c <- v }`, never run, so that the
+// interpreter compiles it and rejects a constant of the wrong type, as Go
+// does, before the cell runs. Read through a pointer, so the interpreter
+// cannot fold it (it folds `if ᐩrt.Never`, a native bool, and skips the
+// branch).
+var never = false
 
 // closedChans caches one closed channel per channel type (with its
 // direction) for zeroChan.
@@ -399,11 +409,32 @@ func (s *Session) sendOp(c, v any) {
 		x = reflect.Zero(et)
 	case x.Type().AssignableTo(et):
 	case numeric(x.Kind()) && numeric(et.Kind()):
+		if truncates(x, et) {
+			panic(fmt.Sprintf("cannot use %v (a %s) as %s value in send (truncated)", x, x.Type(), et))
+		}
 		x = x.Convert(et)
 	default:
 		panic(fmt.Sprintf("cannot send a value of type %s on a %s", x.Type(), cv.Type()))
 	}
 	s.chanOp(reflect.SelectSend, cv, x)
+}
+
+// truncates reports whether converting the float x to the integer type et
+// loses its fraction: `ch <- 1.5` on a chan int, a compile error in Go,
+// arrives here as a float64 (the interpreter converts numeric constants
+// without a check). A float64 variable of integral value is converted,
+// where Go would refuse it.
+func truncates(x reflect.Value, et reflect.Type) bool {
+	switch x.Kind() {
+	case reflect.Float32, reflect.Float64:
+		switch et.Kind() {
+		case reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128:
+			return false
+		}
+		f := x.Float()
+		return f != float64(int64(f))
+	}
+	return false
 }
 
 func numeric(k reflect.Kind) bool {

@@ -18,6 +18,10 @@ func TestRewriteFixes(t *testing.T) {
 		{"const_block_fails", "const (\n\tp = iota\n\tq = undefinedName\n)", "", "constant definition loop"},
 		{"iota_after_failed_block", "import \"fmt\"\nconst (\n\ta = iota\n\tb\n)\nfmt.Println(a, b)", "0 1\n", ""},
 		{"bytesize", "type ByteSize float64\nconst (\n\t_ = iota\n\tKB ByteSize = 1 << (10 * iota)\n\tMB\n)\nfmt.Println(KB, MB)", "1024 1.048576e+06\n", ""},
+		// a send of a constant of the wrong type is a compile error: nothing runs
+		{"send_setup", "ch := make(chan int, 1)", "", ""},
+		{"send_wrong_constant", "fmt.Println(\"ran\")\nch <- \"x\"", "", "cannot use a string constant as int value"},
+		{"send_right_constant", "ch <- 'x'\nfmt.Println(<-ch)", "120\n", ""},
 		// func-defer
 		{"defer_loop", "func f() {\n\tfor i := 0; i < 3; i++ {\n\t\tdefer func() { fmt.Print(i) }()\n\t}\n}\nf()\nfmt.Println()", "210\n", ""},
 		{"defer_closure_var", "func g() {\n\tbye := func() { fmt.Println(\"bye\") }\n\tdefer bye()\n\tfmt.Print(\"hi \")\n}\ng()", "hi bye\n", ""},

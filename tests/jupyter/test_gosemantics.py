@@ -250,6 +250,16 @@ class InterpreterWorkaroundsByRewrite(unittest.TestCase):
         # state and closures are kept
         self.assertEqual(self.stdout('fmt.Println(bump())'), "43\n")
 
+    def test_4_send_of_wrong_constant_is_compile_error(self):
+        self.stdout('import "fmt"\nnums := make(chan int, 1)')
+        reply, outputs = run(self.kc, 'fmt.Println("ran")\nnums <- "x"')
+        self.assertEqual(reply["content"]["status"], "error")
+        self.assertEqual(reply["content"]["ename"], "CompileError")
+        self.assertIn("cannot use a string constant as int value", reply["content"]["evalue"])
+        self.assertFalse([m for m in outputs if m["msg_type"] == "stream" and "ran" in m["content"]["text"]],
+                         "nothing of the cell ran")
+        self.assertEqual(self.stdout('nums <- 7\nfmt.Println(<-nums)'), "7\n")
+
     def _iopub(self, msg_id):
         out = []
         while True:
