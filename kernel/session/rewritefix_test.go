@@ -22,6 +22,10 @@ func TestRewriteFixes(t *testing.T) {
 		{"send_setup", "ch := make(chan int, 1)", "", ""},
 		{"send_wrong_constant", "fmt.Println(\"ran\")\nch <- \"x\"", "", "cannot use a string constant as int value"},
 		{"send_right_constant", "ch <- 'x'\nfmt.Println(<-ch)", "120\n", ""},
+		// method-expr: of a cell type (declared in an earlier cell) and of a package type
+		{"method_type", "type Acc struct{ n int }\nfunc (a *Acc) Add(k int) int { a.n += k; return a.n }", "", ""},
+		{"method_expr", "add := (*Acc).Add\na := &Acc{}\nadd(a, 2)\nfmt.Println(add(a, 3))", "5\n", ""},
+		{"method_expr_package", "import \"strings\"\nw := (*strings.Builder).WriteString\nvar sb strings.Builder\nw(&sb, \"ok\")\nfmt.Println(sb.String())", "ok\n", ""},
 		// func-defer
 		{"defer_loop", "func f() {\n\tfor i := 0; i < 3; i++ {\n\t\tdefer func() { fmt.Print(i) }()\n\t}\n}\nf()\nfmt.Println()", "210\n", ""},
 		{"defer_closure_var", "func g() {\n\tbye := func() { fmt.Println(\"bye\") }\n\tdefer bye()\n\tfmt.Print(\"hi \")\n}\ng()", "hi bye\n", ""},

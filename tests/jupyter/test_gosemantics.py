@@ -260,6 +260,14 @@ class InterpreterWorkaroundsByRewrite(unittest.TestCase):
                          "nothing of the cell ran")
         self.assertEqual(self.stdout('nums <- 7\nfmt.Println(<-nums)'), "7\n")
 
+    def test_5_method_expressions(self):
+        self.stdout('import ("fmt"; "strings")\ntype Acc struct{ n int }\nfunc (a *Acc) Add(k int) int { a.n += k; return a.n }\n'
+                    'func (a Acc) Get() int { return a.n }')
+        # was "reflect: Call with too many input arguments"
+        self.assertEqual(self.stdout('add := (*Acc).Add\na := &Acc{}\nadd(a, 2)\nfmt.Println(add(a, 3), Acc.Get(*a))'), "5 5\n")
+        self.assertEqual(self.stdout('w := (*strings.Builder).WriteString\nvar sb strings.Builder\nw(&sb, "hi")\nfmt.Println(sb.String())'),
+                         "hi\n")
+
     def _iopub(self, msg_id):
         out = []
         while True:

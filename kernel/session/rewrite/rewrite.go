@@ -53,6 +53,9 @@ type Options struct {
 	// globals), for recognising `for v := range c` over a channel. Apply
 	// adds the names the cell itself declares as channels.
 	Chans map[string]bool
+	// MethodSig, when set, gives the signatures of methods the cell does
+	// not declare, for method expressions (pass method-expr).
+	MethodSig MethodSig
 	// Imports maps the package names earlier cells imported to their
 	// import paths (for std-generics); the cell's own imports are added.
 	Imports map[string]string
@@ -66,6 +69,7 @@ type Unit struct {
 	generated map[ast.Node]bool
 	call      bool
 	imports   map[string]string
+	methodSig MethodSig
 	n         int // counter of fresh names
 }
 
@@ -84,6 +88,7 @@ type Pass struct {
 func Passes() []Pass {
 	return []Pass{
 		{"const-iota", constIota},
+		{"method-expr", methodExpr},
 		{"fold-min-max", foldMinMax},
 		{"std-generics", stdGenerics},
 		{"top-level-defer", topLevelDefer},
@@ -113,7 +118,7 @@ func Apply(p *cell.Parsed, o Options) {
 	for name := range o.Chans {
 		chans[name] = true
 	}
-	u := &Unit{Parsed: p, ints: ints, chans: chans, generated: map[ast.Node]bool{}, call: o.CheckpointCall, imports: o.Imports}
+	u := &Unit{Parsed: p, ints: ints, chans: chans, generated: map[ast.Node]bool{}, call: o.CheckpointCall, imports: o.Imports, methodSig: o.MethodSig}
 	for _, n := range o.Generated {
 		u.generated[n] = true
 	}
