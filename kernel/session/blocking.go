@@ -374,13 +374,41 @@ func (wg *WaitGroup) Wait() {
 // running cell (the interpreter's own select keeps its cases in the
 // select's node, shared by all goroutines that run it).
 
+// Each first tries the operation without waiting (fastRecvInto,
+// fastSend: a type switch for channels of common element types, else
+// reflect's TryRecv and TrySend), and waits with reflect.Select only when
+// it would block: an operation that can go ahead costs about what the
+// interpreter's own did (docs/benchmarks.md).
+
 // recvOp is ᐩrt.Recv: `<-c` as a statement.
-func (s *Session) recvOp(c any) { s.chanOp(reflect.SelectRecv, reflect.ValueOf(c), reflect.Value{}) }
+func (s *Session) recvOp(c any) {
+	if _, done := fastRecvInto(c, nil); done {
+		return
+	}
+	cv := reflect.ValueOf(c)
+	if cv.Kind() == reflect.Chan && !cv.IsNil() {
+		if v, _ := cv.TryRecv(); v.IsValid() {
+			return
+		}
+	}
+	s.chanOp(reflect.SelectRecv, cv, reflect.Value{})
+}
 
 // recvInto is ᐩrt.RecvInto: receives from c into *p (a variable of c's
 // element type) and returns Go's ok (false when c is closed and drained).
 func (s *Session) recvInto(c, p any) bool {
-	v, ok := s.chanOp(reflect.SelectRecv, reflect.ValueOf(c), reflect.Value{})
+	if ok, done := fastRecvInto(c, p); done {
+		return ok
+	}
+	cv := reflect.ValueOf(c)
+	var v reflect.Value
+	var ok bool
+	if cv.Kind() == reflect.Chan && !cv.IsNil() {
+		v, ok = cv.TryRecv()
+	}
+	if !v.IsValid() {
+		v, ok = s.chanOp(reflect.SelectRecv, cv, reflect.Value{})
+	}
 	dst := reflect.ValueOf(p).Elem()
 	switch {
 	case !v.IsValid():
@@ -398,6 +426,9 @@ func (s *Session) recvInto(c, p any) bool {
 // constant (an int or float64 to the interpreter) is converted to a
 // numeric element type as Go's assignment would.
 func (s *Session) sendOp(c, v any) {
+	if fastSend(c, v) {
+		return
+	}
 	cv := reflect.ValueOf(c)
 	if cv.Kind() != reflect.Chan {
 		panic(fmt.Sprintf("runtime error: send to a %T, not a channel", c))
@@ -416,7 +447,9 @@ func (s *Session) sendOp(c, v any) {
 	default:
 		panic(fmt.Sprintf("cannot send a value of type %s on a %s", x.Type(), cv.Type()))
 	}
-	s.chanOp(reflect.SelectSend, cv, x)
+	if cv.IsNil() || !cv.TrySend(x) {
+		s.chanOp(reflect.SelectSend, cv, x)
+	}
 }
 
 // truncates reports whether converting the float x to the integer type et
