@@ -45,6 +45,20 @@ func (s *Session) methodSig(pkgPath, typ, method string, imports map[string]stri
 	return sig, ptr, ok
 }
 
+// varType is the rewrite.VarType of the session: the type of a global
+// variable, by reflection, written with the cell's package names.
+func (s *Session) varType(name string, imports map[string]string) (string, bool) {
+	v, ok := s.globals()[name]
+	if !ok || !v.IsValid() {
+		return "", false
+	}
+	names := map[string]string{}
+	for n, p := range imports {
+		names[p] = n
+	}
+	return typeSource(v.Type(), names)
+}
+
 // declSig returns the func type and pointer-ness of the receiver of a
 // method declaration's text (`func (p *P) Inc(n int)`).
 func declSig(text string) (string, bool, bool) {

@@ -378,7 +378,7 @@ func (s *Session) runParsed(c cell.Cell, generated func(*cell.Parsed) []ast.Node
 		return Result{Err: e}
 	}
 	ints, chans := s.knownIntsAndChans()
-	opts := rewrite.Options{Ints: ints, Chans: chans, MethodSig: s.methodSig, CheckpointCall: checkpointByCall, Dump: s.opts.RewriteDump, Imports: s.importsCopy()}
+	opts := rewrite.Options{Ints: ints, Chans: chans, MethodSig: s.methodSig, VarType: s.varType, CheckpointCall: checkpointByCall, Dump: s.opts.RewriteDump, Imports: s.importsCopy()}
 	if generated != nil {
 		opts.Generated = generated(pc)
 	}

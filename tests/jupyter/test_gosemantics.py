@@ -268,6 +268,12 @@ class InterpreterWorkaroundsByRewrite(unittest.TestCase):
         self.assertEqual(self.stdout('w := (*strings.Builder).WriteString\nvar sb strings.Builder\nw(&sb, "hi")\nfmt.Println(sb.String())'),
                          "hi\n")
 
+    def test_6_top_level_variable_from_generic_call(self):
+        self.stdout('import ("fmt"; "maps"; "slices")\nages := map[string]int{"carol": 35, "alice": 30}')
+        # was "Unsupported ... cannot compile"
+        self.assertEqual(self.stdout('names := slices.Sorted(maps.Keys(ages))\nfmt.Println(names, len(names))'), "[alice carol] 2\n")
+        self.assertEqual(self.stdout('names = append(names, "dave")\nfmt.Println(names)'), "[alice carol dave]\n")
+
     def _iopub(self, msg_id):
         out = []
         while True:

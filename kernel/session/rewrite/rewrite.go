@@ -56,6 +56,9 @@ type Options struct {
 	// MethodSig, when set, gives the signatures of methods the cell does
 	// not declare, for method expressions (pass method-expr).
 	MethodSig MethodSig
+	// VarType, when set, gives the types of the session's variables, for
+	// declaring a top-level variable defined from a generic call.
+	VarType VarType
 	// Imports maps the package names earlier cells imported to their
 	// import paths (for std-generics); the cell's own imports are added.
 	Imports map[string]string
@@ -70,6 +73,7 @@ type Unit struct {
 	call      bool
 	imports   map[string]string
 	methodSig MethodSig
+	varType   VarType
 	n         int // counter of fresh names
 }
 
@@ -118,7 +122,7 @@ func Apply(p *cell.Parsed, o Options) {
 	for name := range o.Chans {
 		chans[name] = true
 	}
-	u := &Unit{Parsed: p, ints: ints, chans: chans, generated: map[ast.Node]bool{}, call: o.CheckpointCall, imports: o.Imports, methodSig: o.MethodSig}
+	u := &Unit{Parsed: p, ints: ints, chans: chans, generated: map[ast.Node]bool{}, call: o.CheckpointCall, imports: o.Imports, methodSig: o.MethodSig, varType: o.VarType}
 	for _, n := range o.Generated {
 		u.generated[n] = true
 	}

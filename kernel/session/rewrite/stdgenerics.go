@@ -137,12 +137,15 @@ func (u *Unit) topLevelGenericDefine(st ast.Stmt) []ast.Stmt {
 	if !ok || len(call.Args) == 0 || call.Ellipsis.IsValid() && len(call.Args) == 1 {
 		return []ast.Stmt{st}
 	}
-	fn, ok := call.Fun.(*ast.Ident)
-	if !ok || resultLike[fn.Name] == "" {
-		return []ast.Stmt{st}
-	}
 	y, ok := a.Lhs[0].(*ast.Ident)
 	if !ok || y.Name == "_" {
+		return []ast.Stmt{st}
+	}
+	if r := u.declareThenAssign(a, y, call); r != nil {
+		return r
+	}
+	fn, ok := call.Fun.(*ast.Ident)
+	if !ok || resultLike[fn.Name] == "" {
 		return []ast.Stmt{st}
 	}
 	tmp := u.fresh("a")
