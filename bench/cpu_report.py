@@ -4,7 +4,8 @@ size and implementation the median over the rounds, and tick CPU's ratios
 computed within each round, then their median: to numpy (same round) and to
 this machine's limit measured in that round (peak FLOP/s with FMA for matmul,
 bandwidth for the memory-bound cases larger than the caches; each round
-measures the limits at its start and end and keeps the better sample).
+measures the limits before and after each group of cases and keeps the best
+sample).
 
 With --ratios FILE it also writes tick CPU's three ratios per case and size
 as tab-separated lines (case, size, vs numpy, vs OpenBLAS, vs limit; "-"

@@ -99,16 +99,21 @@ func main() {
 		}
 		return
 	}
+	// The limits are measured before and after each group of cases: the
+	// report keeps each round's best sample, so a busy moment at one sample
+	// does not set the limit.
 	limitsNow()
-	defer limitsNow() // again at the end: the report keeps the best sample
 	info, _ := tensor.DescribeDevice("CPU")
 	fmt.Printf("#device\t%s\n", info)
 	devs := []string{"CPU", "GO"}
 	if want("matmul f32") {
 		matmuls(devs, mm, trials)
+		limitsNow()
 	}
 	memoryBound(devs, []int{256 << 10, big}, trials)
+	limitsNow()
 	axes(devs, side, trials)
+	limitsNow()
 	overheads(devs, trials)
 }
 
