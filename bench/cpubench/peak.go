@@ -101,6 +101,7 @@ void bw_stream(void **bufs, int64_t start, int64_t end) {
 
 type limits struct {
 	fma, muladd float64 // GFLOP/s
+	fmaCPU      float64 // GFLOP per CPU-second × cores (cputime.go)
 	read, copy  float64 // GB/s
 	isa         string
 }
@@ -133,6 +134,7 @@ func measureLimits() (limits, error) {
 	defer native.Free(out)
 	l.fma = flops / bestParallel(k("peak_fma"), workers, iters, []unsafe.Pointer{out}, false, 5).Seconds() / 1e9
 	l.muladd = flops / bestParallel(k("peak_muladd"), workers, iters, []unsafe.Pointer{out}, false, 5).Seconds() / 1e9
+	l.fmaCPU = perCPUSecond(flops/4, func() { bestParallel(k("peak_fma"), workers, iters/4, []unsafe.Pointer{out}, false, 1) }) / 1e9
 
 	const n = 16 << 20 // the size of the large cases (16M float32: 64 MB)
 	src, err := native.Alloc(n * 4)
