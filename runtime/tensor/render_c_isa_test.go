@@ -200,11 +200,13 @@ func TestCPUQuickMaxMinFoldsMatchGoBitForBit(t *testing.T) {
 	}
 	data := map[string][]float32{"no NaN": base, "signed zeros": nonPos, "NaN": withNaN(false), "-NaN": withNaN(true)}
 	ops := map[string]func(x *Tensor) *Tensor{
-		"max":     func(x *Tensor) *Tensor { return x.Max() },
-		"min":     func(x *Tensor) *Tensor { return x.Min() },
-		"max ax0": func(x *Tensor) *Tensor { return x.Reshape(rows, cols).Max(0) },
-		"min ax0": func(x *Tensor) *Tensor { return x.Reshape(rows, cols).Min(0) },
-		"max ax1": func(x *Tensor) *Tensor { return x.Reshape(cols, rows).Max(1) },
+		"max":         func(x *Tensor) *Tensor { return x.Max() },
+		"min":         func(x *Tensor) *Tensor { return x.Min() },
+		"max ax0":     func(x *Tensor) *Tensor { return x.Reshape(rows, cols).Max(0) },
+		"min ax0":     func(x *Tensor) *Tensor { return x.Reshape(rows, cols).Min(0) },
+		"max ax1":     func(x *Tensor) *Tensor { return x.Reshape(cols, rows).Max(1) },
+		"f64 max ax0": func(x *Tensor) *Tensor { return x.Cast(Float64).Reshape(rows, cols).Max(0) },
+		"f64 min ax0": func(x *Tensor) *Tensor { return x.Cast(Float64).Reshape(rows, cols).Min(0) },
 	}
 	quick := false
 	for dn, xs := range data {
@@ -219,10 +221,10 @@ func TestCPUQuickMaxMinFoldsMatchGoBitForBit(t *testing.T) {
 				for _, k := range cpuT.Plan().Kernels {
 					quick = quick || strings.Contains(k.Source, "_maxq(") || strings.Contains(k.Source, "_minq(")
 				}
-				cpu, gov := cpuT.Float32s(), f(FromFloat32s(xs, len(xs)).To("GO")).Float32s()
+				cpu, gov := cpuT.Float64s(), f(FromFloat32s(xs, len(xs)).To("GO")).Float64s()
 				for i := range cpu {
-					if math.Float32bits(cpu[i]) != math.Float32bits(gov[i]) {
-						t.Fatalf("[%d]: CPU %v (%#08x), GO %v (%#08x)", i, cpu[i], math.Float32bits(cpu[i]), gov[i], math.Float32bits(gov[i]))
+					if math.Float64bits(cpu[i]) != math.Float64bits(gov[i]) {
+						t.Fatalf("[%d]: CPU %v (%#x), GO %v (%#x)", i, cpu[i], math.Float64bits(cpu[i]), gov[i], math.Float64bits(gov[i]))
 					}
 				}
 			})
