@@ -159,7 +159,8 @@ func (u *Unit) topLevelGenericDefine(st ast.Stmt) []ast.Stmt {
 	a.Tok = token.ASSIGN
 	SetPos(first, a.Pos())
 	SetPos(decl, a.Pos())
-	return []ast.Stmt{first, decl, a}
+	// the argument may be a generic call too (slices.DeleteFunc(slices.Clone(x), f))
+	return append(u.topLevelGenericDefine(first), decl, a)
 }
 
 // seqType returns func(yield func(ts...) bool).
