@@ -28,6 +28,9 @@ type Dev struct {
 
 	progMu sync.Mutex
 	progs  map[string]Program
+
+	sched schedCache // single-kernel schedules by graph structure (eager.go)
+	pool  bufPool    // idle buffers by size class (buffer.go)
 }
 
 // launch is one kernel launch: a compiled program and its buffers.

@@ -34,6 +34,31 @@ type lazy struct {
 	// consumers read, instead of inlining it into each of them: for a value
 	// that is costly to compute and read twice (softmax's exp).
 	keep bool
+	// inl holds srcs for elementwise nodes of up to three sources, so a
+	// node is one allocation (newElem); realizing a node clears it with
+	// the rest of the node.
+	inl [3]*lazy
+}
+
+// tensorNode is a Tensor and its lazy node in one allocation.
+type tensorNode struct {
+	t Tensor
+	l lazy
+}
+
+// newElem returns a tensor of a new elementwise node op(srcs) of shape
+// (shared, never modified) and dtype dt on dev.
+func newElem(op Op, dt DType, shape []int, dev *Dev, srcs ...*lazy) *Tensor {
+	n := &tensorNode{}
+	n.l = lazy{kind: kElem, shape: shape, dtype: dt, dev: dev, op: op}
+	if len(srcs) <= len(n.l.inl) {
+		n.l.srcs = n.l.inl[:len(srcs):len(srcs)]
+		copy(n.l.srcs, srcs)
+	} else {
+		n.l.srcs = append([]*lazy(nil), srcs...)
+	}
+	n.t.l = &n.l
+	return &n.t
 }
 
 func (l *lazy) base() *lazy {

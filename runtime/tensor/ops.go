@@ -12,21 +12,29 @@ import (
 
 // operand converts x to a tensor shaped for an operation with t.
 func operand(name string, t *Tensor, x any) *Tensor {
-	num := func(v float64, integral bool) *Tensor {
+	if v, ok := x.(*Tensor); ok {
+		if v == nil {
+			opPanic(name, "operand is a nil *Tensor", t.l.shape)
+		}
+		return v
+	}
+	return &Tensor{l: numberOperand(name, t, x)}
+}
+
+// numberOperand is the 0-d constant node of the Go number x (an operand of
+// an operation with t), in t's dtype family: an integral number keeps an
+// integer dtype, a fractional one makes it Float32, bool becomes Int32.
+func numberOperand(name string, t *Tensor, x any) *lazy {
+	num := func(v float64, integral bool) *lazy {
 		dt := t.l.dtype
 		if !integral && !dt.IsFloat() {
 			dt = Float32
 		} else if dt == Bool {
 			dt = Int32
 		}
-		return &Tensor{l: &lazy{kind: kConst, shape: nil, dtype: dt, dev: t.l.dev, value: v}}
+		return &lazy{kind: kConst, dtype: dt, dev: t.l.dev, value: v}
 	}
 	switch v := x.(type) {
-	case *Tensor:
-		if v == nil {
-			opPanic(name, "operand is a nil *Tensor", t.l.shape)
-		}
-		return v
 	case int:
 		return num(float64(v), true)
 	case int32:
@@ -47,8 +55,13 @@ func operand(name string, t *Tensor, x any) *Tensor {
 	return nil
 }
 
-// broadcastShape is numpy's rule: align right, size-1 axes stretch.
+// broadcastShape is numpy's rule: align right, size-1 axes stretch. When
+// the result equals one of the shapes, that slice is returned (shapes are
+// never modified).
 func broadcastShape(name string, shapes ...[]int) []int {
+	if s, ok := sameOrScalar(shapes); ok {
+		return s
+	}
 	nd := 0
 	for _, s := range shapes {
 		nd = max(nd, len(s))
@@ -72,10 +85,28 @@ func broadcastShape(name string, shapes ...[]int) []int {
 	return out
 }
 
+// sameOrScalar returns the shape all non-scalar shapes equal, if they do.
+func sameOrScalar(shapes [][]int) ([]int, bool) {
+	var s []int
+	for _, x := range shapes {
+		switch {
+		case len(x) == 0:
+		case s == nil:
+			s = x
+		case !equalInts(s, x):
+			return nil, false
+		}
+	}
+	return s, true
+}
+
 // broadcastTo reshapes (adding leading 1s) and expands t to shape.
 func (t *Tensor) broadcastTo(shape []int) *Tensor {
 	if equalInts(t.l.shape, shape) {
 		return t
+	}
+	if t.l.kind == kConst { // a constant of any shape is the same node
+		return &Tensor{l: &lazy{kind: kConst, shape: shape, dtype: t.l.dtype, dev: t.l.dev, value: t.l.value}}
 	}
 	r := t
 	if len(t.l.shape) < len(shape) {
@@ -97,11 +128,18 @@ func (t *Tensor) apply(m movement) *Tensor {
 }
 
 func elem(op Op, dt DType, srcs ...*Tensor) *Tensor {
+	if len(srcs) <= 3 {
+		var ls [3]*lazy
+		for i, s := range srcs {
+			ls[i] = s.l
+		}
+		return newElem(op, dt, srcs[0].l.shape, srcs[0].l.dev, ls[:len(srcs)]...)
+	}
 	ls := make([]*lazy, len(srcs))
 	for i, s := range srcs {
 		ls[i] = s.l
 	}
-	return &Tensor{l: &lazy{kind: kElem, shape: append([]int(nil), srcs[0].l.shape...), dtype: dt, dev: srcs[0].l.dev, op: op, srcs: ls}}
+	return newElem(op, dt, srcs[0].l.shape, srcs[0].l.dev, ls...)
 }
 
 func (t *Tensor) castTo(dt DType) *Tensor {
@@ -131,24 +169,55 @@ func castValue(v float64, dt DType) float64 {
 
 func binaryOp(op Op, name string, t *Tensor, x any) *Tensor {
 	defer graphTimer(time.Now())
-	o := operand(name, t, x)
-	if o.l.dev != t.l.dev {
-		opPanic(name, fmt.Sprintf("operands are on devices %s and %s; move one with To", t.l.dev.name, o.l.dev.name), t.l.shape, o.l.shape)
+	var o *lazy
+	if v, ok := x.(*Tensor); ok {
+		if v == nil {
+			opPanic(name, "operand is a nil *Tensor", t.l.shape)
+		}
+		o = v.l
+	} else {
+		o = numberOperand(name, t, x)
 	}
-	shape := broadcastShape(name, t.l.shape, o.l.shape)
-	dt := promote(t.l.dtype, o.l.dtype)
+	if o.dev != t.l.dev {
+		opPanic(name, fmt.Sprintf("operands are on devices %s and %s; move one with To", t.l.dev.name, o.dev.name), t.l.shape, o.shape)
+	}
+	shape := broadcast2(name, t.l.shape, o.shape)
+	dt := promote(t.l.dtype, o.dtype)
 	if (op == OpDiv || op == OpPow) && !dt.IsFloat() {
 		dt = Float32
 	}
 	if dt == Bool && !op.IsComparison() && op != OpMax && op != OpMin {
 		dt = Int32
 	}
-	a, b := t.castTo(dt).broadcastTo(shape), o.castTo(dt).broadcastTo(shape)
 	rt := dt
 	if op.IsComparison() {
 		rt = Bool
 	}
-	return elem(op, rt, a, b)
+	return newElem(op, rt, shape, t.l.dev, shapedAs(t.l, dt, shape), shapedAs(o, dt, shape))
+}
+
+// broadcast2 is broadcastShape of two shapes, without allocating when one
+// is the result.
+func broadcast2(name string, a, b []int) []int {
+	switch {
+	case len(b) == 0 || equalInts(a, b):
+		return a
+	case len(a) == 0:
+		return b
+	}
+	return broadcastShape(name, a, b)
+}
+
+// shapedAs is l cast to dt and broadcast to shape; a constant stays one
+// node.
+func shapedAs(l *lazy, dt DType, shape []int) *lazy {
+	if l.kind == kConst {
+		if l.dtype == dt && equalInts(l.shape, shape) {
+			return l
+		}
+		return &lazy{kind: kConst, shape: shape, dtype: dt, dev: l.dev, value: castValue(l.value, dt)}
+	}
+	return (&Tensor{l: l}).castTo(dt).broadcastTo(shape).l
 }
 
 // Add is t + x.

@@ -1,0 +1,111 @@
+package tensor
+
+// Benchmarks of the eager dispatch path (docs/benchmarks.md, "Eager
+// dispatch overhead"): the host cost of one small op from the tensor call
+// to the enqueued kernel, with allocations reported.
+//
+//	go test ./runtime/tensor -run '^$' -bench 'Eager' -benchmem -count 5
+
+import (
+	"runtime"
+	"testing"
+)
+
+// eagerBatch ops are enqueued between synchronizations, as bench/cpubench's
+// "eager op" row does (200 ops, one sync): the figure is host overhead per
+// op, with the device draining the queue concurrently.
+const eagerBatch = 100
+
+// BenchmarkEagerOp: x.Add(1).Realize() on 256 float32, the issue's "eager
+// op"; one op per iteration, a synchronize every eagerBatch ops.
+func BenchmarkEagerOp(b *testing.B) {
+	for _, dev := range benchDevices(b) {
+		b.Run(dev, func(b *testing.B) {
+			setDev(b, dev)
+			x := Rand(6, 256).Realize()
+			d := Device(dev)
+			for range 3 {
+				x.Add(1).Realize()
+			}
+			_ = d.Synchronize()
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				x.Add(1).Realize()
+				if i%eagerBatch == eagerBatch-1 {
+					_ = d.Synchronize()
+				}
+			}
+			_ = d.Synchronize()
+		})
+	}
+}
+
+// BenchmarkEagerAddSync: a.Add(b).Realize() on two 256-element tensors,
+// synchronized after every op (numpy's op is synchronous).
+func BenchmarkEagerAddSync(b *testing.B) {
+	for _, dev := range benchDevices(b) {
+		b.Run(dev, func(b *testing.B) {
+			setDev(b, dev)
+			x, y := Rand(6, 256).Realize(), Rand(7, 256).Realize()
+			d := Device(dev)
+			x.Add(y).Realize()
+			_ = d.Synchronize()
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				x.Add(y).Realize()
+				_ = d.Synchronize()
+			}
+		})
+	}
+}
+
+// BenchmarkEagerChain3: three eager ops, each realized, each reading the
+// previous result; metric ns/eager-op is per op.
+func BenchmarkEagerChain3(b *testing.B) {
+	for _, dev := range benchDevices(b) {
+		b.Run(dev, func(b *testing.B) {
+			setDev(b, dev)
+			x := Rand(6, 256).Realize()
+			d := Device(dev)
+			chain := func() *Tensor { return x.Add(1).Realize().Mul(2).Realize().Sub(3).Realize() }
+			chain()
+			_ = d.Synchronize()
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				chain()
+				if i%eagerBatch == eagerBatch-1 {
+					_ = d.Synchronize()
+				}
+			}
+			_ = d.Synchronize()
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(3*b.N), "ns/eager-op")
+		})
+	}
+}
+
+// BenchmarkEagerLarge: x.Add(1).Realize() on 16M float32 synchronized per
+// op, the loop TestEagerLoopRunsInBoundedMemory bounds; MB-peak is the
+// most device memory in use at once.
+func BenchmarkEagerLarge(b *testing.B) {
+	for _, dev := range benchDevices(b) {
+		b.Run(dev, func(b *testing.B) {
+			setDev(b, dev)
+			x := Arange(16 << 20).Realize()
+			d := Device(dev)
+			_ = d.Synchronize()
+			runtime.GC()
+			var peak int64
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				x.Add(1).Realize()
+				_ = d.Synchronize()
+				peak = max(peak, counters.memInUse.Load())
+			}
+			b.ReportMetric(float64(peak)/(1<<20), "MB-peak")
+		})
+	}
+}
