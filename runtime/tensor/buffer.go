@@ -9,7 +9,6 @@ import (
 	"runtime/metrics"
 	"sync"
 	"sync/atomic"
-	"time"
 )
 
 // Buffer is device memory holding n elements of one dtype. Realized tensors
@@ -39,7 +38,12 @@ type Buffer struct {
 // accounts such buffers and runs a collection once those handed out since
 // the last exceed what was live after it, as GOGC=100 does for Go's heap.
 func newBuffer(d *Dev, dt DType, n int) (*Buffer, error) {
-	t0 := time.Now()
+	b, _, err := newBufferAt(d, dt, n, monoNow())
+	return b, err
+}
+
+// newBufferAt is newBuffer timed from t0; it returns the stamp of its end.
+func newBufferAt(d *Dev, dt DType, n int, t0 stamp) (*Buffer, stamp, error) {
 	size := n * dt.Size()
 	class, cbytes := -1, size
 	if d.poolable() {
@@ -53,11 +57,11 @@ func newBuffer(d *Dev, dt DType, n int) (*Buffer, error) {
 	if mem == nil {
 		var err error
 		if mem, err = d.allocClass(dt, n, cbytes, external); err != nil {
-			addPhase(&counters.allocNS, t0)
-			return nil, fmt.Errorf("tensor: allocating %d × %s on %s: %w", n, dt, d.name, err)
+			t1 := addPhaseAt(&counters.allocNS, t0)
+			return nil, t1, fmt.Errorf("tensor: allocating %d × %s on %s: %w", n, dt, d.name, err)
 		}
 	}
-	addPhase(&counters.allocNS, t0)
+	t1 := addPhaseAt(&counters.allocNS, t0)
 	b := &Buffer{dev: d, dtype: dt, n: n, mem: mem}
 	counters.memInUse.Add(int64(cbytes))
 	counters.buffers.Add(1)
@@ -69,7 +73,7 @@ func newBuffer(d *Dev, dt DType, n int) (*Buffer, error) {
 		pm.pool = &d.pool
 	}
 	runtime.AddCleanup(b, releaseMemory, pm)
-	return b, nil
+	return b, t1, nil
 }
 
 // external reports whether d's memory is outside Go's heap.

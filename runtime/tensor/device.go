@@ -53,10 +53,11 @@ type work struct {
 	small        bool      // every launch is below splitMin: may run as one batch
 	flops, bytes int64     // totals over the launches (estimates)
 
-	pool *workPool     // a JIT replay's item: returned to its pool once run
-	keep []*Buffer     // buffers the launches read that nothing else keeps alive
-	enq  time.Time     // when it was enqueued, set only while a profile is taken
-	spin time.Duration // a Spin item: busy-wait this long instead of launching
+	pool  *workPool     // a JIT replay's item: returned to its pool once run
+	eager *eagerItem    // an eager item: recycled once run (eager.go)
+	keep  []*Buffer     // buffers the launches read that nothing else keeps alive
+	enq   time.Time     // when it was enqueued, set only while a profile is taken
+	spin  time.Duration // a Spin item: busy-wait this long instead of launching
 }
 
 // prepare fills the fields derived from launches.
@@ -376,6 +377,8 @@ func (d *Dev) worker() {
 		err := d.run(w)
 		if w.pool != nil {
 			w.pool.put(w)
+		} else if w.eager != nil {
+			w.eager.release()
 		} else if w.spin > 0 {
 			spinItems.Put(w)
 		}
@@ -432,12 +435,12 @@ func (d *Dev) run(w *work) (err error) {
 	for i := range w.launches {
 		l := &w.launches[i]
 		cur = i
-		t0 := time.Now()
+		t0 := monoNow()
 		runSplitRows(l.prog, w.mems[i], w.sizes[i], w.reds[i], w.rows[i])
-		el := time.Since(t0)
+		el := time.Duration(monoNow() - t0)
 		counters.deviceNS.Add(int64(el))
 		if rec {
-			recordKernel(d, l.k, w.enq, t0, el)
+			recordKernel(d, l.k, w.enq, t0.time(), el)
 		}
 		if dbg {
 			debugKernel(d, l.k, el)

@@ -22,7 +22,6 @@ import (
 	"math"
 	"slices"
 	"sync"
-	"time"
 )
 
 // tapeMax bounds the tape (and so the graphs the fast path handles); a
@@ -228,7 +227,7 @@ func realizeOne(l *lazy) {
 		realizeAll([]*lazy{l})
 		return
 	}
-	t0 := time.Now()
+	t0 := monoNow()
 	w := &tapeWalk{}
 	if !w.graph(l) {
 		realizeAll([]*lazy{l})
@@ -261,7 +260,8 @@ func realizeOne(l *lazy) {
 }
 
 // eagerItem is a template launch's queue item with its tables, in one
-// allocation for kernels of up to four buffers.
+// object for kernels of up to four buffers, recycled through eagerItems
+// once the worker has run it (unless a JIT capture keeps its launch).
 type eagerItem struct {
 	w      work
 	launch [1]launch
@@ -270,14 +270,29 @@ type eagerItem struct {
 	memArr [4]Memory
 }
 
+var eagerItems = sync.Pool{New: func() any { return &eagerItem{} }}
+
+// release returns a run item to eagerItems, dropping its references.
+func (it *eagerItem) release() {
+	it.w = work{}
+	it.launch[0] = launch{}
+	it.mems[0] = nil
+	clear(it.bufArr[:])
+	clear(it.memArr[:])
+	eagerItems.Put(it)
+}
+
 // launchTemplate schedules l from tp with the walk's buffers and enqueues
 // the launch; l becomes a realized buffer.
-func launchTemplate(l *lazy, tp *schedTemplate, wk *tapeWalk, t0 time.Time) {
+func launchTemplate(l *lazy, tp *schedTemplate, wk *tapeWalk, t0 stamp) {
 	counters.cacheHits.Add(1)
-	addPhase(&counters.scheduleNS, t0)
-	out := mustBuffer(l.dev, tp.outDT, tp.outN)
+	t1 := addPhaseAt(&counters.scheduleNS, t0)
+	out, t2, err := newBufferAt(l.dev, tp.outDT, tp.outN, t1)
+	if err != nil {
+		panic(err)
+	}
 	out.shape = l.shape
-	it := &eagerItem{}
+	it := eagerItems.Get().(*eagerItem)
 	nb := len(tp.perm) + 1
 	bufs, mems := it.bufArr[:0], it.memArr[:0]
 	if nb > len(it.bufArr) {
@@ -294,10 +309,12 @@ func launchTemplate(l *lazy, tp *schedTemplate, wk *tapeWalk, t0 time.Time) {
 	w.launches, w.mems = it.launch[:], it.mems[:]
 	w.progs, w.sizes, w.reds, w.rows = tp.progs, tp.sizes, tp.reds, tp.rows
 	w.small, w.flops, w.bytes = tp.small, tp.flops, tp.bytes
+	if !recorder.on.Load() { // a capture keeps the launch, and so its tables
+		w.eager = it
+	}
 	*l = lazy{kind: kBuffer, shape: l.shape, dtype: l.dtype, dev: l.dev, buf: out}
-	t1 := time.Now()
 	countLaunches(w)
 	recordCapture(l.dev, w)
 	l.dev.enqueue(w)
-	addPhase(&counters.launchNS, t1)
+	addPhaseAt(&counters.launchNS, t2)
 }

@@ -6,7 +6,6 @@ package tensor
 // unrealized elementwise node are pushed into its sources, so elementwise
 // chains stay fusable however they are reshaped or transposed.
 
-import "time"
 
 type lazyKind uint8
 
@@ -176,5 +175,5 @@ func equalInts(a, b []int) bool {
 	return true
 }
 
-// graphTimer accounts graph construction time: defer graphTimer(time.Now()).
-func graphTimer(t0 time.Time) { addPhase(&counters.graphNS, t0) }
+// graphTimer accounts graph construction time: defer graphTimer(monoNow()).
+func graphTimer(t0 stamp) { addPhaseAt(&counters.graphNS, t0) }

@@ -7,7 +7,6 @@ package tensor
 import (
 	"fmt"
 	"math"
-	"time"
 )
 
 // operand converts x to a tensor shaped for an operation with t.
@@ -168,7 +167,7 @@ func castValue(v float64, dt DType) float64 {
 }
 
 func binaryOp(op Op, name string, t *Tensor, x any) *Tensor {
-	defer graphTimer(time.Now())
+	defer graphTimer(monoNow())
 	var o *lazy
 	if v, ok := x.(*Tensor); ok {
 		if v == nil {
@@ -260,7 +259,7 @@ func (t *Tensor) Eq(x any) *Tensor { return binaryOp(OpEq, "Eq", t, x) }
 func (t *Tensor) Ne(x any) *Tensor { return binaryOp(OpNe, "Ne", t, x) }
 
 func unary(op Op, name string, t *Tensor, float bool) *Tensor {
-	defer graphTimer(time.Now())
+	defer graphTimer(monoNow())
 	dt := t.l.dtype
 	if float && !dt.IsFloat() {
 		dt = Float32
@@ -309,13 +308,13 @@ func (t *Tensor) Not() *Tensor { return unary(OpNot, "Not", t.castTo(Bool), fals
 
 // Cast converts to dt (float→int truncates; bool is x != 0).
 func (t *Tensor) Cast(dt DType) *Tensor {
-	defer graphTimer(time.Now())
+	defer graphTimer(monoNow())
 	return t.castTo(dt)
 }
 
 // Where is cond ? a : b elementwise, with broadcasting; cond is cast to bool.
 func Where(cond *Tensor, a, b any) *Tensor {
-	defer graphTimer(time.Now())
+	defer graphTimer(monoNow())
 	x := operand("Where", cond, a)
 	y := operand("Where", cond, b)
 	if _, ok := a.(*Tensor); !ok {

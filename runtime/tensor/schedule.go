@@ -167,17 +167,17 @@ func RealizeAll(ts ...*Tensor) {
 	realizeAll(ls)
 }
 
-func realizeAll(ls []*lazy) { scheduleAndLaunch(ls, time.Now()) }
+func realizeAll(ls []*lazy) { scheduleAndLaunch(ls, monoNow()) }
 
 // scheduleAndLaunch is the general path of Realize (scheduling began at t0):
 // it schedules ls, compiles what is missing and enqueues the launches, and
 // returns the scheduled items and their programs.
-func scheduleAndLaunch(ls []*lazy, t0 time.Time) ([]schedItem, []Program) {
+func scheduleAndLaunch(ls []*lazy, t0 stamp) ([]schedItem, []Program) {
 	s := &scheduler{}
 	for _, l := range ls {
 		s.realize(l)
 	}
-	addPhase(&counters.scheduleNS, t0)
+	addPhaseAt(&counters.scheduleNS, t0)
 	if len(s.items) == 0 {
 		return nil, nil
 	}
