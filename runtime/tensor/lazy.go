@@ -6,7 +6,6 @@ package tensor
 // unrealized elementwise node are pushed into its sources, so elementwise
 // chains stay fusable however they are reshaped or transposed.
 
-
 type lazyKind uint8
 
 const (
@@ -19,20 +18,20 @@ const (
 
 type lazy struct {
 	kind  lazyKind
-	shape []int
 	dtype DType
-	dev   *Dev
-	srcs  []*lazy
 	op    Op       // kElem
-	value float64  // kConst
 	rop   ReduceOp // kReduce
-	axes  []int    // kReduce
-	view  View     // kView
-	buf   *Buffer  // kBuffer
 	// keep (kElem) makes the node a kernel of its own whose buffer its
 	// consumers read, instead of inlining it into each of them: for a value
 	// that is costly to compute and read twice (softmax's exp).
-	keep bool
+	keep  bool
+	shape []int
+	dev   *Dev
+	srcs  []*lazy
+	value float64 // kConst
+	axes  []int   // kReduce
+	view  View    // kView
+	buf   *Buffer // kBuffer
 	// inl holds srcs for elementwise nodes of up to three sources, so a
 	// node is one allocation (newElem); realizing a node clears it with
 	// the rest of the node.

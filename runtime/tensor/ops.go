@@ -192,7 +192,13 @@ func binaryOp(op Op, name string, t *Tensor, x any) *Tensor {
 	if op.IsComparison() {
 		rt = Bool
 	}
-	return newElem(op, rt, shape, t.l.dev, shapedAs(t.l, dt, shape), shapedAs(o, dt, shape))
+	a, b := shapedAs(t.l, dt, shape), o
+	if _, ok := x.(*Tensor); ok {
+		b = shapedAs(o, dt, shape)
+	} else { // the number's node is new: shape it in place
+		o.shape, o.dtype, o.value = shape, dt, castValue(o.value, dt)
+	}
+	return newElem(op, rt, shape, t.l.dev, a, b)
 }
 
 // broadcast2 is broadcastShape of two shapes, without allocating when one

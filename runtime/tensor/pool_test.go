@@ -2,6 +2,7 @@ package tensor
 
 import (
 	"runtime"
+	"slices"
 	"testing"
 )
 
@@ -37,14 +38,14 @@ func TestBufferPoolReusesMemory(t *testing.T) {
 			if !d.poolable() {
 				t.Skip("not pooled")
 			}
-			b := mustBuffer(d, Float32, 1000)
+			b := mustBuffer(d, Float32, 100_000)
 			mem := b.mem
 			b = nil
 			var got *Buffer
 			for range 20 {
 				runtime.GC()
 				runtime.Gosched()
-				got = mustBuffer(d, Int32, 990) // same class: 3960 bytes rounds to 4096
+				got = mustBuffer(d, Int32, 99_000) // the same class: 400,000 and 396,000 bytes round to 425,984
 				if got.mem == mem {
 					break
 				}
@@ -52,10 +53,43 @@ func TestBufferPoolReusesMemory(t *testing.T) {
 			if got.mem != mem {
 				t.Fatalf("the freed buffer's memory was not reused")
 			}
-			if n := len(got.mem.Bytes()); n != 990*4 {
-				t.Errorf("reused memory has %d bytes, want %d", n, 990*4)
+			if n := len(got.mem.Bytes()); n != 99_000*4 {
+				t.Errorf("reused memory has %d bytes, want %d", n, 99_000*4)
 			}
 			runtime.KeepAlive(got)
+		})
+	}
+}
+
+// TestSmallBuffersComeBackBySlab: small buffers share a slab whose cleanup
+// returns all of their memory once every one of them is unreachable.
+func TestSmallBuffersComeBackBySlab(t *testing.T) {
+	for _, dev := range []string{"GO", "CPU"} {
+		if !slices.Contains(AvailableBackends(), dev) {
+			continue
+		}
+		t.Run(dev, func(t *testing.T) {
+			d := Device(dev)
+			runtime.GC()
+			before := counters.buffers.Load()
+			mems := map[Memory]bool{}
+			for range 3 * slabN {
+				mems[mustBuffer(d, Float32, 256).mem] = true
+			}
+			var after int64
+			for range 20 {
+				runtime.GC()
+				runtime.Gosched()
+				if after = counters.buffers.Load(); after <= before+slabN {
+					break
+				}
+			}
+			if after > before+slabN { // the current slab may still be held
+				t.Fatalf("%d live buffers after dropping %d small ones (before: %d): slabs were not released", after, 3*slabN, before)
+			}
+			if got := mustBuffer(d, Float32, 250); !mems[got.mem] {
+				t.Errorf("a new small buffer did not reuse a released one's memory")
+			}
 		})
 	}
 }
