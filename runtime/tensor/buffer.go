@@ -154,6 +154,11 @@ func (d *Dev) allocClass(dt DType, n, cbytes int, external bool) (Memory, error)
 	if !d.poolable() {
 		return d.backend.Alloc(dt, n)
 	}
+	if _, ok := d.backend.(goBackend); ok {
+		m := newGoMemory(cbytes)
+		m.resize(dt, n)
+		return m, nil
+	}
 	m, err := d.backend.Alloc(Bool, cbytes)
 	if err != nil {
 		return nil, err
