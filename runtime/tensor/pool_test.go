@@ -1,8 +1,11 @@
 package tensor
 
 import (
+	"errors"
 	"runtime"
+	"runtime/debug"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -91,5 +94,41 @@ func TestSmallBuffersComeBackBySlab(t *testing.T) {
 				t.Errorf("a new small buffer did not reuse a released one's memory")
 			}
 		})
+	}
+}
+
+// TestMemoryLimitRefusesExternalBuffers: with a memory limit set, a C
+// buffer that would bring tensor memory past it is refused with a
+// *MemoryLimitError that says what to do, after the pool's idle memory and
+// unreachable buffers were given back; within the limit it is allocated.
+func TestMemoryLimitRefusesExternalBuffers(t *testing.T) {
+	if !slices.Contains(AvailableBackends(), "CPU") {
+		t.Skip("no CPU backend (cgo and a C compiler)")
+	}
+	d := Device("CPU")
+	for range 3 { // unreachable buffers of earlier tests back to the pool
+		runtime.GC()
+		runtime.Gosched()
+	}
+	base := externalMem.inUse.Load()
+	prev := debug.SetMemoryLimit(base + 48<<20)
+	defer debug.SetMemoryLimit(prev)
+
+	_, err := newBuffer(d, Float32, 16<<20) // 64 MiB
+	var me *MemoryLimitError
+	if !errors.As(err, &me) {
+		t.Fatalf("allocating 64 MiB under a limit %d MiB above what is in use: %v, want a *MemoryLimitError", 48, err)
+	}
+	for _, want := range []string{"64.0 MiB more on CPU", "memory limit", "TICK_MEMORY_LIMIT"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not say %q", err, want)
+		}
+	}
+	for range 3 { // 32 MiB fits, again and again once dropped
+		b, err := newBuffer(d, Float32, 8<<20)
+		if err != nil {
+			t.Fatalf("32 MiB within the limit: %v", err)
+		}
+		runtime.KeepAlive(b)
 	}
 }
