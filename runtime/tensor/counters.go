@@ -17,6 +17,7 @@ type Stats struct {
 	EstBytes        int64 // estimated bytes moved by launched kernels
 	MemoryInUse     int64 // bytes of live buffers (not reset by ResetCounters)
 	Buffers         int64 // live buffers (not reset by ResetCounters)
+	MemoryPooled    int64 // bytes of idle buffers the device pools keep for reuse (not reset)
 	KernelsCompiled int64 // Backend.Compile calls (compile-cache misses)
 	KernelsFromDisk int64 // of KernelsCompiled: objects loaded from the native disk cache, not compiled
 	CacheHits       int64 // compile-cache hits
@@ -39,8 +40,8 @@ func (s Stats) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "kernels launched %d, compiled %d (%d of them loaded from disk), cache hits %d, JIT captures %d, replays %d\n",
 		s.KernelsLaunched, s.KernelsCompiled, s.KernelsFromDisk, s.CacheHits, s.JITCaptures, s.JITReplays)
-	fmt.Fprintf(&b, "estimated FLOPs %d, estimated bytes %d, memory in use %d B in %d buffers\n",
-		s.EstFLOPs, s.EstBytes, s.MemoryInUse, s.Buffers)
+	fmt.Fprintf(&b, "estimated FLOPs %d, estimated bytes %d, memory in use %d B in %d buffers (%d B pooled)\n",
+		s.EstFLOPs, s.EstBytes, s.MemoryInUse, s.Buffers, s.MemoryPooled)
 	fmt.Fprintf(&b, "time: graph %v, schedule %v, codegen %v, compile %v, alloc %v, transfer %v, launch %v, device %v, sync wait %v",
 		s.GraphBuild, s.Schedule, s.Codegen, s.Compile, s.Alloc, s.Transfer, s.Launch, s.DeviceExec, s.SyncWait)
 	return b.String()
@@ -62,7 +63,7 @@ func Counters() Stats {
 	d := func(a *atomic.Int64) time.Duration { return time.Duration(a.Load()) }
 	return Stats{
 		KernelsLaunched: c.launched.Load(), EstFLOPs: c.flops.Load(), EstBytes: c.bytes.Load(),
-		MemoryInUse: c.memInUse.Load(), Buffers: c.buffers.Load(),
+		MemoryInUse: c.memInUse.Load(), Buffers: c.buffers.Load(), MemoryPooled: poolIdle.Load(),
 		KernelsCompiled: c.compiled.Load(), KernelsFromDisk: c.diskHits.Load(), CacheHits: c.cacheHits.Load(),
 		JITCaptures: c.jitCaptures.Load(), JITReplays: c.jitReplays.Load(),
 		GraphBuild: d(&c.graphNS), Schedule: d(&c.scheduleNS), Codegen: d(&c.codegenNS),

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestSizeClasses: every size maps to a class at least as large, wasting
@@ -106,11 +107,14 @@ func TestMemoryLimitRefusesExternalBuffers(t *testing.T) {
 		t.Skip("no CPU backend (cgo and a C compiler)")
 	}
 	d := Device("CPU")
-	for range 3 { // unreachable buffers of earlier tests back to the pool
+	base := int64(-1) // unreachable buffers of earlier tests collected, the pool emptied
+	for i := 0; i < 50 && externalMem.inUse.Load() != base; i++ {
+		base = externalMem.inUse.Load()
 		runtime.GC()
-		runtime.Gosched()
+		time.Sleep(10 * time.Millisecond)
 	}
-	base := externalMem.inUse.Load()
+	drainPools()
+	base = externalMem.inUse.Load()
 	prev := debug.SetMemoryLimit(base + 48<<20)
 	defer debug.SetMemoryLimit(prev)
 
