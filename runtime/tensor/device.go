@@ -25,6 +25,7 @@ type Dev struct {
 	idle    *sync.Cond    // broadcast when pending drops to 0
 	wake    chan struct{} // (capacity 1) also signalled then, for waiters polling a hook
 	err     error         // first failure since the last Synchronize
+	execMu  sync.Mutex    // held while an item runs (worker or runInline): items run one at a time, in order
 
 	progMu sync.Mutex
 	progs  map[string]Program
@@ -360,6 +361,42 @@ func (d *Dev) enqueue(w *work) {
 	d.cond.Signal()
 }
 
+// runInline runs w on the calling goroutine when the device is idle (no
+// item queued or running) and reports whether it did; otherwise the caller
+// enqueues w. For a small kernel, handing it to the worker (a goroutine
+// wake-up, often an OS thread's) costs more than the kernel: the queue
+// would run it next anyway, and Synchronize and errors behave as if it
+// had been queued (pending counts it while it runs; a failure is reported
+// by the next Synchronize).
+func (d *Dev) runInline(w *work) bool {
+	d.mu.Lock()
+	if d.pending > 0 {
+		d.mu.Unlock()
+		return false
+	}
+	d.pending++
+	d.mu.Unlock()
+	noteWork(d, w)
+	d.execMu.Lock()
+	err := d.run(w)
+	d.execMu.Unlock()
+	d.mu.Lock()
+	if err != nil && d.err == nil {
+		d.err = err
+	}
+	d.pending--
+	if d.pending == 0 {
+		d.signalIdle()
+	}
+	d.mu.Unlock()
+	return true
+}
+
+// inlineSmall reports whether the device's small kernels may run on the
+// caller when it is idle: backends whose kernels only compute (not the
+// test backends that block on purpose).
+func (d *Dev) inlineSmall() bool { return d.poolable() }
+
 func (d *Dev) worker() {
 	for {
 		d.mu.Lock()
@@ -374,7 +411,9 @@ func (d *Dev) worker() {
 		}
 		d.mu.Unlock()
 
+		d.execMu.Lock()
 		err := d.run(w)
+		d.execMu.Unlock()
 		if w.pool != nil {
 			w.pool.put(w)
 		} else if w.eager != nil {

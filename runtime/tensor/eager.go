@@ -315,6 +315,12 @@ func launchTemplate(l *lazy, tp *schedTemplate, wk *tapeWalk, t0 stamp) {
 	*l = lazy{kind: kBuffer, shape: l.shape, dtype: l.dtype, dev: l.dev, buf: out}
 	countLaunches(w)
 	recordCapture(l.dev, w)
-	l.dev.enqueue(w)
+	if w.small && l.dev.inlineSmall() && l.dev.runInline(w) {
+		if w.eager != nil {
+			w.eager.release()
+		}
+	} else {
+		l.dev.enqueue(w)
+	}
 	addPhaseAt(&counters.launchNS, t2)
 }
