@@ -135,3 +135,30 @@ func BenchmarkEagerLarge(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkJITReplayKernel: the 10-kernel step of BenchmarkJITReplayVsEager
+// replayed alone (no eager phase between), 100 calls then a synchronize;
+// ns/kernel is per replayed kernel.
+func BenchmarkJITReplayKernel(b *testing.B) {
+	const calls = 100
+	for _, dev := range benchDevices(b) {
+		b.Run(dev, func(b *testing.B) {
+			setDev(b, dev)
+			x := Rand(2, 256).Realize()
+			step := JIT(tenKernelStep)
+			step.Call(x)
+			step.Call(x)
+			_ = SynchronizeAll()
+			b.ReportAllocs()
+			c := startCPU(b)
+			for i := 0; i < b.N; i++ {
+				for range calls {
+					step.Call(x)
+				}
+				_ = SynchronizeAll()
+			}
+			c.report(b, b.N*calls*10) // cpu-ns per kernel
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*calls*10), "ns/kernel")
+		})
+	}
+}
