@@ -511,8 +511,12 @@ func runSplit(prog Program, mems []Memory, n, perOut int) { runSplitRows(prog, m
 // runSplitRows is runSplit with split points at multiples of row when rows
 // are shorter than a chunk.
 func runSplitRows(prog Program, mems []Memory, n, perOut, row int) {
+	if n*max(perOut, 1) < splitMin || n < 2 { // before GOMAXPROCS, which takes the scheduler's lock
+		prog.Run(mems, 0, n)
+		return
+	}
 	workers := runtime.GOMAXPROCS(0)
-	if workers <= 1 || n*max(perOut, 1) < splitMin || n < 2 {
+	if workers <= 1 {
 		prog.Run(mems, 0, n)
 		return
 	}
