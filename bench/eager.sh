@@ -2,7 +2,9 @@
 # Eager dispatch overhead, side by side in one run (docs/benchmarks.md,
 # "Eager dispatch overhead"): the runtime's eager benchmarks built from a
 # base commit and from the working tree, and numpy's x + 1 on 256 float32,
-# run alternately for ROUNDS rounds, with the load before each run.
+# run alternately for ROUNDS rounds, with the load before each run; then
+# TestEagerLoopRunsInBoundedMemory (40 eager ops on 16M float32, CPU) in a
+# process of each build, alternately: its wall time and peak RSS.
 #
 #   bench/eager.sh [BASE_COMMIT [ROUNDS]]     (default: main, 3 rounds)
 #
@@ -46,3 +48,18 @@ for r in $(seq "$rounds"); do
 	echo "== round $r: numpy ($(cut -d' ' -f1-3 /proc/loadavg))"
 	numpy_op
 done
+
+echo "== 40 eager ops on 16M float32 (CPU), one process each: wall, peak RSS, peak buffers"
+python3 - "$tmp/base.test" "$tmp/new.test" "$rounds" <<'EOF'
+import os, subprocess, sys, time
+for r in range(int(sys.argv[3])):
+    for b in sys.argv[1:3]:
+        load = open("/proc/loadavg").read().split()[0]
+        t0 = time.time()
+        p = subprocess.Popen([b, "-test.run", "^TestEagerLoopRunsInBoundedMemory$", "-test.v"],
+                             stdout=subprocess.PIPE, text=True, cwd=os.path.dirname(b))
+        out = p.stdout.read()
+        _, _, ru = os.wait4(p.pid, 0)
+        peak = [l.strip() for l in out.splitlines() if "peak memory" in l]
+        print(f"{os.path.basename(b)}: wall {time.time() - t0:.2f} s, max RSS {ru.ru_maxrss / 1024:.0f} MB, {peak}, load {load}")
+EOF
