@@ -19,6 +19,7 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/traefik/yaegi/interp"
 	"github.com/traefik/yaegi/stdlib"
@@ -69,6 +70,9 @@ type Session struct {
 	sig     stopSignal // closed by Interrupt: what blocking operations wait on (blocking.go)
 	abandon stopSignal // closed by a second Interrupt: the cell stops waiting (abandon.go)
 	stdin   *stdinReader
+	files   []*fileStream // os.Stdout and os.Stderr of cell code, when they are pipes
+	// stdioUsed: a cell's code named Stdout or Stderr (drainStdio)
+	stdioUsed atomic.Bool
 
 	mu       sync.Mutex // guards the fields below
 	cur      *streamer
@@ -92,6 +96,9 @@ type Session struct {
 	ran        []string          // Go code of the cells that ran, for the assistant (assist.go)
 
 	asst *assist.Assistant // completion and inspection (assist.go)
+
+	ct         *cellTypes // the struct types cells declared, for fmt and json (cellreg.go)
+	ctImported bool       // the cell-types package is imported (cellreg.go)
 }
 
 // New starts a session: a fresh interpreter with the standard library,
@@ -99,7 +106,7 @@ type Session struct {
 func New(opts Options) (*Session, error) {
 	s := &Session{opts: opts, rt: &runtime{}, funcCell: map[string]int{},
 		imports: map[string]string{}, declText: map[string]string{}, typeText: map[string]string{},
-		funcSrc: map[string]funcSource{}}
+		funcSrc: map[string]funcSource{}, ct: newCellTypes()}
 	s.stdin = &stdinReader{s: s}
 	s.rt.maxDepth = defaultMaxDepth
 	if opts.MaxDepth > 0 {
@@ -131,6 +138,12 @@ func New(opts Options) (*Session, error) {
 			return nil, fmt.Errorf("session: loading symbols: %w", err)
 		}
 	}
+	if err := s.ip.Use(s.ct.exports()); err != nil {
+		return nil, fmt.Errorf("session: loading symbols: %w", err)
+	}
+	if err := s.ip.Use(s.ct.jsonExports()); err != nil {
+		return nil, fmt.Errorf("session: loading symbols: %w", err)
+	}
 	if err := s.ip.Use(s.fmtSymbols()); err != nil {
 		return nil, fmt.Errorf("session: loading symbols: %w", err)
 	}
@@ -156,14 +169,36 @@ func New(opts Options) (*Session, error) {
 // stdioSymbols rebinds os.Stdin, os.Stdout and os.Stderr for user code to
 // the session's reader and writers (as YAEGI_SPECIAL_STDIO does), so writes
 // to os.Stdout reach the running cell instead of the process's stdout.
+// Where the platform has them, os.Stdout and os.Stderr are *os.File, as in
+// Go: pipes the session routes (stdio_unix.go); else io.Writers.
 func (s *Session) stdioSymbols() map[string]map[string]reflect.Value {
 	var in io.Reader = s.stdin
-	var out, errw io.Writer = router{s, "stdout"}, router{s, "stderr"}
-	return map[string]map[string]reflect.Value{"os/os": {
-		"Stdin":  reflect.ValueOf(&in).Elem(),
-		"Stdout": reflect.ValueOf(&out).Elem(),
-		"Stderr": reflect.ValueOf(&errw).Elem(),
-	}}
+	syms := map[string]reflect.Value{"Stdin": reflect.ValueOf(&in).Elem()}
+	for _, name := range []string{"stdout", "stderr"} {
+		sym := map[string]string{"stdout": "Stdout", "stderr": "Stderr"}[name]
+		f, err := s.newFileStream(name)
+		if err != nil {
+			var w io.Writer = router{s, name}
+			syms[sym] = reflect.ValueOf(&w).Elem()
+			continue
+		}
+		s.files = append(s.files, f)
+		file := f.file()
+		syms[sym] = reflect.New(reflect.TypeOf(file)).Elem()
+		syms[sym].Set(reflect.ValueOf(file))
+	}
+	return map[string]map[string]reflect.Value{"os/os": syms}
+}
+
+// drainStdio routes what cell code wrote to os.Stdout and os.Stderr and
+// the session has not read yet, so that it comes before what follows.
+// Until a cell's code names os.Stdout or os.Stderr, nothing can have
+// written to them (cell code reaches them only by name; native code has
+// its own), and a print does not pay for the poll.
+func (s *Session) drainStdio() {
+	if s.stdioUsed.Load() {
+		drainStreams(s.files)
+	}
 }
 
 // Interrupt stops the running cell at its next checkpoint (loop iteration
@@ -256,6 +291,9 @@ func (r *Run) Evaluator(seg cell.Segment) *Evaluator {
 // begin makes st the destination of stream output and resets per-cell state.
 func (s *Session) begin(sink Sink, c *Cell) *streamer {
 	st := newStreamer(sink)
+	if strings.Contains(c.Code, "Stdout") || strings.Contains(c.Code, "Stderr") {
+		s.stdioUsed.Store(true)
+	}
 	s.mu.Lock()
 	pending := s.pending.String()
 	s.pending.Reset()
@@ -272,6 +310,7 @@ func (s *Session) begin(sink Sink, c *Cell) *streamer {
 }
 
 func (s *Session) end(st *streamer) {
+	s.drainStdio()
 	s.mu.Lock()
 	s.cur, s.cell = nil, nil
 	s.mu.Unlock()
@@ -401,6 +440,7 @@ func (s *Session) runParsed(c cell.Cell, generated func(*cell.Parsed) []ast.Node
 			}
 			s.noteFuncs(p.File, c.N)
 			s.noteDecls(p.File, pc.Fset)
+			s.registerCellTypes(p.File)
 			s.noteTypes(p.File, types)
 			s.refreshCallers(declaredIn(p.File, redefined))
 			continue
@@ -443,6 +483,7 @@ func (s *Session) noteFuncs(f *ast.File, n int) {
 // When the expression has no value (a call of a function without results)
 // it runs as a plain statement.
 func (s *Session) runValue(c cell.Cell, x ast.Expr) Result {
+	x = s.imageValue(x)
 	prog, err := s.compile(block([]ast.Stmt{rewrite.ValueProbe(x)}))
 	if err == nil {
 		if rich := s.richMethodsOf(x); len(rich) > 0 {
@@ -464,7 +505,7 @@ func (s *Session) runValue(c cell.Cell, x ast.Expr) Result {
 	if len(vals) == 0 || !echoed(vals[0]) {
 		return Result{}
 	}
-	d := renderValue(vals[0]) // may be nil: a nil error or untyped nil is shown as <nil>
+	d := s.render(vals[0]) // may be nil: a nil error or untyped nil is shown as <nil>
 	for _, rich := range vals[1:] {
 		r := rich.([2]string)
 		d.Bundle[r[0]] = r[1]

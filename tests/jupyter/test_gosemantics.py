@@ -182,6 +182,79 @@ class GoSemantics(unittest.TestCase):
         msg_id = self.kc.is_complete("if x > 1 {\n} else")
         self.assertEqual(shell_reply(self.kc, msg_id)["content"]["status"], "incomplete")
 
+class CellTypesReachNativeCode(unittest.TestCase):
+    """Values of types declared in cells, given to fmt, encoding/json,
+    errors and the value display, come out as `go run` prints them (the
+    interpreter builds such types without names or methods); the expected
+    texts are go run's (diff corpus i12b_* in kernel/session/testdata/diff)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.km, cls.kc = start_new_kernel(kernel_name=KERNEL, startup_timeout=TIMEOUT)
+        reply, _ = run(cls.kc, 'import ("encoding/json"; "errors"; "fmt"; "image"; "image/color")\n'
+                       'type Inner struct { A int `json:"a"`; secret string }\n'
+                       'type Point struct{ X, Y int }\n'
+                       'func (p Point) String() string { return fmt.Sprintf("(%d,%d)", p.X, p.Y) }\n'
+                       'type Code struct{ N int; Why string }\n'
+                       'func (c Code) Error() string { return fmt.Sprint("code ", c.N) }\n'
+                       'type Missing struct{ Name string }\n'
+                       'func (m *Missing) Error() string { return m.Name + " missing" }\n'
+                       'type Checker struct{ N int }\n'
+                       'func (c Checker) ColorModel() color.Model { return color.GrayModel }\n'
+                       'func (c Checker) Bounds() image.Rectangle { return image.Rect(0, 0, c.N, c.N) }\n'
+                       'func (c Checker) At(x, y int) color.Color { return color.Gray{uint8(255 * ((x + y) % 2))} }')
+        assert reply["content"]["status"] == "ok", reply["content"]
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.kc.stop_channels()
+        cls.km.shutdown_kernel(now=False)
+
+    ok, stdout, value = GoSemantics.ok, GoSemantics.stdout, GoSemantics.value
+
+    def test_1_type_names_and_fields(self):
+        self.assertEqual(self.stdout('in := Inner{1, "s"}\nfmt.Printf("%T %+v %#v\\n", in, in, []Inner{in})'),
+                         'main.Inner {A:1 secret:s} []main.Inner{main.Inner{A:1, secret:"s"}}\n')
+
+    def test_2_methods_inside_composites(self):
+        self.assertEqual(self.stdout('fmt.Println([]Point{{1, 2}}, map[string]Point{"a": {3, 4}}, []Code{{5, "x"}})'),
+                         "[(1,2)] map[a:(3,4)] [code 5]\n")
+        self.assertEqual(self.value("[]Point{{1, 2}, {3, 4}}"), "[(1,2) (3,4)]")
+
+    def test_3_json_omits_unexported(self):
+        self.assertEqual(self.stdout('b, _ := json.Marshal(Inner{1, "s"})\nfmt.Println(string(b))'), '{"a":1}\n')
+
+    def test_4_errors_as_and_is(self):
+        self.assertEqual(self.stdout('var m *Missing\nerr := fmt.Errorf("open: %w", &Missing{"cfg"})\n'
+                                     'var c Code\nfmt.Println(errors.As(err, &m), m.Name, errors.As(fmt.Errorf("w: %w", Code{7, ""}), &c), c.N)'),
+                         "true cfg true 7\n")
+
+    def test_5_uncaught_panic_shows_error_text(self):
+        reply, _ = run(self.kc, 'panic(Code{9, "why"})')
+        self.assertEqual(reply["content"]["status"], "error")
+        self.assertTrue(reply["content"]["evalue"].startswith("code 9"), reply["content"]["evalue"])
+
+    def test_6_image_value_drawn(self):
+        res = [m for m in self.ok("Checker{8}") if m["msg_type"] == "execute_result"]
+        self.assertEqual(len(res), 1)
+        data = res[0]["content"]["data"]
+        self.assertIn("image/png", data)
+        self.assertEqual(data["text/plain"], "<image 8x8 main.Checker>")
+
+    def test_8_assertions_to_error(self):
+        self.ok('func kind(x any) string {\n\tswitch v := x.(type) {\n\tcase error:\n\t\treturn "error " + v.Error()\n'
+                '\tcase int:\n\t\treturn "int"\n\t}\n\treturn "other"\n}')
+        self.assertEqual(self.stdout('var xc any = Code{3, ""}\ne, isErr := xc.(error)\n'
+                                     'fmt.Println(kind(Code{1, ""}), kind(&Missing{"m"}), kind(2), e, isErr)'),
+                         "error code 1 error m missing int code 3 true\n")
+
+    def test_7_index_out_of_range_numbers(self):
+        self.ok("xs := []int{1, 2, 3}\nidx := 5")
+        reply, _ = run(self.kc, "fmt.Println(xs[idx])")
+        self.assertEqual(reply["content"]["status"], "error")
+        self.assertTrue(reply["content"]["evalue"].startswith("runtime error: index out of range [5] with length 3"),
+                        reply["content"]["evalue"])
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -79,9 +79,11 @@ func Passes() []Pass {
 	return []Pass{
 		{"fold-min-max", foldMinMax},
 		{"std-generics", stdGenerics},
+		{"error-assert", errorAssert},
 		{"top-level-defer", topLevelDefer},
 		{"per-iteration", perIteration},
 		{"range-int", rangeInt},
+		{"func-args", funcArgs},
 		{"interruptible", interruptible},
 		{"loop-checkpoints", loopCheckpoints},
 		{"go-guard", goGuard},
