@@ -44,7 +44,7 @@ func BenchmarkEagerOp(b *testing.B) {
 	for _, dev := range benchDevices(b) {
 		b.Run(dev, func(b *testing.B) {
 			setDev(b, dev)
-			x := Rand(6, 256).Realize()
+			x := benchData(6, 256).Realize()
 			d := Device(dev)
 			for range 3 {
 				x.Add(1).Realize()
@@ -70,7 +70,7 @@ func BenchmarkEagerAddSync(b *testing.B) {
 	for _, dev := range benchDevices(b) {
 		b.Run(dev, func(b *testing.B) {
 			setDev(b, dev)
-			x, y := Rand(6, 256).Realize(), Rand(7, 256).Realize()
+			x, y := benchData(6, 256).Realize(), benchData(7, 256).Realize()
 			d := Device(dev)
 			x.Add(y).Realize()
 			_ = d.Synchronize()
@@ -91,7 +91,7 @@ func BenchmarkEagerChain3(b *testing.B) {
 	for _, dev := range benchDevices(b) {
 		b.Run(dev, func(b *testing.B) {
 			setDev(b, dev)
-			x := Rand(6, 256).Realize()
+			x := benchData(6, 256).Realize()
 			d := Device(dev)
 			chain := func() *Tensor { return x.Add(1).Realize().Mul(2).Realize().Sub(3).Realize() }
 			chain()
@@ -144,7 +144,7 @@ func BenchmarkJITReplayKernel(b *testing.B) {
 	for _, dev := range benchDevices(b) {
 		b.Run(dev, func(b *testing.B) {
 			setDev(b, dev)
-			x := Rand(2, 256).Realize()
+			x := benchData(2, 256).Realize()
 			step := JIT(tenKernelStep)
 			step.Call(x)
 			step.Call(x)
@@ -161,4 +161,16 @@ func BenchmarkJITReplayKernel(b *testing.B) {
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*calls*10), "ns/kernel")
 		})
 	}
+}
+
+// benchData is n float32 in [0, 1) from seed, built without the random
+// API (bench/eager.sh compiles this file against older commits too).
+func benchData(seed uint32, n int) *Tensor {
+	v := make([]float32, n)
+	s := seed*2654435761 + 1
+	for i := range v {
+		s = s*1664525 + 1013904223
+		v[i] = float32(s>>8) / (1 << 24)
+	}
+	return FromFloat32s(v, n)
 }

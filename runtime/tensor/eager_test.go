@@ -48,9 +48,9 @@ func TestEagerTemplatesMatchGeneralPath(t *testing.T) {
 		t.Run(dev, func(t *testing.T) {
 			onDevice(t, dev)
 			for round := range 3 {
-				a := Randn(int64(10*round+1), 4, 8).Realize()
-				b := Randn(int64(10*round+2), 4, 8).Realize()
-				c := Randn(int64(10*round+3), 1, 8).Realize()
+				a := RandnSeed(int64(10*round+1), 4, 8).Realize()
+				b := RandnSeed(int64(10*round+2), 4, 8).Realize()
+				c := RandnSeed(int64(10*round+3), 1, 8).Realize()
 				wants := make([]*Tensor, len(eagerCases))
 				for i, tc := range eagerCases {
 					wants[i] = tc.f(a, b, c)
@@ -74,7 +74,7 @@ func TestEagerOpUsesTemplate(t *testing.T) {
 		t.Run(dev, func(t *testing.T) {
 			onDevice(t, dev)
 			d := Device(dev)
-			x := Rand(1, 256).Realize()
+			x := RandSeed(1, 256).Realize()
 			x.Add(1).Realize()
 			_ = d.Synchronize()
 			tp := &tapeWalk{}
