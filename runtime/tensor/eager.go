@@ -110,7 +110,7 @@ func (w *tapeWalk) node(n *lazy) bool {
 	switch n.kind {
 	case kBuffer:
 		s, ok := w.slot(n.buf)
-		return ok && w.put(tBuffer|uint64(n.dtype)<<8|uint64(s)<<16) && w.put(uint64(n.buf.n))
+		return ok && w.put(tBuffer|uint64(n.dtype)<<8|uint64(s)<<16) && w.put(uint64(n.buf.n)) && w.ints(n.shape)
 	case kConst:
 		return w.put(tConst|uint64(n.dtype)<<8) && w.put(math.Float64bits(n.value))
 	case kElem:
