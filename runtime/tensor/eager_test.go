@@ -86,7 +86,7 @@ func TestEagerOpUsesTemplate(t *testing.T) {
 			}
 			allocs := testing.AllocsPerRun(200, func() { x.Add(1).Realize() })
 			_ = d.Synchronize()
-			// 2 on CPU; on GO up to 5 more when the pool is empty between
+			// 1 on CPU; on GO up to 5 more when the pool is empty between
 			// collections (the buffer, its header, its typed view).
 			if allocs > 8 {
 				t.Errorf("an eager x.Add(1).Realize() makes %.1f allocations, want at most 8 (the general path makes 53)", allocs)

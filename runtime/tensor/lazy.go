@@ -47,7 +47,11 @@ type tensorNode struct {
 // newElem returns a tensor of a new elementwise node op(srcs) of shape
 // (shared, never modified) and dtype dt on dev.
 func newElem(op Op, dt DType, shape []int, dev *Dev, srcs ...*lazy) *Tensor {
-	n := &tensorNode{}
+	return initElem(&tensorNode{}, op, dt, shape, dev, srcs...)
+}
+
+// initElem is newElem in n.
+func initElem(n *tensorNode, op Op, dt DType, shape []int, dev *Dev, srcs ...*lazy) *Tensor {
 	n.l = lazy{kind: kElem, shape: shape, dtype: dt, dev: dev, op: op}
 	if len(srcs) <= len(n.l.inl) {
 		n.l.srcs = n.l.inl[:len(srcs):len(srcs)]

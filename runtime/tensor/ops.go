@@ -24,34 +24,41 @@ func operand(name string, t *Tensor, x any) *Tensor {
 // an operation with t), in t's dtype family: an integral number keeps an
 // integer dtype, a fractional one makes it Float32, bool becomes Int32.
 func numberOperand(name string, t *Tensor, x any) *lazy {
-	num := func(v float64, integral bool) *lazy {
-		dt := t.l.dtype
-		if !integral && !dt.IsFloat() {
-			dt = Float32
-		} else if dt == Bool {
-			dt = Int32
-		}
-		return &lazy{kind: kConst, dtype: dt, dev: t.l.dev, value: v}
-	}
-	switch v := x.(type) {
+	l := &lazy{}
+	setNumber(l, name, t, x)
+	return l
+}
+
+// setNumber makes l the constant node of numberOperand.
+func setNumber(l *lazy, name string, t *Tensor, x any) {
+	var v float64
+	integral := true
+	switch x := x.(type) {
 	case int:
-		return num(float64(v), true)
+		v = float64(x)
 	case int32:
-		return num(float64(v), true)
+		v = float64(x)
 	case int64:
-		return num(float64(v), true)
+		v = float64(x)
 	case float32:
-		return num(float64(v), float64(v) == math.Trunc(float64(v)))
+		v = float64(x)
+		integral = v == math.Trunc(v)
 	case float64:
-		return num(v, v == math.Trunc(v))
+		v, integral = x, x == math.Trunc(x)
 	case bool:
-		if v {
-			return num(1, true)
+		if x {
+			v = 1
 		}
-		return num(0, true)
+	default:
+		opPanic(name, fmt.Sprintf("operand of type %T is not a *Tensor or a Go number", x), t.l.shape)
 	}
-	opPanic(name, fmt.Sprintf("operand of type %T is not a *Tensor or a Go number", x), t.l.shape)
-	return nil
+	dt := t.l.dtype
+	if !integral && !dt.IsFloat() {
+		dt = Float32
+	} else if dt == Bool {
+		dt = Int32
+	}
+	*l = lazy{kind: kConst, dtype: dt, dev: t.l.dev, value: v}
 }
 
 // broadcastShape is numpy's rule: align right, size-1 axes stretch. When
@@ -169,13 +176,16 @@ func castValue(v float64, dt DType) float64 {
 func binaryOp(op Op, name string, t *Tensor, x any) *Tensor {
 	defer graphTimer(monoNow())
 	var o *lazy
+	var node *elemConstNode // for a number: the result and its constant in one allocation
 	if v, ok := x.(*Tensor); ok {
 		if v == nil {
 			opPanic(name, "operand is a nil *Tensor", t.l.shape)
 		}
 		o = v.l
 	} else {
-		o = numberOperand(name, t, x)
+		node = &elemConstNode{}
+		setNumber(&node.c, name, t, x)
+		o = &node.c
 	}
 	if o.dev != t.l.dev {
 		opPanic(name, fmt.Sprintf("operands are on devices %s and %s; move one with To", t.l.dev.name, o.dev.name), t.l.shape, o.shape)
@@ -192,13 +202,19 @@ func binaryOp(op Op, name string, t *Tensor, x any) *Tensor {
 	if op.IsComparison() {
 		rt = Bool
 	}
-	a, b := shapedAs(t.l, dt, shape), o
-	if _, ok := x.(*Tensor); ok {
-		b = shapedAs(o, dt, shape)
-	} else { // the number's node is new: shape it in place
-		o.shape, o.dtype, o.value = shape, dt, castValue(o.value, dt)
+	a := shapedAs(t.l, dt, shape)
+	if node == nil {
+		return newElem(op, rt, shape, t.l.dev, a, shapedAs(o, dt, shape))
 	}
-	return newElem(op, rt, shape, t.l.dev, a, b)
+	o.shape, o.dtype, o.value = shape, dt, castValue(o.value, dt) // the number's node is new: shape it in place
+	return initElem(&node.n, op, rt, shape, t.l.dev, a, o)
+}
+
+// elemConstNode is an elementwise result with a number operand's constant
+// node, in one allocation.
+type elemConstNode struct {
+	n tensorNode
+	c lazy
 }
 
 // broadcast2 is broadcastShape of two shapes, without allocating when one
