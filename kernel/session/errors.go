@@ -24,6 +24,9 @@ func (c *crashError) Error() string { return fmt.Sprint(c.v) }
 func compileError(c cell.Cell, err error) *Error {
 	var crash *crashError
 	if errors.As(err, &crash) {
+		if e := constantError(c, crash.v); e != nil {
+			return e
+		}
 		return unsupportedError(c, crash.v)
 	}
 	var lines []string

@@ -416,7 +416,8 @@ func (s *Session) runParsed(c cell.Cell, generated func(*cell.Parsed) []ast.Node
 	if e != nil {
 		return Result{Err: e}
 	}
-	opts := rewrite.Options{Ints: s.knownInts(), CheckpointCall: checkpointByCall, Dump: s.opts.RewriteDump, Imports: s.importsCopy()}
+	ints, chans := s.knownIntsAndChans()
+	opts := rewrite.Options{Ints: ints, Chans: chans, MethodSig: s.methodSig, VarType: s.varType, CheckpointCall: checkpointByCall, Dump: s.opts.RewriteDump, Imports: s.importsCopy()}
 	if generated != nil {
 		opts.Generated = generated(pc)
 	}

@@ -22,17 +22,9 @@ var StdGeneric = map[string][]string{
 	"cmp":          {"Compare", "Less", "Or"},
 }
 
-// StdGenericName is the prelude's name for function fn of package path.
-func StdGenericName(path, fn string) string {
-	return "ᐩstd" + strings.NewReplacer("/", "ᐩ").Replace(path) + "ᐩ" + fn
-}
-
-// stdGenerics (pass std-generics) points the calls of StdGeneric's
-// functions at the prelude's implementations (`slices.Sort(x)` becomes
-// `ᐩstdslicesᐩSort(x)`), and writes iter.Seq[V] and iter.Seq2[K, V] as the
-// function types they are. Options.Imports says which package a name
-// stands for; the cell's own imports are added.
-func stdGenerics(u *Unit) {
+// importNames returns the package names the cell can use, with their
+// import paths: Options.Imports and the cell's own imports.
+func (u *Unit) importNames() map[string]string {
 	names := map[string]string{}
 	for n, p := range u.imports {
 		names[n] = p
@@ -50,6 +42,21 @@ func stdGenerics(u *Unit) {
 			names[n] = p
 		}
 	}
+	return names
+}
+
+// StdGenericName is the prelude's name for function fn of package path.
+func StdGenericName(path, fn string) string {
+	return "ᐩstd" + strings.NewReplacer("/", "ᐩ").Replace(path) + "ᐩ" + fn
+}
+
+// stdGenerics (pass std-generics) points the calls of StdGeneric's
+// functions at the prelude's implementations (`slices.Sort(x)` becomes
+// `ᐩstdslicesᐩSort(x)`), and writes iter.Seq[V] and iter.Seq2[K, V] as the
+// function types they are. Options.Imports says which package a name
+// stands for; the cell's own imports are added.
+func stdGenerics(u *Unit) {
+	names := u.importNames()
 	provided := map[string]bool{}
 	for p, fns := range StdGeneric {
 		for _, f := range fns {
@@ -130,12 +137,15 @@ func (u *Unit) topLevelGenericDefine(st ast.Stmt) []ast.Stmt {
 	if !ok || len(call.Args) == 0 || call.Ellipsis.IsValid() && len(call.Args) == 1 {
 		return []ast.Stmt{st}
 	}
-	fn, ok := call.Fun.(*ast.Ident)
-	if !ok || resultLike[fn.Name] == "" {
-		return []ast.Stmt{st}
-	}
 	y, ok := a.Lhs[0].(*ast.Ident)
 	if !ok || y.Name == "_" {
+		return []ast.Stmt{st}
+	}
+	if r := u.declareThenAssign(a, y, call); r != nil {
+		return r
+	}
+	fn, ok := call.Fun.(*ast.Ident)
+	if !ok || resultLike[fn.Name] == "" {
 		return []ast.Stmt{st}
 	}
 	tmp := u.fresh("a")

@@ -23,7 +23,6 @@ func run() {
 	fmt.Println(words, slices.Compact([]int{1, 1, 2, 2, 2, 3}))
 }
 
-
 func main() {
 	run()
 }

@@ -20,7 +20,6 @@ func run() {
 	fmt.Println(m2)
 }
 
-
 func main() {
 	run()
 }
