@@ -20,6 +20,7 @@ var StdGeneric = map[string][]string{
 	"maps":         {"All", "Clone", "Collect", "Copy", "DeleteFunc", "Equal", "EqualFunc", "Keys", "Values"},
 	"math/rand/v2": {"N"},
 	"cmp":          {"Compare", "Less", "Or"},
+	"sync":         {"OnceValue", "OnceValues"},
 }
 
 // importNames returns the package names the cell can use, with their
@@ -77,6 +78,17 @@ func stdGenerics(u *Unit) {
 	var fix func(x ast.Expr) ast.Expr
 	fix = func(x ast.Expr) ast.Expr {
 		switch e := x.(type) {
+		case *ast.CallExpr:
+			// cmp.Or(a, b, c) as Or2(a, Or2(b, c)): the interpreter cannot
+			// infer a type parameter from variadic arguments
+			if p, f := pkgOf(e.Fun); p == "cmp" && f == "Or" && !e.Ellipsis.IsValid() && len(e.Args) >= 2 {
+				or := e.Args[len(e.Args)-1]
+				for i := len(e.Args) - 2; i >= 0; i-- {
+					or = &ast.CallExpr{Fun: &ast.Ident{NamePos: e.Pos(), Name: StdGenericName("cmp", "Or2")},
+						Lparen: e.Lparen, Args: []ast.Expr{e.Args[i], or}, Rparen: e.Rparen}
+				}
+				return or
+			}
 		case *ast.SelectorExpr:
 			if p, f := pkgOf(e); provided[p+"."+f] {
 				return &ast.Ident{NamePos: e.Pos(), Name: StdGenericName(p, f)}
@@ -118,6 +130,10 @@ func init() {
 		resultLike[StdGenericName("slices", f)] = "same"
 	}
 	resultLike[StdGenericName("maps", "Clone")] = "same"
+	// a func() T in, a func() T out
+	resultLike[StdGenericName("sync", "OnceValue")] = "same"
+	resultLike[StdGenericName("sync", "OnceValues")] = "same"
+	resultLike[StdGenericName("cmp", "Or2")] = "same"
 	for _, f := range []string{"Max", "Min", "MaxFunc", "MinFunc"} {
 		resultLike[StdGenericName("slices", f)] = "elem"
 	}
@@ -159,7 +175,8 @@ func (u *Unit) topLevelGenericDefine(st ast.Stmt) []ast.Stmt {
 	a.Tok = token.ASSIGN
 	SetPos(first, a.Pos())
 	SetPos(decl, a.Pos())
-	return []ast.Stmt{first, decl, a}
+	// the argument may be a generic call too (slices.DeleteFunc(slices.Clone(x), f))
+	return append(u.topLevelGenericDefine(first), decl, a)
 }
 
 // seqType returns func(yield func(ts...) bool).
