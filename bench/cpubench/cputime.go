@@ -10,18 +10,8 @@ package main
 
 import (
 	"runtime"
-	"syscall"
 	"time"
 )
-
-// cpuTime is the process's user + system time so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // perCPUSecond runs f until it has used at least 200 ms of CPU time (at
 // least 3 runs) and returns work per CPU-second times GOMAXPROCS, with

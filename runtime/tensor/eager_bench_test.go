@@ -8,7 +8,6 @@ package tensor
 
 import (
 	"runtime"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -17,12 +16,6 @@ import (
 // caller, the device worker and the garbage collector), which a loaded
 // machine inflates less than wall time; ReportMetric it per op.
 type cpuClock struct{ t0 time.Duration }
-
-func processCPU() time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 func startCPU(b *testing.B) *cpuClock {
 	b.ResetTimer()
