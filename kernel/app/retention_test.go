@@ -3,11 +3,14 @@ package app_test
 import (
 	"context"
 	"fmt"
+	"io"
 	"runtime"
 	"slices"
 	"testing"
 
+	"github.com/tick-kernel/tick/kernel"
 	"github.com/tick-kernel/tick/kernel/app"
+	"github.com/tick-kernel/tick/kernel/kerneltest"
 	"github.com/tick-kernel/tick/kernel/session"
 )
 
@@ -27,12 +30,14 @@ func TestTrivialCellsRetainNoMemory(t *testing.T) {
 		t.Skip("measures the heap: slow under -race and -short")
 	}
 	for _, tc := range []struct {
-		name string
-		code func(i int) string
+		name   string
+		code   func(i int) string
+		kernel bool // through the kernel's execute handler (history, replies)
 	}{
-		{"1+1", func(int) string { return "1+1" }},
-		{"distinct expressions", func(i int) string { return fmt.Sprintf("n + %d", i) }},
-		{"statements", func(i int) string { return fmt.Sprintf("n += %d\nfmt.Sprint(n)", i%7) }},
+		{"1+1 through the kernel", func(int) string { return "1+1" }, true},
+		{"1+1", func(int) string { return "1+1" }, false},
+		{"distinct expressions", func(i int) string { return fmt.Sprintf("n + %d", i) }, false},
+		{"statements", func(i int) string { return fmt.Sprintf("n += %d\nfmt.Sprint(n)", i%7) }, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r, err := app.New(session.Options{})
@@ -40,13 +45,26 @@ func TestTrivialCellsRetainNoMemory(t *testing.T) {
 				t.Fatal(err)
 			}
 			count := 0
+			exec := func(code string) {
+				if res := r.Execute(context.Background(), session.Cell{Code: code, Count: count}, &stdout{}); res.Err != nil {
+					t.Fatalf("cell %d %q: %v", count, code, res.Err)
+				}
+			}
+			if tc.kernel {
+				shell, control := kernel.NewMux(io.Discard), kernel.NewMux(io.Discard)
+				kernel.NewService(r, kernel.ServiceOptions{}).Register(shell, control)
+				exec = func(code string) {
+					rec := kerneltest.NewRecorder()
+					shell.Serve(rec, kerneltest.NewRequest("execute_request", map[string]any{"code": code}))
+					if reply := rec.Reply1(t.Fatalf); reply.Content["status"] != "ok" {
+						t.Fatalf("cell %d %q: %v", count, code, reply.Content)
+					}
+				}
+			}
 			run := func(cells int) {
 				for range cells {
 					count++
-					code := tc.code(count)
-					if res := r.Execute(context.Background(), session.Cell{Code: code, Count: count}, &stdout{}); res.Err != nil {
-						t.Fatalf("cell %d %q: %v", count, code, res.Err)
-					}
+					exec(tc.code(count))
 				}
 			}
 			if res := r.Execute(context.Background(), session.Cell{Code: "import \"fmt\"\nn := 1", Count: 0}, &stdout{}); res.Err != nil {

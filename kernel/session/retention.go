@@ -10,6 +10,7 @@ import (
 	"github.com/traefik/yaegi/interp"
 
 	"github.com/tick-kernel/tick/kernel/session/cell"
+	"github.com/tick-kernel/tick/kernel/session/rewrite"
 )
 
 // What a cell leaves behind (issue 17). A session runs for days and tens of
@@ -84,36 +85,74 @@ func releaseCompiled(ip *interp.Interpreter) {
 	}
 }
 
-// framelessBlock is block(frameless(list)), positioned at list (yaegi
-// takes the import scope of a compiled node from its position).
-func framelessBlock(list []ast.Stmt) *ast.BlockStmt {
-	return &ast.BlockStmt{Lbrace: list[0].Pos(), List: frameless(list), Rbrace: list[len(list)-1].End()}
-}
-
-// runTop compiles and runs top-level statements of c frameless.
+// runTop compiles and runs top-level statements of c, a piece of the
+// cell, part by part (framelessParts).
 func (s *Session) runTop(c cell.Cell, list []ast.Stmt) *Error {
-	prog, err := s.compile(framelessBlock(list))
-	if err != nil {
-		return compileError(c, err)
+	for _, p := range framelessParts(frameless(list)) {
+		prog, err := s.compile(p.block)
+		if err != nil {
+			return compileError(c, err)
+		}
+		run := s.execute
+		if p.wrapped {
+			run = s.executeTop
+		}
+		if e := run(c, prog); e != nil {
+			return e
+		}
 	}
-	return s.executeTop(c, prog)
+	return nil
 }
 
-// executeTop runs prog, compiled from a framelessBlock: a panic's
-// traceback shows the frame of the function frameless made as the cell's
-// top level.
+// part is a block of top-level statements runTop compiles, positioned at
+// its first (yaegi takes the import scope of a compiled node from its
+// position): the call of a function frameless made, or the statements
+// between two such calls.
+type part struct {
+	block   *ast.BlockStmt
+	wrapped bool
+}
+
+// framelessParts cuts the statements frameless made into parts, each call
+// of a function it made alone (so that a panic's frames are those of one
+// such function: topLevelFrames).
+func framelessParts(list []ast.Stmt, wrapped map[ast.Node]bool) []part {
+	var parts []part
+	var run []ast.Stmt
+	for _, st := range list {
+		if !wrapped[st] {
+			run = append(run, st)
+			continue
+		}
+		if len(run) > 0 {
+			parts = append(parts, part{block: block(run)})
+			run = nil
+		}
+		parts = append(parts, part{block: block([]ast.Stmt{st}), wrapped: true})
+	}
+	if len(run) > 0 {
+		parts = append(parts, part{block: block(run)})
+	}
+	return parts
+}
+
+// framelessProbe is the value probe of x (rewrite.ValueProbe) in a
+// function call, as frameless makes it; run it with executeTop.
+func framelessProbe(x ast.Expr) ast.Node {
+	return block([]ast.Stmt{inCall([]ast.Stmt{rewrite.ValueProbe(x)})})
+}
+
+// executeTop runs prog, compiled from a statement frameless made: a
+// panic's traceback shows the function's frame as the cell's top level.
 func (s *Session) executeTop(c cell.Cell, prog *interp.Program) *Error {
 	s.topLevel = true
 	defer func() { s.topLevel = false }()
 	return s.execute(c, prog)
 }
 
-// wrapperFrames turns, when the running code came from a framelessBlock,
-// the frames yaegi printed for the function frameless made into the
-// cell's top level: its body's frame ("3:1: panic: main.func(...)", the
-// last frame of a function literal) reads as the top level's
-// ("3:1: panic: main(...)"), and the top-level frames after it (the call
-// of that function: "-: panic: ...", "1:5: panic: main(...)") go.
+// wrapperFrames turns, while executeTop runs, the frames yaegi printed
+// for the function frameless made into the cell's top level
+// (topLevelFrames).
 func (s *Session) wrapperFrames() {
 	if !s.topLevel {
 		return
@@ -123,36 +162,42 @@ func (s *Session) wrapperFrames() {
 	s.frames = topLevelFrames(s.frames)
 }
 
-// topLevelFrames is wrapperFrames on a list of frames.
+// topLevelFrames rewrites the frames of a panic that unwound through the
+// function frameless made: yaegi prints two frames for it, its body's and
+// its call's, both named main.func ("2:1: panic: main.func(...)"), the
+// last two of the list. They become one top-level frame, as the statement
+// printed before it was wrapped ("2:1: panic: main(...)").
 func topLevelFrames(frames []string) []string {
-	for i := len(frames) - 1; i >= 0; i-- {
-		m := yaegiFrame.FindStringSubmatch(frames[i])
-		switch {
-		case strings.HasPrefix(frames[i], "-:") || m != nil && m[2] == "main(...)":
-			continue // a top-level frame
-		case m != nil && m[2] == "main.func(...)":
-			out := append(frames[:i:i], strings.TrimSuffix(frames[i], "main.func(...)")+"main(...)")
-			return out
-		}
+	const lit, top = "main.func(...)", "main(...)"
+	n := len(frames)
+	if n == 0 || !strings.HasSuffix(frames[n-1], ": panic: "+lit) {
 		return frames
 	}
-	return frames
+	if n >= 2 && strings.HasSuffix(frames[n-2], ": panic: "+lit) {
+		n-- // the call's frame
+	}
+	return append(frames[:n-1:n-1], strings.TrimSuffix(frames[n-1], lit)+top)
 }
 
 // frameless returns the statements with each run of consecutive
-// statements that define no names moved into `func() { ... }()`, so that
-// their temporaries do not take slots of the interpreter's global frame.
-// Statements that define names (x := v, var, const, type) stay at top
-// level, as do all of list when it holds a return, goto or label outside
-// function literals (they would change meaning inside a function).
-func frameless(list []ast.Stmt) []ast.Stmt {
+// statements that define no names moved into `func() { ... }()` (the
+// statements it made are in wrapped), so that their temporaries do not
+// take slots of the interpreter's global frame, which keeps them for the
+// rest of the session. Statements that define names (x := v, var, const,
+// type) stay at top level, as does all of list when it holds a return,
+// goto or label outside function literals (they would change meaning
+// inside a function).
+func frameless(list []ast.Stmt) (out []ast.Stmt, wrapped map[ast.Node]bool) {
 	if len(list) == 0 || !wrappable(list) {
-		return list
+		return list, nil
 	}
-	var out, run []ast.Stmt
+	wrapped = map[ast.Node]bool{}
+	var run []ast.Stmt
 	flush := func() {
 		if len(run) > 0 {
-			out = append(out, inCall(run))
+			w := inCall(run)
+			wrapped[w] = true
+			out = append(out, w)
 			run = nil
 		}
 	}
@@ -165,7 +210,7 @@ func frameless(list []ast.Stmt) []ast.Stmt {
 		run = append(run, st)
 	}
 	flush()
-	return out
+	return out, wrapped
 }
 
 // defines reports whether st, a top-level statement, defines names.
@@ -201,12 +246,13 @@ func wrappable(list []ast.Stmt) bool {
 	return ok
 }
 
-// inCall returns `func() { list }()`. The function and the call have no
-// position: a panic's traceback leaves out frames without one (the
-// harness's, errors.go), so the cell's frames read as before.
+// inCall returns `func() { list }()`, positioned at list's first
+// statement (the position of a compiled node is its import scope).
 func inCall(list []ast.Stmt) ast.Stmt {
-	lit := &ast.FuncLit{Type: &ast.FuncType{Params: &ast.FieldList{}}, Body: &ast.BlockStmt{List: list}}
-	return &ast.ExprStmt{X: &ast.CallExpr{Fun: lit}}
+	pos, end := list[0].Pos(), list[len(list)-1].End()
+	lit := &ast.FuncLit{Type: &ast.FuncType{Func: pos, Params: &ast.FieldList{Opening: pos, Closing: pos}},
+		Body: &ast.BlockStmt{Lbrace: pos, List: list, Rbrace: end}}
+	return &ast.ExprStmt{X: &ast.CallExpr{Fun: lit, Lparen: end, Rparen: end}}
 }
 
 // leavesNothing reports whether the parsed cell's code can leave no

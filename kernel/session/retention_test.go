@@ -53,7 +53,8 @@ func TestFrameless(t *testing.T) {
 		{"goto L; f(); L: g()", "goto L; f(); L: g()"},
 		{"L: for { break L }", "L: for { break L }"},
 	} {
-		got := printStmts(t, frameless(parseStmts(t, tc.in)))
+		out, _ := frameless(parseStmts(t, tc.in))
+		got := printStmts(t, out)
 		want := printStmts(t, parseStmts(t, tc.want))
 		if got != want {
 			t.Errorf("frameless(%s)\n got %s\nwant %s", tc.in, got, want)
@@ -125,13 +126,15 @@ func TestFramelessCellsKeepTheirMeaning(t *testing.T) {
 	}
 }
 
-// topLevelFrames: the last function literal's frame, followed only by
-// top-level frames, is the harness's function.
+// topLevelFrames: the last two frames, both main.func, are the harness's
+// function's body and call.
 func TestTopLevelFrames(t *testing.T) {
 	for _, tc := range []struct{ in, want []string }{
-		{[]string{"1:10: panic: main.f(...)", "2:1: panic: main.func(...)", "-: panic: main.func(...)"},
+		{[]string{"1:10: panic: main.f(...)", "2:1: panic: main.func(...)", "2:1: panic: main.func(...)"},
 			[]string{"1:10: panic: main.f(...)", "2:1: panic: main(...)"}},
-		{[]string{"2:5: panic: main.func(...)", "1:5: panic: main(...)"}, []string{"2:5: panic: main(...)"}},
+		{[]string{"1:10: panic: main.func.func(...)", "2:5: panic: main.func(...)", "1:1: panic: main.func(...)"},
+			[]string{"1:10: panic: main.func.func(...)", "2:5: panic: main(...)"}},
+		{[]string{"2:5: panic: main.func(...)"}, []string{"2:5: panic: main(...)"}},
 		{[]string{"3:1: panic: main.f(...)", "1:1: panic: main(...)"}, []string{"3:1: panic: main.f(...)", "1:1: panic: main(...)"}},
 		{nil, nil},
 	} {
@@ -216,6 +219,30 @@ func TestTopLevelTemporariesAreNotKept(t *testing.T) {
 		}
 		if after := live(); after > before+size/4 {
 			t.Errorf("%s: %d MB live after the cell, %d MB before: the temporary is kept", code, after>>20, before>>20)
+		}
+	}
+}
+
+// A trivial cell takes few slots of yaegi's global frame (two for the
+// call of the function frameless makes, and some calls inside it): the
+// frame never shrinks, and what its slots hold stays live. Before, three
+// prints took nine slots a cell, a loop three.
+func TestTrivialCellsTakeFewGlobalSlots(t *testing.T) {
+	s := newSession(t)
+	exec(t, s, 1, "import \"fmt\"\nn := 1")
+	slots := func() int {
+		return reflect.ValueOf(s.ip).Elem().FieldByName("universe").Elem().FieldByName("types").Len()
+	}
+	for code, most := range map[string]int{"1+1": 2, "n + 1": 2, `fmt.Print(""); fmt.Print(""); fmt.Print("")`: 4, "for i := 0; i < 2; i++ { n += i }": 2} {
+		exec(t, s, 2, code)
+		before := slots()
+		for i := range 20 {
+			if res, _ := exec(t, s, i+3, code); res.Err != nil {
+				t.Fatal(res.Err)
+			}
+		}
+		if got := slots(); got > before+most*20 {
+			t.Errorf("20 cells of %q: the global frame grew from %d to %d slots, want at most %d a cell", code, before, got, most)
 		}
 	}
 }

@@ -82,7 +82,7 @@ type Session struct {
 	// refreshing is set while refreshCallers declares functions again;
 	// only the cell's goroutine touches it (under the cell lock).
 	refreshing bool
-	// topLevel is set while code compiled from a framelessBlock runs
+	// topLevel is set while a statement frameless made runs
 	// (retention.go); only the cell's goroutine and the goroutine it
 	// runs a piece on touch it.
 	topLevel bool
@@ -455,7 +455,7 @@ func (s *Session) noteFuncs(f *ast.File, n int) {
 // When the expression has no value (a call of a function without results)
 // it runs as a plain statement.
 func (s *Session) runValue(c cell.Cell, x ast.Expr) Result {
-	prog, err := s.compile(framelessBlock([]ast.Stmt{rewrite.ValueProbe(x)}))
+	prog, err := s.compile(framelessProbe(x))
 	if err == nil {
 		if rich := s.richMethodsOf(x); len(rich) > 0 {
 			prog, err = s.compile(block([]ast.Stmt{rewrite.ValueStmt(x, rich)}))
