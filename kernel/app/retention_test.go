@@ -33,11 +33,13 @@ func TestTrivialCellsRetainNoMemory(t *testing.T) {
 		name   string
 		code   func(i int) string
 		kernel bool // through the kernel's execute handler (history, replies)
+		assist bool // with the assistant in use (a completion asked first)
 	}{
-		{"1+1 through the kernel", func(int) string { return "1+1" }, true},
-		{"1+1", func(int) string { return "1+1" }, false},
-		{"distinct expressions", func(i int) string { return fmt.Sprintf("n + %d", i) }, false},
-		{"statements", func(i int) string { return fmt.Sprintf("n += %d\nfmt.Sprint(n)", i%7) }, false},
+		{"1+1 with completion in use", func(int) string { return "1+1" }, false, true},
+		{"1+1 through the kernel", func(int) string { return "1+1" }, true, false},
+		{"1+1", func(int) string { return "1+1" }, false, false},
+		{"distinct expressions", func(i int) string { return fmt.Sprintf("n + %d", i) }, false, false},
+		{"statements", func(i int) string { return fmt.Sprintf("n += %d\nfmt.Sprint(n)", i%7) }, false, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r, err := app.New(session.Options{})
@@ -69,6 +71,9 @@ func TestTrivialCellsRetainNoMemory(t *testing.T) {
 			}
 			if res := r.Execute(context.Background(), session.Cell{Code: "import \"fmt\"\nn := 1", Count: 0}, &stdout{}); res.Err != nil {
 				t.Fatal(res.Err)
+			}
+			if tc.assist {
+				r.Complete("fmt.Pr", 6)
 			}
 			run(300)
 			const window = 400
