@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"strings"
 	"testing"
 	"time"
@@ -153,31 +152,9 @@ func TestPublisherQueueIsBoundedInBytes(t *testing.T) {
 // A subscriber that reads slowly but steadily is disconnected by the lag
 // budget instead of setting the pace for a fast one.
 func TestLaggingSubscriberIsDisconnected(t *testing.T) {
-	tr := newAsyncTransport("tcp")
-	if err := zmq4.RegisterTransport("tick-tcp-lagtest", tr); err != nil {
-		t.Fatal(err)
-	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	pub := zmq4.NewPub(ctx)
-	defer pub.Close()
-	if err := pub.Listen("tick-tcp-lagtest://127.0.0.1:0"); err != nil {
-		t.Fatal(err)
-	}
-	ep := fmt.Sprintf("tcp://127.0.0.1:%d", pub.Addr().(*net.TCPAddr).Port)
-	fast, slow := zmq4.NewSub(ctx), zmq4.NewSub(ctx)
-	defer fast.Close()
-	defer slow.Close()
-	for _, s := range []zmq4.Socket{fast, slow} {
-		if err := s.Dial(ep); err != nil {
-			t.Fatal(err)
-		}
-		_ = s.SetOption(zmq4.OptionSubscribe, "")
-	}
-	waitFor(t, "two subscribers", func() bool {
-		_ = pub.Send(zmq4.NewMsgString("hello"))
-		return len(pub.(zmq4.Topics).Topics()) > 0 && tr.Peers() == 2
-	})
+	tr, pub, fast, slow := twoSubscribers(ctx, t, "tick-tcp-lagtest")
 	go func() { // 10 messages a second: steady, far too slow
 		for {
 			if _, err := slow.Recv(); err != nil {

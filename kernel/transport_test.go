@@ -11,28 +11,25 @@ import (
 	"github.com/go-zeromq/zmq4"
 )
 
-// TestSlowSubscriberDoesNotStallOthers publishes far more than a stalled
-// subscriber's buffers hold: the reading subscriber must still get every
-// message (the publisher waits for it, never for the stalled one), and the
-// stalled one is disconnected after stallTimeout.
-func TestSlowSubscriberDoesNotStallOthers(t *testing.T) {
-	tr := newAsyncTransport("tcp")
-	if err := zmq4.RegisterTransport("tick-tcp-slowtest", tr); err != nil {
+// twoSubscribers starts a publisher on tick's iopub transport (registered
+// under scheme) and two subscribers to everything, and returns once both
+// subscriptions have reached the publisher. The sockets close with ctx's
+// test.
+func twoSubscribers(ctx context.Context, t *testing.T, scheme string) (tr *asyncTransport, pub, fast, slow zmq4.Socket) {
+	t.Helper()
+	tr = newAsyncTransport("tcp")
+	if err := zmq4.RegisterTransport(scheme, tr); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	pub := zmq4.NewPub(ctx)
-	defer pub.Close()
-	if err := pub.Listen("tick-tcp-slowtest://127.0.0.1:0"); err != nil {
+	pub = zmq4.NewPub(ctx)
+	t.Cleanup(func() { pub.Close() })
+	if err := pub.Listen(scheme + "://127.0.0.1:0"); err != nil {
 		t.Fatal(err)
 	}
 	ep := fmt.Sprintf("tcp://127.0.0.1:%d", pub.Addr().(*net.TCPAddr).Port)
-
-	fast, slow := zmq4.NewSub(ctx), zmq4.NewSub(ctx) // slow never calls Recv
-	defer fast.Close()
-	defer slow.Close()
+	fast, slow = zmq4.NewSub(ctx), zmq4.NewSub(ctx)
 	for _, s := range []zmq4.Socket{fast, slow} {
+		t.Cleanup(func() { s.Close() })
 		if err := s.Dial(ep); err != nil {
 			t.Fatal(err)
 		}
@@ -40,11 +37,21 @@ func TestSlowSubscriberDoesNotStallOthers(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// Both subscriptions must reach the publisher before the flood.
 	waitFor(t, "two subscribers", func() bool {
 		_ = pub.Send(zmq4.NewMsgString("hello"))
 		return len(pub.(zmq4.Topics).Topics()) > 0 && tr.Peers() == 2
 	})
+	return tr, pub, fast, slow
+}
+
+// TestSlowSubscriberDoesNotStallOthers publishes far more than a stalled
+// subscriber's buffers hold: the reading subscriber must still get every
+// message (the publisher waits for it, never for the stalled one), and the
+// stalled one is disconnected after stallTimeout.
+func TestSlowSubscriberDoesNotStallOthers(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	tr, pub, fast, _ := twoSubscribers(ctx, t, "tick-tcp-slowtest") // the second never calls Recv
 
 	got := make(chan int, 1)
 	const n = 40000 // 40 MB: more than peerBufferLimit plus socket buffers

@@ -76,7 +76,7 @@ func main() {
 		}
 		must(tensor.SetDefaultDevice("CPU"))
 		for _, n := range mm {
-			a, b := tensor.Rand(1, n, n).Realize(), tensor.Rand(2, n, n).Realize()
+			a, b := tensor.RandSeed(1, n, n).Realize(), tensor.RandSeed(2, n, n).Realize()
 			d := best(min(trials, 3), replayed(func(in ...*tensor.Tensor) *tensor.Tensor { return in[0].Matmul(in[1]) }, a, b))
 			emit("matmul f32", fmt.Sprint(n), *matmulLabel, 2*float64(n*n*n)/d.Seconds()/1e9, "GFLOP/s")
 		}
@@ -96,7 +96,7 @@ func main() {
 	for _, n := range mm {
 		for _, dev := range devs {
 			must(tensor.SetDefaultDevice(dev))
-			a, b := tensor.Rand(1, n, n).Realize(), tensor.Rand(2, n, n).Realize()
+			a, b := tensor.RandSeed(1, n, n).Realize(), tensor.RandSeed(2, n, n).Realize()
 			wait()
 			tr := trials
 			if n >= 2048 {
@@ -107,7 +107,7 @@ func main() {
 		}
 		if n <= 1024 {
 			g := func(seed int) blas32.General {
-				v := tensor.Rand(int64(seed), n*n).Float32s()
+				v := tensor.RandSeed(int64(seed), n*n).Float32s()
 				return blas32.General{Rows: n, Cols: n, Stride: n, Data: v}
 			}
 			x, y, z := g(1), g(2), g(3)
@@ -118,7 +118,7 @@ func main() {
 	for _, n := range []int{256 << 10, big} {
 		for _, dev := range devs {
 			must(tensor.SetDefaultDevice(dev))
-			a := tensor.Randn(3, n).Realize()
+			a := tensor.RandnSeed(3, n).Realize()
 			wait()
 			size := sizeName(n)
 			d := best(trials, replayed(func(in ...*tensor.Tensor) *tensor.Tensor { return in[0].Mul(2).Add(1).Relu() }, a))
@@ -135,8 +135,8 @@ func main() {
 	}
 	for _, dev := range devs {
 		must(tensor.SetDefaultDevice(dev))
-		m := tensor.Randn(4, side, side).Realize()
-		sm := tensor.Randn(5, side, 1024).Realize()
+		m := tensor.RandnSeed(4, side, side).Realize()
+		sm := tensor.RandnSeed(5, side, 1024).Realize()
 		wait()
 		size := fmt.Sprintf("%dx%d", side, side)
 		d := best(trials, replayed(func(in ...*tensor.Tensor) *tensor.Tensor { return in[0].Sum(1) }, m))
@@ -148,7 +148,7 @@ func main() {
 	}
 	for _, dev := range devs {
 		must(tensor.SetDefaultDevice(dev))
-		x := tensor.Rand(6, 256).Realize()
+		x := tensor.RandSeed(6, 256).Realize()
 		wait()
 		const ops = 200
 		d := best(trials, func() {

@@ -26,7 +26,7 @@ type profSummary struct {
 }
 
 const profSetup = `import "tick/runtime/tensor"
-x := tensor.Rand(3, 2048).Realize()
+x := tensor.Rand(2048).Realize()
 many := tensor.JIT(func(a ...*tensor.Tensor) *tensor.Tensor {
 	y := a[0]
 	for i := 0; i < 6; i++ {
@@ -117,8 +117,8 @@ func TestProfThroughSession(t *testing.T) {
 func TestProfDebugLosesOverlap(t *testing.T) {
 	s := newSession(t)
 	mustRun(t, s, 1, `import "tick/runtime/tensor"
-a := tensor.Rand(1, 192, 192).Realize()
-b := tensor.Rand(2, 192, 192).Realize()
+a := tensor.Rand(192, 192).Realize()
+b := tensor.Rand(192, 192).Realize()
 mm := tensor.JIT(func(in ...*tensor.Tensor) *tensor.Tensor { return in[0].Matmul(in[1]).Realize().Relu().Realize() })
 var out *tensor.Tensor
 buf := make([]float32, 1<<15)
@@ -187,7 +187,7 @@ func TestProfBadInput(t *testing.T) {
 func TestViz(t *testing.T) {
 	s := newSession(t)
 	mustRun(t, s, 1, `import "tick/runtime/tensor"
-a := tensor.Rand(1, 16, 16).Realize()
+a := tensor.Rand(16, 16).Realize()
 step := tensor.JIT(func(in ...*tensor.Tensor) *tensor.Tensor { return in[0].Mul(2).Realize().Sum(1).Realize() })`)
 	k := mustRun(t, s, 2, "%viz a.Sub(a.Sum(1).Div(16)).Exp()")
 	if len(k.pub) != 1 {

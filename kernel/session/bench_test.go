@@ -90,3 +90,23 @@ func BenchmarkChannelOps(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkPrintln measures one fmt.Println of an int from cell code, to
+// the cell's stream (the session drains the os.Stdout and os.Stderr pipes
+// before each print: stdio_unix.go).
+func BenchmarkPrintln(b *testing.B) {
+	s := newSession(b)
+	if err := s.Exec("func printMany(n int) { for i := 0; i < n; i++ { fmt.Println(i) } }"); err != nil {
+		b.Fatal(err)
+	}
+	f, err := s.CompileLoop("", "printMany(1000)")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if err := f(1); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1000, "ns/print")
+}

@@ -183,6 +183,7 @@ func (r router) Write(p []byte) (int, error) {
 		r.s.notePanicFrame(strings.TrimRight(text, "\n"))
 		return len(p), nil
 	}
+	r.s.drainStdio() // what the cell wrote to os.Stdout before, first
 	r.s.emit(r.name, text)
 	return len(p), nil
 }

@@ -19,6 +19,7 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/traefik/yaegi/interp"
 	"github.com/traefik/yaegi/stdlib"
@@ -69,6 +70,9 @@ type Session struct {
 	sig     stopSignal // closed by Interrupt: what blocking operations wait on (blocking.go)
 	abandon stopSignal // closed by a second Interrupt: the cell stops waiting (abandon.go)
 	stdin   *stdinReader
+	files   []*fileStream // os.Stdout and os.Stderr of cell code, when they are pipes
+	// stdioUsed: a cell's code named Stdout or Stderr (drainStdio)
+	stdioUsed atomic.Bool
 
 	mu       sync.Mutex // guards the fields below
 	cur      *streamer
@@ -160,14 +164,36 @@ func New(opts Options) (*Session, error) {
 // stdioSymbols rebinds os.Stdin, os.Stdout and os.Stderr for user code to
 // the session's reader and writers (as YAEGI_SPECIAL_STDIO does), so writes
 // to os.Stdout reach the running cell instead of the process's stdout.
+// Where the platform has them, os.Stdout and os.Stderr are *os.File, as in
+// Go: pipes the session routes (stdio_unix.go); else io.Writers.
 func (s *Session) stdioSymbols() map[string]map[string]reflect.Value {
 	var in io.Reader = s.stdin
-	var out, errw io.Writer = router{s, "stdout"}, router{s, "stderr"}
-	return map[string]map[string]reflect.Value{"os/os": {
-		"Stdin":  reflect.ValueOf(&in).Elem(),
-		"Stdout": reflect.ValueOf(&out).Elem(),
-		"Stderr": reflect.ValueOf(&errw).Elem(),
-	}}
+	syms := map[string]reflect.Value{"Stdin": reflect.ValueOf(&in).Elem()}
+	for _, name := range []string{"stdout", "stderr"} {
+		sym := map[string]string{"stdout": "Stdout", "stderr": "Stderr"}[name]
+		f, err := s.newFileStream(name)
+		if err != nil {
+			var w io.Writer = router{s, name}
+			syms[sym] = reflect.ValueOf(&w).Elem()
+			continue
+		}
+		s.files = append(s.files, f)
+		file := f.file()
+		syms[sym] = reflect.New(reflect.TypeOf(file)).Elem()
+		syms[sym].Set(reflect.ValueOf(file))
+	}
+	return map[string]map[string]reflect.Value{"os/os": syms}
+}
+
+// drainStdio routes what cell code wrote to os.Stdout and os.Stderr and
+// the session has not read yet, so that it comes before what follows.
+// Until a cell's code names os.Stdout or os.Stderr, nothing can have
+// written to them (cell code reaches them only by name; native code has
+// its own), and a print does not pay for the poll.
+func (s *Session) drainStdio() {
+	if s.stdioUsed.Load() {
+		drainStreams(s.files)
+	}
 }
 
 // Interrupt stops the running cell at its next checkpoint (loop iteration
@@ -260,6 +286,9 @@ func (r *Run) Evaluator(seg cell.Segment) *Evaluator {
 // begin makes st the destination of stream output and resets per-cell state.
 func (s *Session) begin(sink Sink, c *Cell) *streamer {
 	st := newStreamer(sink)
+	if strings.Contains(c.Code, "Stdout") || strings.Contains(c.Code, "Stderr") {
+		s.stdioUsed.Store(true)
+	}
 	s.mu.Lock()
 	pending := s.pending.String()
 	s.pending.Reset()
@@ -276,6 +305,7 @@ func (s *Session) begin(sink Sink, c *Cell) *streamer {
 }
 
 func (s *Session) end(st *streamer) {
+	s.drainStdio()
 	s.mu.Lock()
 	s.cur, s.cell, s.values = nil, nil, nil // the value is the Result's now: not kept alive by the session
 	s.mu.Unlock()

@@ -40,7 +40,7 @@ func BenchmarkFusedVsCopy(b *testing.B) {
 	for _, dev := range benchDevices(b) {
 		b.Run(dev, func(b *testing.B) {
 			setDev(b, dev)
-			x := Rand(1, n).Realize()
+			x := RandSeed(1, n).Realize()
 			step := JIT(func(in ...*Tensor) *Tensor { return in[0].Mul(2).Add(1).Realize() })
 			step.Call(x)
 			step.Call(x)
@@ -82,7 +82,7 @@ func BenchmarkJITReplayVsEager(b *testing.B) {
 	for _, dev := range benchDevices(b) {
 		b.Run(dev, func(b *testing.B) {
 			setDev(b, dev)
-			x := Rand(2, 256).Realize()
+			x := RandSeed(2, 256).Realize()
 			step := JIT(tenKernelStep)
 			step.Call(x)
 			step.Call(x)
@@ -152,7 +152,7 @@ func BenchmarkMatmul(b *testing.B) {
 }
 
 func randF32ForBench(n int, seed int64) []float32 {
-	return Rand(seed, n).Float32s()
+	return RandSeed(seed, n).Float32s()
 }
 
 func nowNS() float64 { return float64(time.Now().UnixNano()) }

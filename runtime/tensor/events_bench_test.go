@@ -23,7 +23,7 @@ func BenchmarkProfileOverhead(b *testing.B) {
 	for _, dev := range benchDevices(b) {
 		b.Run(dev, func(b *testing.B) {
 			setDev(b, dev)
-			x := Rand(2, 256).Realize()
+			x := RandSeed(2, 256).Realize()
 			step := JIT(tenKernelStep)
 			for range 3 {
 				step.Call(x)

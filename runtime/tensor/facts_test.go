@@ -17,7 +17,7 @@ func TestFactsOfAnEagerStatement(t *testing.T) {
 	for _, dev := range append(testDevices(t), "NULL") {
 		t.Run(dev, func(t *testing.T) {
 			onDevice(t, dev)
-			x := Rand(1, 4, 8).Realize()
+			x := RandSeed(1, 4, 8).Realize()
 			w := Ones(8).Realize()
 			_ = SynchronizeAll()
 			stop := RecordFacts()

@@ -109,7 +109,7 @@ func BenchmarkJITReplayInterpreted(b *testing.B) {
 	}
 	replay := evalFunc(b, i, "Replay").Interface().(func(*Tensor, int))
 	eager := evalFunc(b, i, "Eager").Interface().(func(*Tensor, int))
-	x := Rand(3, 256).Realize()
+	x := RandSeed(3, 256).Realize()
 	replay(x, 3)
 	const calls = 100
 	var tr, te float64

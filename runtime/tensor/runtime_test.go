@@ -111,7 +111,7 @@ func TestDebugLevels(t *testing.T) {
 
 func TestCountersCountPhasesAndCache(t *testing.T) {
 	onDevice(t, "GO")
-	a := Rand(9, 1000).Realize()
+	a := RandSeed(9, 1000).Realize()
 	_ = SynchronizeAll()
 	ResetCounters()
 	a.Mul(7.25).Add(3.5).Realize()

@@ -2,7 +2,6 @@ package tensor
 
 import (
 	"fmt"
-	"math/rand"
 	"time"
 	"unsafe"
 )
@@ -172,26 +171,6 @@ func Eye(n int) *Tensor {
 		v[i*n+i] = 1
 	}
 	return FromFloat32s(v, n, n)
-}
-
-// Rand is a float32 tensor uniform in [0, 1) from the given seed.
-func Rand(seed int64, shape ...int) *Tensor {
-	r := rand.New(rand.NewSource(seed))
-	v := make([]float32, prod(shape))
-	for i := range v {
-		v[i] = r.Float32()
-	}
-	return FromFloat32s(v, checkShape("Rand", shape)...)
-}
-
-// Randn is a float32 tensor of standard normal samples from the given seed.
-func Randn(seed int64, shape ...int) *Tensor {
-	r := rand.New(rand.NewSource(seed))
-	v := make([]float32, prod(shape))
-	for i := range v {
-		v[i] = float32(r.NormFloat64())
-	}
-	return FromFloat32s(v, checkShape("Randn", shape)...)
 }
 
 // readRaw synchronizes, makes t contiguous and returns its bytes (a copy).

@@ -14,35 +14,17 @@ import unittest
 from jupyter_client.manager import start_new_kernel
 from jupyter_client.session import Session
 
-from tickenv import KERNEL, TIMEOUT, collect, run, shell_reply, stdout_of, wait_until
+from tickenv import KERNEL, TIMEOUT, KernelTestCase, collect, run, shell_reply, stdout_of, wait_until
 
 
 def tmpdir():
     return tempfile.mkdtemp(dir=os.environ.get("TICK_TMP"))
 
 
-class SharedKernel(unittest.TestCase):
+class SharedKernel(KernelTestCase):
     """Tests that share one kernel (state carries across them on purpose)."""
 
-    @classmethod
-    def setUpClass(cls):
-        cls.km, cls.kc = start_new_kernel(kernel_name=KERNEL, startup_timeout=TIMEOUT)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.kc.stop_channels()
-        cls.km.shutdown_kernel(now=False)
-
-    def ok(self, code, **kw):
-        reply, outputs = run(self.kc, code, **kw)
-        self.assertEqual(reply["content"]["status"], "ok", f"{code!r}: {reply['content']}")
-        return outputs
-
-    def value(self, code):
-        outs = self.ok(code)
-        results = [m for m in outs if m["msg_type"] == "execute_result"]
-        self.assertEqual(len(results), 1, f"{code!r} gave {outs}")
-        return results[0]["content"]["data"]["text/plain"]
+    SHUTDOWN_NOW = False
 
     def start_and_interrupt(self, code, interrupt):
         """Run code that never ends by itself; interrupt it once it runs.
@@ -96,6 +78,14 @@ class SharedKernel(unittest.TestCase):
                           allow_stdin=False)
         text = stdout_of(outs) + json.dumps(reply["content"])
         self.assertIn("allow_stdin", text, "reading stdin without allow_stdin must say why it failed")
+
+    def test_os_stdout_is_a_file(self):
+        """os.Stdout is an *os.File, as in Go; what a cell writes to it
+        arrives in order with fmt's prints, as one stream."""
+        outs = self.ok('import "os"\nos.Stdout.WriteString("one\\n")\nfmt.Println("two")\n'
+                       'var f *os.File = os.Stdout\nf.WriteString("three\\n")\nfmt.Fprintln(os.Stderr, "err")')
+        self.assertEqual(stdout_of(outs), "one\ntwo\nthree\n")
+        self.assertIn("err\n", stdout_of(outs, "stderr"))
 
     def test_bad_signature_ignored(self):
         bad = Session(key=b"not-the-kernel-key", username="intruder")

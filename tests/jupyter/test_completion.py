@@ -5,9 +5,7 @@ whose earlier cells ran, with the metadata front ends show
 `x??` page the same text as inspect."""
 import unittest
 
-from jupyter_client.manager import start_new_kernel
-
-from tickenv import KERNEL, TIMEOUT, run, shell_reply
+from tickenv import KernelTestCase, run, shell_reply
 
 SETUP = '''import "tick/runtime/tensor"
 // Point is a point on the plane.
@@ -56,17 +54,9 @@ INSPECTS = [
 ]
 
 
-class Completion(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.km, cls.kc = start_new_kernel(kernel_name=KERNEL, startup_timeout=TIMEOUT)
-        reply, _ = run(cls.kc, SETUP)
-        assert reply["content"]["status"] == "ok", reply["content"]
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.kc.stop_channels()
-        cls.km.shutdown_kernel(now=False)
+class Completion(KernelTestCase):
+    SETUP = SETUP
+    SHUTDOWN_NOW = False
 
     def complete(self, code):
         msg_id = self.kc.complete(code, len(code))

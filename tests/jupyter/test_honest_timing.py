@@ -7,9 +7,7 @@ import json
 import os
 import unittest
 
-from jupyter_client.manager import start_new_kernel
-
-from tickenv import KERNEL, TIMEOUT, run, stdout_of
+from tickenv import KernelTestCase, run, stdout_of
 
 SETUP = """import (
 	"fmt"
@@ -46,22 +44,9 @@ def load1():
         return 0.0
 
 
-class HonestTimingTests(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.km, cls.kc = start_new_kernel(kernel_name=KERNEL, startup_timeout=TIMEOUT)
-        reply, _ = run(cls.kc, SETUP)
-        assert reply["content"]["status"] == "ok", reply["content"]
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.kc.stop_channels()
-        cls.km.shutdown_kernel(now=True)
-
-    def ok(self, code, timeout=120):
-        reply, outputs = run(self.kc, code, timeout=timeout)
-        self.assertEqual(reply["content"]["status"], "ok", f"{code!r}: {reply['content']}")
-        return outputs
+class HonestTimingTests(KernelTestCase):
+    SETUP = SETUP
+    OK_TIMEOUT = 120
 
     def error(self, code):
         reply, outputs = run(self.kc, code, timeout=120)

@@ -7,9 +7,7 @@ import base64
 import json
 import unittest
 
-from jupyter_client.manager import start_new_kernel
-
-from tickenv import KERNEL, TIMEOUT, run
+from tickenv import KernelTestCase, displays, run
 
 SETUP = """import "tick/runtime/tensor"
 x := tensor.Ones(256).Realize()
@@ -26,11 +24,6 @@ def shown(outputs):
     return [m["content"] for m in outputs if m["msg_type"] in ("display_data", "update_display_data")]
 
 
-def displays(outputs):
-    """The display_data outputs (new outputs, what every client shows)."""
-    return [m["content"] for m in outputs if m["msg_type"] == "display_data"]
-
-
 def text_output(outputs):
     """The display_data carrying the result document (the text block)."""
     found = [d for d in displays(outputs) if RESULT_MIME in d["data"]]
@@ -38,17 +31,8 @@ def text_output(outputs):
     return found[0]
 
 
-class TimingMagicTests(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.km, cls.kc = start_new_kernel(kernel_name=KERNEL, startup_timeout=TIMEOUT)
-        reply, _ = run(cls.kc, SETUP)
-        assert reply["content"]["status"] == "ok", reply["content"]
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.kc.stop_channels()
-        cls.km.shutdown_kernel(now=True)
+class TimingMagicTests(KernelTestCase):
+    SETUP = SETUP
 
     def test_timeit_jit_step(self):
         reply, outputs = run(self.kc, "%timeit -n 20 -r 7 --check 'y.Float32s()[0] == 3' y = step.Call(x)")

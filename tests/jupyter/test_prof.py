@@ -11,13 +11,12 @@ import tempfile
 import unittest
 
 import nbformat
-from jupyter_client.manager import start_new_kernel
 from nbconvert import HTMLExporter
 
-from tickenv import KERNEL, TIMEOUT, run
+from tickenv import KernelTestCase, displays, run
 
 SETUP = """import "tick/runtime/tensor"
-x := tensor.Rand(3, 1<<16).Realize()
+x := tensor.Rand(1<<16).Realize()
 // newMany is a fresh JIT of a step of ten kernels (each test gets its own,
 // so its first call is a warm-up).
 newMany := func() *tensor.JITFunc {
@@ -44,22 +43,13 @@ def first(order, data):
     return next((m for m in order if m in data), None)
 
 
-def displays(outputs):
-    return [m["content"] for m in outputs if m["msg_type"] == "display_data"]
+class ProfTests(KernelTestCase):
+    SETUP = SETUP
 
-
-class ProfTests(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.km, cls.kc = start_new_kernel(kernel_name=KERNEL, startup_timeout=TIMEOUT)
-        reply, _ = run(cls.kc, SETUP)
-        assert reply["content"]["status"] == "ok", reply["content"]
+        super().setUpClass()
         cls.tmp = tempfile.mkdtemp()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.kc.stop_channels()
-        cls.km.shutdown_kernel(now=True)
 
     def assertVisible(self, data, texts, image):
         """Each front end's choice shows the texts and an image."""

@@ -13,8 +13,8 @@ from tickenv import KERNEL, wait_until
 
 CELLS = [
     """import "tick/runtime/tensor"
-x := tensor.Rand(1, 128, 128).Realize()
-w := tensor.Rand(2, 128, 128).Realize()
+x := tensor.Rand(128, 128).Realize()
+w := tensor.Rand(128, 128).Realize()
 step := tensor.JIT(func(a ...*tensor.Tensor) *tensor.Tensor {
 	return a[0].Sub(a[0].MeanKeepDim(1)).Realize().Matmul(a[1]).Realize().Relu().Realize()
 })

@@ -1,8 +1,10 @@
 """Shared helpers for tick's Jupyter client tests: the kernel name, polling
-helpers with timeouts, and collecting a request's iopub output."""
+helpers with timeouts, collecting a request's iopub output, and
+KernelTestCase, a test class that shares one kernel."""
 import os
 import queue
 import time
+import unittest
 
 KERNEL = os.environ.get("TICK_KERNEL", "tick")
 TIMEOUT = 30
@@ -60,3 +62,51 @@ def run(kc, code, timeout=TIMEOUT, **kw):
 
 def stdout_of(outputs, name="stdout"):
     return "".join(m["content"]["text"] for m in outputs if m["msg_type"] == "stream" and m["content"]["name"] == name)
+
+
+def displays(outputs):
+    """The content of each display_data message in outputs."""
+    return [m["content"] for m in outputs if m["msg_type"] == "display_data"]
+
+
+class KernelTestCase(unittest.TestCase):
+    """Tests that share one kernel, started once for the class (state carries
+    across the tests on purpose). SETUP, when set, runs first and must
+    succeed; SHUTDOWN_NOW says whether the kernel is killed or asked to shut
+    down at the end."""
+
+    SETUP = None
+    SHUTDOWN_NOW = True
+    OK_TIMEOUT = TIMEOUT
+
+    @classmethod
+    def setUpClass(cls):
+        from jupyter_client.manager import start_new_kernel
+        cls.km, cls.kc = start_new_kernel(kernel_name=KERNEL, startup_timeout=TIMEOUT)
+        if cls.SETUP is None:
+            return
+        try:
+            reply, outputs = run(cls.kc, cls.SETUP, timeout=max(cls.OK_TIMEOUT, TIMEOUT))
+            if reply["content"]["status"] != "ok":
+                raise AssertionError(f"the SETUP cell of {cls.__name__} failed: {reply['content']} {outputs}")
+        except BaseException:
+            cls.tearDownClass()
+            raise
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.kc.stop_channels()
+        cls.km.shutdown_kernel(now=cls.SHUTDOWN_NOW)
+
+    def ok(self, code, timeout=None, **kw):
+        """Run code; assert it succeeded; return its outputs."""
+        reply, outputs = run(self.kc, code, timeout=timeout or self.OK_TIMEOUT, **kw)
+        self.assertEqual(reply["content"]["status"], "ok", f"{code!r}: {reply['content']}")
+        return outputs
+
+    def value(self, code):
+        """The text/plain of the one execute_result of code."""
+        outs = self.ok(code)
+        results = [m for m in outs if m["msg_type"] == "execute_result"]
+        self.assertEqual(len(results), 1, f"{code!r} gave {outs}")
+        return results[0]["content"]["data"]["text/plain"]

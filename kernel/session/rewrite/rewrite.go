@@ -82,6 +82,7 @@ func Passes() []Pass {
 		{"top-level-defer", topLevelDefer},
 		{"per-iteration", perIteration},
 		{"range-int", rangeInt},
+		{"func-args", funcArgs},
 		{"interruptible", interruptible},
 		{"loop-checkpoints", loopCheckpoints},
 		{"go-guard", goGuard},

@@ -1,0 +1,108 @@
+//go:build unix
+
+package session
+
+import (
+	"errors"
+	"os"
+	"sync"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// os.Stdout and os.Stderr in cell code are real *os.File values, as in Go
+// (os.Stdout.WriteString, *os.File parameters, `out := os.Stdout; out =
+// f` all compile): the write end of a pipe per stream, which the session
+// reads and routes to the running cell like fmt's output. Order is kept
+// because every read of a pipe, by its watcher or by a drain, runs under
+// the stream's lock, and the session drains both pipes before it routes
+// any other output (fmt's prints, displays) and when a cell ends: text a
+// cell writes to os.Stdout and then prints with fmt arrives in that order.
+
+// fileStream is one of the two pipes.
+type fileStream struct {
+	s    *Session
+	name string // "stdout" or "stderr"
+
+	mu  sync.Mutex // held for each read of r and the routing of what it read
+	r   *os.File
+	w   *os.File
+	fd  int // r's descriptor (r stays open for the session's life)
+	buf []byte
+}
+
+// newFileStream opens the pipe and starts its watcher. A session without
+// one (the pipe could not be made) binds the stream as an io.Writer.
+func (s *Session) newFileStream(name string) (*fileStream, error) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	f := &fileStream{s: s, name: name, r: r, w: w, buf: make([]byte, 64<<10)}
+	raw, err := r.SyscallConn()
+	if err != nil {
+		r.Close()
+		w.Close()
+		return nil, err
+	}
+	_ = raw.Control(func(fd uintptr) { f.fd = int(fd) })
+	go func() {
+		// Read's func runs whenever the pipe is readable; returning false
+		// waits for the next write. It returns an error when r is closed.
+		_ = raw.Read(func(fd uintptr) bool {
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			return f.readLocked(fd)
+		})
+	}()
+	return f, nil
+}
+
+// readLocked routes what the pipe holds now; it reports whether the pipe
+// is finished (every write end closed).
+func (f *fileStream) readLocked(fd uintptr) (eof bool) {
+	for {
+		n, err := syscall.Read(int(fd), f.buf)
+		if n > 0 {
+			f.s.emit(f.name, string(f.buf[:n]))
+			continue
+		}
+		if errors.Is(err, syscall.EINTR) {
+			continue
+		}
+		return n == 0 && err == nil
+	}
+}
+
+// drainStreams routes what the pipes hold now, before other output. One
+// poll asks whether either holds anything (a print pays for that one call
+// when nothing was written to os.Stdout); only then does it read.
+func drainStreams(fs []*fileStream) {
+	var polls [2]unix.PollFd
+	n := 0
+	for _, f := range fs {
+		if n < len(polls) {
+			polls[n] = unix.PollFd{Fd: int32(f.fd), Events: unix.POLLIN}
+			n++
+		}
+	}
+	if n == 0 {
+		return
+	}
+	for {
+		if _, err := unix.Poll(polls[:n], 0); err != unix.EINTR {
+			break
+		}
+	}
+	for i, f := range fs[:n] {
+		if polls[i].Revents&unix.POLLIN != 0 {
+			f.mu.Lock()
+			f.readLocked(uintptr(f.fd))
+			f.mu.Unlock()
+		}
+	}
+}
+
+// file returns the *os.File cell code sees.
+func (f *fileStream) file() any { return f.w }
