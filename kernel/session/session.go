@@ -485,11 +485,18 @@ func (s *Session) noteFuncs(f *ast.File, n int) {
 // When the expression has no value (a call of a function without results)
 // it runs as a plain statement.
 func (s *Session) runValue(c cell.Cell, x ast.Expr) Result {
-	prog, err := s.compile(framelessProbe(x))
+	decl, call := probeDecl(x) // in a declared function: retention.go
+	prog, err := s.compile(decl)
 	if err == nil {
 		if rich := s.richMethodsOf(x); len(rich) > 0 {
-			prog, err = s.compile(block([]ast.Stmt{rewrite.ValueStmt(x, rich)}))
+			decl, call = nil, block([]ast.Stmt{rewrite.ValueStmt(x, rich)})
 		}
+		if decl != nil {
+			if e := s.execute(c, prog); e != nil {
+				return Result{Err: e}
+			}
+		}
+		prog, err = s.compile(call)
 	}
 	if err != nil {
 		if e := s.runTop(c, []ast.Stmt{&ast.ExprStmt{X: x}}); e != nil {
