@@ -12,6 +12,7 @@
 
 RSS is the kernel process's VmRSS from /proc. Usage:
   bench/soak.py [--cells 10000] [--burst-mb 300] [--settle 60] [--kernel tick]
+(--burst-mb 0: the cells only)
 Prints a Markdown table (paste it into docs/benchmarks.md).
 """
 import argparse
@@ -115,7 +116,7 @@ def main():
         print(f"| 1+1 median after the cells | {after:.2f} ms |")
         # The burst inside a function (what the kernel holds), then at top
         # level (the interpreter's global frame keeps top-level values).
-        for where, code in (
+        for where, code in () if a.burst_mb <= 0 else (
             ("in a function", f'func() {{ fmt.Print(strings.Repeat("y", {a.burst_mb}<<20)) }}()'),
             ("at top level", f'fmt.Print(strings.Repeat("y", {a.burst_mb}<<20))'),
         ):

@@ -1,6 +1,8 @@
 package session
 
 import (
+	"context"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/printer"
@@ -248,5 +250,27 @@ func TestTrivialCellsTakeNoGlobalSlots(t *testing.T) {
 		if got := slots(); got != before {
 			t.Errorf("20 cells of %q: the global frame grew from %d to %d slots", code, before, got)
 		}
+	}
+}
+
+// BenchmarkCellDrift measures a `1+1` cell in a fresh session and after
+// 10,000 cells (run with -benchtime 1000x: the loop's own cells add to the
+// session): yaegi's global frame, copied when it grows or when a function
+// literal is evaluated at top level, made late cells slower (issue 17,
+// retention.go).
+func BenchmarkCellDrift(b *testing.B) {
+	for _, after := range []int{0, 10000} {
+		b.Run(fmt.Sprintf("after=%d", after), func(b *testing.B) {
+			s := newSession(b)
+			sink := &recorder{}
+			for i := range after {
+				s.Execute(context.Background(), Cell{Code: "1+1", Count: i + 1}, sink)
+				sink.streams = nil
+			}
+			for b.Loop() {
+				s.Execute(context.Background(), Cell{Code: "1+1", Count: after + 1}, sink)
+				sink.streams = nil
+			}
+		})
 	}
 }
