@@ -1,12 +1,15 @@
 #!/bin/sh
 # bench/cpu.sh: tick's CPU and GO devices against numpy (OpenBLAS), numexpr,
 # gonum and this machine's measured peak FLOP/s and memory bandwidth,
-# interleaved in one run (ROUNDS rounds of: cpubench, numpy, OpenBLAS with
-# the kernels forced), then a Markdown table of medians (docs/benchmarks.md).
+# interleaved in one run (ROUNDS rounds of: cpubench, tick's matmul without
+# FMA, numpy, OpenBLAS with the kernels forced), then a Markdown table of
+# medians (docs/benchmarks.md) and, with CHART=file.png, a chart of the
+# ratios (bench/cpuchart).
 #
 #   bench/cpu.sh            # full run, ~10 minutes on 2 cores
 #   bench/cpu.sh --quick    # smoke run
 #   ROUNDS=5 TICK_MARCH=x86-64-v3 bench/cpu.sh   # AVX2 kernels on an AVX-512 host
+#   CHART=docs/images/cpu-bench.png bench/cpu.sh
 #
 # Installs Debian's python3-numpy, python3-numexpr and OpenBLAS with apt when
 # missing (as root). OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE are unset for the
@@ -30,13 +33,14 @@ go build -o "$OUT.bin" ./bench/cpubench
 {
 	echo "#cpu	$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores"
 	echo "#flags	$(grep -m1 -o -w -E 'avx512f|avx2|fma|neon|asimd' /proc/cpuinfo | sort -u | tr '\n' ' ')"
+	echo "#cache	$(lscpu | grep -E '^L(1d|2|3) cache' | sed 's/  */ /g' | tr '\n' ';' | sed 's/;$//')"
 	echo "#go	$(go version)"
-	echo "#command	${TICK_MARCH:+TICK_MARCH=$TICK_MARCH }bench/cpu.sh $*"
+	echo "#command	${TICK_MARCH:+TICK_MARCH=$TICK_MARCH }${ROUNDS:+ROUNDS=$ROUNDS }bench/cpu.sh $*"
 	i=1
 	while [ $i -le "$ROUNDS" ]; do
 		echo "#load	round $i: $(cut -d' ' -f1-3 /proc/loadavg)"
 		"$OUT.bin" "$@"
-		TICK_FMA=1 "$OUT.bin" "$@" -matmul-only "tick CPU FMA"
+		TICK_FMA=0 "$OUT.bin" "$@" -matmul-only "tick CPU no FMA"
 		env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE $PY bench/cpu_numpy.py "$@" 2>/dev/null
 		for core in Haswell SkylakeX; do
 			env -u OPENBLAS_L2_SIZE OPENBLAS_CORETYPE=$core $PY bench/cpu_numpy.py "$@" --matmul-only "OpenBLAS $core" 2>/dev/null
@@ -46,4 +50,8 @@ go build -o "$OUT.bin" ./bench/cpubench
 } | tee "$OUT"
 rm -f "$OUT.bin"
 echo
-$PY bench/cpu_report.py "$OUT"
+$PY bench/cpu_report.py "$OUT" ${CHART:+--ratios "$OUT.ratios"}
+if [ -n "${CHART:-}" ]; then
+	go run ./bench/cpuchart -o "$CHART" "$OUT.ratios"
+	echo "chart: $CHART"
+fi

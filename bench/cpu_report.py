@@ -3,28 +3,35 @@
 size and implementation the median over the rounds, and tick CPU's ratios
 computed within each round, then their median: to numpy (same round) and to
 this machine's limit measured in that round (peak FLOP/s with FMA for matmul,
+the FMA peak per CPU-second for matmul per CPU-second (cpubench/cputime.go),
 bandwidth for the memory-bound cases larger than the caches; each round
-measures the limits at its start and end and keeps the better sample).
+measures the limits before and after each group of cases and keeps the best
+sample).
 
-Usage: bench/cpu_report.py RESULTS
+With --ratios FILE it also writes tick CPU's three ratios per case and size
+as tab-separated lines (case, size, vs numpy, vs OpenBLAS, vs limit; "-"
+where there is none), with the run's description in "#" lines, for
+bench/cpuchart.
+
+Usage: bench/cpu_report.py RESULTS [--ratios FILE]
 """
 import statistics
 import sys
 from collections import defaultdict
 
-IMPLS = ["tick CPU", "tick CPU FMA", "tick GO", "numpy", "numexpr", "gonum", "OpenBLAS Haswell", "OpenBLAS SkylakeX"]
+IMPLS = ["tick CPU", "tick CPU no FMA", "tick GO", "numpy", "numexpr", "gonum", "OpenBLAS Haswell", "OpenBLAS SkylakeX"]
 # Which measured limit each case is held against.
-LIMIT = {"matmul f32": ("peak", "fma"), "relu(a*2+1)": ("bandwidth", "copy"), "softmax axis 1": ("bandwidth", "copy"),
-         "sum": ("bandwidth", "read"), "max": ("bandwidth", "read"), "sum axis 1": ("bandwidth", "read"),
-         "sum axis 0": ("bandwidth", "read")}
+LIMIT = {"matmul f32": ("peak", "fma"), "matmul f32 per CPU-s": ("peak", "fma per CPU-s"), "relu(a*2+1)": ("bandwidth", "copy"), "softmax axis 1": ("bandwidth", "copy"),
+         "sum": ("bandwidth", "read"), "max": ("bandwidth", "read"), "min": ("bandwidth", "read"),
+         "sum axis 1": ("bandwidth", "read"), "sum axis 0": ("bandwidth", "read"), "max axis 1": ("bandwidth", "read")}
 LOWER_IS_BETTER = {"us/op", "ns/kernel", "allocs/call"}
 
 
 def out_of_cache(case, size):
-    return case == "matmul f32" or size.endswith("M") or "x" in size
+    return case.startswith("matmul f32") or size.endswith("M") or "x" in size
 
 
-def main(path):
+def main(path, ratios_path=None):
     rounds = defaultdict(lambda: defaultdict(list))  # round -> (case, size, impl) -> values
     units, order, meta = {}, [], defaultdict(list)
     r = 0
@@ -59,7 +66,7 @@ def main(path):
         xs = [x for x in (f(d) for d in per.values()) if x is not None]
         return statistics.median(xs) if xs else None
 
-    for k in ("cpu", "flags", "device", "numpy", "go", "command"):
+    for k in ("cpu", "flags", "cache", "device", "numpy", "go", "command"):
         for v in meta.get(k, []):
             print(f"- {k}: {v}")
     print(f"- load (1, 5, 15 min) per round: {'; '.join(v.split(': ', 1)[-1] for v in meta.get('load', []))}")
@@ -77,6 +84,7 @@ def main(path):
         blas_sets.append("OpenBLAS SkylakeX")
     print("| case | size | unit | " + " | ".join(present) + " | CPU vs numpy | CPU vs OpenBLAS (same ISA) | CPU vs limit |")
     print("|---" * (len(present) + 6) + "|")
+    rows = []
     for case, size in order:
         if case in ("peak", "bandwidth"):
             continue
@@ -101,9 +109,26 @@ def main(path):
             bl = [x for x in bl if x]
             return c / max(bl) if c and bl and case == "matmul f32" else None
         a, b, o = ratio(vs_numpy), ratio(vs_limit), ratio(vs_blas)
+        rows.append((case, size, a, o, b))
         print(f"| {case} | {size} | {unit} | " + " | ".join(cells) +
               f" | {'-' if a is None else f'{a:.2f}×'} | {'-' if o is None else f'{o:.2f}×'} | {'-' if b is None else f'{100 * b:.0f}%'} |")
 
 
+    if ratios_path:
+        with open(ratios_path, "w") as f:
+            for k in ("cpu", "device", "command"):
+                for v in meta.get(k, []):
+                    f.write(f"#{k}\t{v}\n")
+            f.write(f"#load\t{'; '.join(v.split(': ', 1)[-1] for v in meta.get('load', []))}\n")
+            for case, size, a, o, b in rows:
+                f.write("\t".join([case, size] + ["-" if x is None else f"{x:.4g}" for x in (a, o, b)]) + "\n")
+
+
 if __name__ == "__main__":
-    main(sys.argv[1])
+    args = sys.argv[1:]
+    out = None
+    if "--ratios" in args:
+        i = args.index("--ratios")
+        out = args[i + 1]
+        del args[i:i + 2]
+    main(args[0], out)

@@ -15,6 +15,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strings"
 
 	"testing"
 	"time"
@@ -27,26 +28,41 @@ import (
 
 var (
 	quick       = flag.Bool("quick", false, "smaller sizes and fewer trials (a smoke run)")
-	matmulLabel = flag.String("matmul-only", "", "only the CPU device's matmul rows, labelled with this name (bench/cpu.sh runs it with TICK_FMA=1)")
+	matmulLabel = flag.String("matmul-only", "", "only the CPU device's matmul rows, labelled with this name (bench/cpu.sh runs it with TICK_FMA=0)")
+	cases       = flag.String("cases", "", "comma-separated case names to run (e.g. \"relu(a*2+1),max\"); empty: all")
 )
+
+// want reports whether the case named cs is selected by -cases.
+func want(cs string) bool {
+	if *cases == "" {
+		return true
+	}
+	for _, c := range strings.Split(*cases, ",") {
+		if strings.TrimSpace(c) == cs {
+			return true
+		}
+	}
+	return false
+}
 
 func emit(cs, size, impl string, v float64, unit string) {
 	fmt.Printf("%s\t%s\t%s\t%.4g\t%s\n", cs, size, impl, v, unit)
 }
 
-// best returns the fastest of trials runs of f, each repeated until it has
-// taken at least 50 ms (per-run time).
+// best returns the fastest single run of f among the runs that fit in
+// trials × 50 ms (at least three): the run least disturbed by other work,
+// as the machine's limits are measured (peak.go) and as cpu_numpy.py times
+// numpy. A loaded machine slows averages much more than minimums, so
+// averages would compare badly with the limits.
 func best(trials int, f func()) time.Duration {
 	f() // warm-up: compiles kernels, touches memory
 	b := time.Duration(1 << 62)
-	for t := 0; t < trials; t++ {
-		n := 0
-		t0 := time.Now()
-		for n == 0 || time.Since(t0) < 50*time.Millisecond {
-			f()
-			n++
-		}
-		b = min(b, time.Since(t0)/time.Duration(n))
+	budget := time.Duration(trials) * 50 * time.Millisecond
+	t0 := time.Now()
+	for n := 0; n < 3 || time.Since(t0) < budget; n++ {
+		s := time.Now()
+		f()
+		b = min(b, time.Since(s))
 	}
 	return b
 }
@@ -69,11 +85,12 @@ func main() {
 	if *quick {
 		trials = 2
 	}
+	mm := []int{256, 512, 1024, 2048}
+	big, side := 16<<20, 4096
+	if *quick {
+		mm, big, side = []int{256, 512}, 1<<20, 1024
+	}
 	if *matmulLabel != "" {
-		mm := []int{256, 512, 1024, 2048}
-		if *quick {
-			mm = []int{256, 512}
-		}
 		must(tensor.SetDefaultDevice("CPU"))
 		for _, n := range mm {
 			a, b := tensor.RandSeed(1, n, n).Realize(), tensor.RandSeed(2, n, n).Realize()
@@ -82,18 +99,27 @@ func main() {
 		}
 		return
 	}
+	// The limits are measured before and after each group of cases: the
+	// report keeps each round's best sample, so a busy moment at one sample
+	// does not set the limit.
 	limitsNow()
-	defer limitsNow() // again at the end: the report keeps the best sample
 	info, _ := tensor.DescribeDevice("CPU")
 	fmt.Printf("#device\t%s\n", info)
-
 	devs := []string{"CPU", "GO"}
-	mm := []int{256, 512, 1024, 2048}
-	big := 16 << 20
-	if *quick {
-		mm, big = []int{256, 512}, 1<<20
+	if want("matmul f32") {
+		matmuls(devs, mm, trials)
+		limitsNow()
 	}
-	for _, n := range mm {
+	memoryBound(devs, []int{256 << 10, big}, trials)
+	limitsNow()
+	axes(devs, side, trials)
+	limitsNow()
+	overheads(devs, trials)
+}
+
+// matmuls times n×n float32 matmul on each device and gonum.
+func matmuls(devs []string, sizes []int, trials int) {
+	for _, n := range sizes {
 		for _, dev := range devs {
 			must(tensor.SetDefaultDevice(dev))
 			a, b := tensor.RandSeed(1, n, n).Realize(), tensor.RandSeed(2, n, n).Realize()
@@ -102,8 +128,12 @@ func main() {
 			if n >= 2048 {
 				tr = 2
 			}
-			d := best(tr, replayed(func(in ...*tensor.Tensor) *tensor.Tensor { return in[0].Matmul(in[1]) }, a, b))
+			run := replayed(func(in ...*tensor.Tensor) *tensor.Tensor { return in[0].Matmul(in[1]) }, a, b)
+			d := best(tr, run)
 			emit("matmul f32", fmt.Sprint(n), "tick "+dev, 2*float64(n*n*n)/d.Seconds()/1e9, "GFLOP/s")
+			if dev == "CPU" && n >= 1024 { // per CPU-second: see cputime.go
+				emit("matmul f32 per CPU-s", fmt.Sprint(n), "tick "+dev, perCPUSecond(2*float64(n*n*n), run)/1e9, "GFLOP/s")
+			}
 		}
 		if n <= 1024 {
 			g := func(seed int) blas32.General {
@@ -115,36 +145,69 @@ func main() {
 			emit("matmul f32", fmt.Sprint(n), "gonum", 2*float64(n*n*n)/d.Seconds()/1e9, "GFLOP/s")
 		}
 	}
-	for _, n := range []int{256 << 10, big} {
+}
+
+// memoryBound times the fused relu chain and the full reductions over n
+// float32 (GB/s: bytes read plus bytes written).
+func memoryBound(devs []string, sizes []int, trials int) {
+	ops := []struct {
+		name  string
+		bytes float64 // per element
+		f     func(in ...*tensor.Tensor) *tensor.Tensor
+	}{
+		{"relu(a*2+1)", 8, func(in ...*tensor.Tensor) *tensor.Tensor { return in[0].Mul(2).Add(1).Relu() }},
+		{"sum", 4, func(in ...*tensor.Tensor) *tensor.Tensor { return in[0].Sum() }},
+		{"max", 4, func(in ...*tensor.Tensor) *tensor.Tensor { return in[0].Max() }},
+		{"min", 4, func(in ...*tensor.Tensor) *tensor.Tensor { return in[0].Min() }},
+	}
+	for _, n := range sizes {
 		for _, dev := range devs {
 			must(tensor.SetDefaultDevice(dev))
 			a := tensor.RandnSeed(3, n).Realize()
 			wait()
-			size := sizeName(n)
-			d := best(trials, replayed(func(in ...*tensor.Tensor) *tensor.Tensor { return in[0].Mul(2).Add(1).Relu() }, a))
-			emit("relu(a*2+1)", size, "tick "+dev, 8*float64(n)/d.Seconds()/1e9, "GB/s")
-			d = best(trials, replayed(func(in ...*tensor.Tensor) *tensor.Tensor { return in[0].Sum() }, a))
-			emit("sum", size, "tick "+dev, 4*float64(n)/d.Seconds()/1e9, "GB/s")
-			d = best(trials, replayed(func(in ...*tensor.Tensor) *tensor.Tensor { return in[0].Max() }, a))
-			emit("max", size, "tick "+dev, 4*float64(n)/d.Seconds()/1e9, "GB/s")
+			for _, op := range ops {
+				if want(op.name) {
+					d := best(trials, replayed(op.f, a))
+					emit(op.name, sizeName(n), "tick "+dev, op.bytes*float64(n)/d.Seconds()/1e9, "GB/s")
+				}
+			}
 		}
 	}
-	side := 4096
-	if *quick {
-		side = 1024
-	}
+}
+
+// axes times reductions over one axis of a side×side matrix and a softmax
+// over rows.
+func axes(devs []string, side, trials int) {
 	for _, dev := range devs {
 		must(tensor.SetDefaultDevice(dev))
 		m := tensor.RandnSeed(4, side, side).Realize()
 		sm := tensor.RandnSeed(5, side, 1024).Realize()
 		wait()
 		size := fmt.Sprintf("%dx%d", side, side)
-		d := best(trials, replayed(func(in ...*tensor.Tensor) *tensor.Tensor { return in[0].Sum(1) }, m))
-		emit("sum axis 1", size, "tick "+dev, 4*float64(side*side)/d.Seconds()/1e9, "GB/s")
-		d = best(trials, replayed(func(in ...*tensor.Tensor) *tensor.Tensor { return in[0].Sum(0) }, m))
-		emit("sum axis 0", size, "tick "+dev, 4*float64(side*side)/d.Seconds()/1e9, "GB/s")
-		d = best(trials, replayed(func(in ...*tensor.Tensor) *tensor.Tensor { return in[0].Softmax(1) }, sm))
-		emit("softmax axis 1", fmt.Sprintf("%dx1024", side), "tick "+dev, 8*float64(side*1024)/d.Seconds()/1e9, "GB/s")
+		if want("sum axis 1") {
+			d := best(trials, replayed(func(in ...*tensor.Tensor) *tensor.Tensor { return in[0].Sum(1) }, m))
+			emit("sum axis 1", size, "tick "+dev, 4*float64(side*side)/d.Seconds()/1e9, "GB/s")
+		}
+		if want("sum axis 0") {
+			d := best(trials, replayed(func(in ...*tensor.Tensor) *tensor.Tensor { return in[0].Sum(0) }, m))
+			emit("sum axis 0", size, "tick "+dev, 4*float64(side*side)/d.Seconds()/1e9, "GB/s")
+		}
+		if want("max axis 1") {
+			d := best(trials, replayed(func(in ...*tensor.Tensor) *tensor.Tensor { return in[0].Max(1) }, m))
+			emit("max axis 1", size, "tick "+dev, 4*float64(side*side)/d.Seconds()/1e9, "GB/s")
+		}
+		if want("softmax axis 1") {
+			d := best(trials, replayed(func(in ...*tensor.Tensor) *tensor.Tensor { return in[0].Softmax(1) }, sm))
+			emit("softmax axis 1", fmt.Sprintf("%dx1024", side), "tick "+dev, 8*float64(side*1024)/d.Seconds()/1e9, "GB/s")
+		}
+	}
+}
+
+// overheads times the eager path of one small op, JIT replay per kernel,
+// and counts a replayed tutorial step's allocations.
+func overheads(devs []string, trials int) {
+	if !want("eager op") && !want("JIT replay") && !want("tutorial replay") {
+		return
 	}
 	for _, dev := range devs {
 		must(tensor.SetDefaultDevice(dev))
@@ -187,6 +250,7 @@ func limitsNow() {
 	}
 	emit("peak", "-", "fma", lim.fma, "GFLOP/s")
 	emit("peak", "-", "muladd", lim.muladd, "GFLOP/s")
+	emit("peak", "-", "fma per CPU-s", lim.fmaCPU, "GFLOP/s")
 	emit("bandwidth", "-", "read", lim.read, "GB/s")
 	emit("bandwidth", "-", "copy", lim.copy, "GB/s")
 }

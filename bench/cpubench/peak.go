@@ -4,8 +4,9 @@ package main
 // compiler and flags as tick's CPU device (package runtime/native) and run
 // on every core: peak float32 FLOP/s with fused multiply-adds (what BLAS
 // libraries reach) and with separate multiply and add (what tick's kernels
-// may use: they are compiled without contraction so results match the GO
-// backend bit for bit), read bandwidth and copy bandwidth at the size of the
+// use outside matmul: they are compiled without contraction so results
+// match the GO backend bit for bit), read bandwidth and copy bandwidth (the
+// faster of memcpy and a copy with non-temporal stores) at the size of the
 // large cases (16M float32, 64 MB per array).
 
 import (
@@ -19,7 +20,7 @@ import (
 
 const peakSrc = `#include <stdint.h>
 #include <string.h>
-#if defined(__AVX512F__) || defined(__FMA__)
+#if defined(__AVX512F__) || defined(__FMA__) || defined(__SSE2__)
 #include <immintrin.h>
 #endif
 #if defined(__AVX512F__)
@@ -76,10 +77,31 @@ void bw_read(void **bufs, int64_t start, int64_t end) {
 void bw_copy(void **bufs, int64_t start, int64_t end) {
 	memcpy((float *)bufs[0] + start, (const float *)bufs[1] + start, (size_t)(end - start) * 4);
 }
+// bw_stream is bw_copy with non-temporal stores (what tick's large
+// elementwise kernels use, and what memcpy uses only above a size tied to
+// the last-level cache): no read of the destination before it is written.
+// start and end are multiples of 16 and the buffers 64-byte aligned.
+void bw_stream(void **bufs, int64_t start, int64_t end) {
+	float *d = (float *)bufs[0];
+	const float *s = (const float *)bufs[1];
+#if defined(__AVX512F__)
+	for (int64_t i = start; i < end; i += 16) _mm512_stream_ps(d + i, _mm512_load_ps(s + i));
+#elif defined(__AVX__)
+	for (int64_t i = start; i < end; i += 8) _mm256_stream_ps(d + i, _mm256_load_ps(s + i));
+#elif defined(__SSE2__)
+	for (int64_t i = start; i < end; i += 4) _mm_stream_ps(d + i, _mm_load_ps(s + i));
+#else
+	memcpy(d + start, s + start, (size_t)(end - start) * 4);
+#endif
+#if defined(__SSE2__) || defined(__AVX__) || defined(__AVX512F__)
+	_mm_sfence();
+#endif
+}
 `
 
 type limits struct {
 	fma, muladd float64 // GFLOP/s
+	fmaCPU      float64 // GFLOP per CPU-second × cores (cputime.go)
 	read, copy  float64 // GB/s
 	isa         string
 }
@@ -91,7 +113,7 @@ func measureLimits() (limits, error) {
 	if err != nil {
 		return limits{}, err
 	}
-	lib, err := c.Compile(peakSrc, "peak_fma", "peak_muladd", "bw_read", "bw_copy")
+	lib, err := c.Compile(peakSrc, "peak_fma", "peak_muladd", "bw_read", "bw_copy", "bw_stream")
 	if err != nil {
 		return limits{}, err
 	}
@@ -112,6 +134,7 @@ func measureLimits() (limits, error) {
 	defer native.Free(out)
 	l.fma = flops / bestParallel(k("peak_fma"), workers, iters, []unsafe.Pointer{out}, false, 5).Seconds() / 1e9
 	l.muladd = flops / bestParallel(k("peak_muladd"), workers, iters, []unsafe.Pointer{out}, false, 5).Seconds() / 1e9
+	l.fmaCPU = perCPUSecond(flops/4, func() { bestParallel(k("peak_fma"), workers, iters/4, []unsafe.Pointer{out}, false, 1) }) / 1e9
 
 	const n = 16 << 20 // the size of the large cases (16M float32: 64 MB)
 	src, err := native.Alloc(n * 4)
@@ -127,7 +150,9 @@ func measureLimits() (limits, error) {
 	fill(src, n)
 	fill(dst, n)
 	l.read = 4 * n / bestParallel(k("bw_read"), workers, n, []unsafe.Pointer{out, src}, true, 15).Seconds() / 1e9
-	l.copy = 8 * n / bestParallel(k("bw_copy"), workers, n, []unsafe.Pointer{dst, src}, true, 15).Seconds() / 1e9
+	// Copy: the faster of memcpy and a copy with non-temporal stores.
+	l.copy = 8 * n / min(bestParallel(k("bw_copy"), workers, n, []unsafe.Pointer{dst, src}, true, 15),
+		bestParallel(k("bw_stream"), workers, n, []unsafe.Pointer{dst, src}, true, 15)).Seconds() / 1e9
 	return l, nil
 }
 
@@ -152,10 +177,10 @@ func bestParallel(k *native.Kernel, workers, n int, bufs []unsafe.Pointer, split
 				defer wg.Done()
 				b := append([]unsafe.Pointer(nil), bufs...)
 				lo, hi := 0, n
-				if split {
-					lo, hi = n*w/workers, n*(w+1)/workers
+				if split { // at multiples of 16 (64 bytes: bw_stream's alignment); n is one
+					lo, hi = n*w/workers&^15, n*(w+1)/workers&^15
 				}
-				if k.Name != "bw_copy" {
+				if k.Name != "bw_copy" && k.Name != "bw_stream" {
 					b[0] = unsafe.Add(b[0], 64*w)
 				}
 				k.Call(b, int64(lo), int64(hi))

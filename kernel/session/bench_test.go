@@ -3,6 +3,8 @@ package session
 import (
 	"context"
 	"testing"
+
+	"github.com/traefik/yaegi/interp"
 )
 
 type nopSink struct{ recorder }
@@ -64,18 +66,24 @@ func BenchmarkCompiledCall(b *testing.B) {
 
 // BenchmarkChannelOps measures channel operations in an interpreted
 // function as the session runs them: a send and a receive on a buffered
-// channel per iteration ("send_recv"; both rewritten into selects that
-// also wait for an interrupt), and a loop of the same length without them
-// ("loop"), for the per-operation cost by difference.
+// channel per iteration ("send_recv", an int channel, and
+// "send_recv_struct", a channel of a cell type, off the type-switch fast
+// path; both rewritten into calls of the interruptible helpers), a loop of
+// the same length without them ("loop"), for the per-operation cost by
+// difference, and the int loop in a bare interpreter without tick's
+// rewrites ("yaegi_send_recv", the cost before the helpers).
 func BenchmarkChannelOps(b *testing.B) {
 	const n = 10000
+	const vars, fn = "ch := make(chan int, 1)\nsum := 0\n",
+		"func sendRecv() { for j := 0; j < 10000; j++ { ch <- j; v := <-ch; sum += v } }\n"
 	s := newSession(b)
-	if err := s.Exec("ch := make(chan int, 1)\nsum := 0\n" +
-		"func sendRecv() { for j := 0; j < 10000; j++ { ch <- j; v := <-ch; sum += v } }\n" +
+	if err := s.Exec(vars + fn +
+		"type pt struct{ X, Y int }\nps := make(chan pt, 1)\n" +
+		"func sendRecvStruct() { for j := 0; j < 10000; j++ { ps <- pt{j, 1}; v := <-ps; sum += v.X } }\n" +
 		"func plain() { for j := 0; j < 10000; j++ { sum += j } }"); err != nil {
 		b.Fatal(err)
 	}
-	for _, c := range []struct{ name, stmt string }{{"send_recv", "sendRecv()"}, {"loop", "plain()"}} {
+	for _, c := range []struct{ name, stmt string }{{"send_recv", "sendRecv()"}, {"send_recv_struct", "sendRecvStruct()"}, {"loop", "plain()"}} {
 		b.Run(c.name, func(b *testing.B) {
 			f, err := s.CompileLoop("", c.stmt)
 			if err != nil {
@@ -89,6 +97,48 @@ func BenchmarkChannelOps(b *testing.B) {
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/iter")
 		})
 	}
+	b.Run("yaegi_send_recv", func(b *testing.B) {
+		ip := interp.New(interp.Options{})
+		for _, c := range []string{vars, fn} {
+			if _, err := ip.Eval(c); err != nil {
+				b.Fatal(err)
+			}
+		}
+		v, err := ip.Eval("sendRecv")
+		if err != nil {
+			b.Fatal(err)
+		}
+		f := v.Interface().(func())
+		for b.Loop() {
+			f()
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/iter")
+	})
+}
+
+// BenchmarkChannelHelpers measures the interruptible helpers alone, called
+// from Go: a send and a receive on a buffered channel that never has to
+// wait, of int (the type-switch fast path) and of a struct (reflect's
+// TrySend and TryRecv).
+func BenchmarkChannelHelpers(b *testing.B) {
+	s := newSession(b)
+	type pt struct{ X, Y int }
+	b.Run("int", func(b *testing.B) {
+		ch := make(chan int, 1)
+		var v int
+		for b.Loop() {
+			s.sendOp(ch, 1)
+			s.recvInto(ch, &v)
+		}
+	})
+	b.Run("struct", func(b *testing.B) {
+		ch := make(chan pt, 1)
+		var v pt
+		for b.Loop() {
+			s.sendOp(ch, pt{1, 2})
+			s.recvInto(ch, &v)
+		}
+	})
 }
 
 // BenchmarkPrintln measures one fmt.Println of an int from cell code, to

@@ -14,12 +14,14 @@ import (
 // would never reach one. So the session gives the running cell a done
 // channel, closed by Interrupt (stopSignal), and:
 //   - the rewrite pass interruptible (package rewrite) turns the channel
-//     operations of statements into selects that also wait on it;
+//     operations of statements into calls of compiled helpers that also
+//     wait on it (pass recv-expr first makes receives inside expressions
+//     and ranges over channels such statements);
 //   - time.Sleep and the sync types Mutex, RWMutex and WaitGroup are
 //     replaced, for interpreted code, by versions that wait on it
 //     (blockingSymbols);
-//   - what still blocks (a receive inside an expression, native code) is
-//     abandoned at the second interrupt (abandon.go).
+//   - what still blocks (a receive after another call of its statement,
+//     native code) is abandoned at the second interrupt (abandon.go).
 
 // stopSignal is a channel closed when the running cell is interrupted,
 // replaced by a fresh one when the next cell starts.
@@ -132,6 +134,8 @@ func (s *Session) blockingSymbols() map[string]map[string]reflect.Value {
 	rt["Recv"] = reflect.ValueOf(s.recvOp)
 	rt["RecvInto"] = reflect.ValueOf(s.recvInto)
 	rt["Send"] = reflect.ValueOf(s.sendOp)
+	neverP := &never
+	rt["Never"] = reflect.ValueOf(&neverP).Elem()
 	return map[string]map[string]reflect.Value{
 		"time/time": {"Sleep": reflect.ValueOf(sleep)},
 		"sync/sync": {
@@ -142,6 +146,31 @@ func (s *Session) blockingSymbols() map[string]map[string]reflect.Value {
 		rtPath + "/rt": rt,
 	}
 }
+
+// knownIntsAndChans returns the names of the session's globals of an
+// integer type (knownInts) and of a channel type, for the rewrite passes
+// range-int and recv-expr (`for v := range c` over a channel).
+func (s *Session) knownIntsAndChans() (ints, chans map[string]bool) {
+	ints, chans = map[string]bool{}, map[string]bool{}
+	for name, v := range s.globals() {
+		switch v.Kind() {
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+			reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+			ints[name] = true
+		case reflect.Chan:
+			chans[name] = true
+		}
+	}
+	return ints, chans
+}
+
+// never is *ᐩrt.Never, always false: the interruptible pass keeps a send
+// of a constant in `if *ᐩrt.Never { c <- v }`, never run, so that the
+// interpreter compiles it and rejects a constant of the wrong type, as Go
+// does, before the cell runs. Read through a pointer, so the interpreter
+// cannot fold it (it folds `if ᐩrt.Never`, a native bool, and skips the
+// branch).
+var never = false
 
 // closedChans caches one closed channel per channel type (with its
 // direction) for zeroChan.
@@ -345,13 +374,41 @@ func (wg *WaitGroup) Wait() {
 // running cell (the interpreter's own select keeps its cases in the
 // select's node, shared by all goroutines that run it).
 
+// Each first tries the operation without waiting (fastRecvInto,
+// fastSend: a type switch for channels of common element types, else
+// reflect's TryRecv and TrySend), and waits with reflect.Select only when
+// it would block: an operation that can go ahead costs about what the
+// interpreter's own did (docs/benchmarks.md).
+
 // recvOp is ᐩrt.Recv: `<-c` as a statement.
-func (s *Session) recvOp(c any) { s.chanOp(reflect.SelectRecv, reflect.ValueOf(c), reflect.Value{}) }
+func (s *Session) recvOp(c any) {
+	if _, done := fastRecvInto(c, nil); done {
+		return
+	}
+	cv := reflect.ValueOf(c)
+	if cv.Kind() == reflect.Chan && !cv.IsNil() {
+		if v, _ := cv.TryRecv(); v.IsValid() {
+			return
+		}
+	}
+	s.chanOp(reflect.SelectRecv, cv, reflect.Value{})
+}
 
 // recvInto is ᐩrt.RecvInto: receives from c into *p (a variable of c's
 // element type) and returns Go's ok (false when c is closed and drained).
 func (s *Session) recvInto(c, p any) bool {
-	v, ok := s.chanOp(reflect.SelectRecv, reflect.ValueOf(c), reflect.Value{})
+	if ok, done := fastRecvInto(c, p); done {
+		return ok
+	}
+	cv := reflect.ValueOf(c)
+	var v reflect.Value
+	var ok bool
+	if cv.Kind() == reflect.Chan && !cv.IsNil() {
+		v, ok = cv.TryRecv()
+	}
+	if !v.IsValid() {
+		v, ok = s.chanOp(reflect.SelectRecv, cv, reflect.Value{})
+	}
 	dst := reflect.ValueOf(p).Elem()
 	switch {
 	case !v.IsValid():
@@ -369,6 +426,9 @@ func (s *Session) recvInto(c, p any) bool {
 // constant (an int or float64 to the interpreter) is converted to a
 // numeric element type as Go's assignment would.
 func (s *Session) sendOp(c, v any) {
+	if fastSend(c, v) {
+		return
+	}
 	cv := reflect.ValueOf(c)
 	if cv.Kind() != reflect.Chan {
 		panic(fmt.Sprintf("runtime error: send to a %T, not a channel", c))
@@ -380,11 +440,34 @@ func (s *Session) sendOp(c, v any) {
 		x = reflect.Zero(et)
 	case x.Type().AssignableTo(et):
 	case numeric(x.Kind()) && numeric(et.Kind()):
+		if truncates(x, et) {
+			panic(fmt.Sprintf("cannot use %v (a %s) as %s value in send (truncated)", x, x.Type(), et))
+		}
 		x = x.Convert(et)
 	default:
 		panic(fmt.Sprintf("cannot send a value of type %s on a %s", x.Type(), cv.Type()))
 	}
-	s.chanOp(reflect.SelectSend, cv, x)
+	if cv.IsNil() || !cv.TrySend(x) {
+		s.chanOp(reflect.SelectSend, cv, x)
+	}
+}
+
+// truncates reports whether converting the float x to the integer type et
+// loses its fraction: `ch <- 1.5` on a chan int, a compile error in Go,
+// arrives here as a float64 (the interpreter converts numeric constants
+// without a check). A float64 variable of integral value is converted,
+// where Go would refuse it.
+func truncates(x reflect.Value, et reflect.Type) bool {
+	switch x.Kind() {
+	case reflect.Float32, reflect.Float64:
+		switch et.Kind() {
+		case reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128:
+			return false
+		}
+		f := x.Float()
+		return f != float64(int64(f))
+	}
+	return false
 }
 
 func numeric(k reflect.Kind) bool {

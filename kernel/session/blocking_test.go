@@ -36,6 +36,10 @@ _ = fmt.Sprint`
 		{"waitgroup", "var wg sync.WaitGroup\nwg.Add(1)\nwg.Wait()"},
 		{"mutex", "mu.Lock()\nmu.Lock()"},
 		{"rwmutex", "rw.RLock()\nrw.Lock()"},
+		{"receive_in_expression", "fmt.Println(<-ch)"},
+		{"receive_in_call_define", "y := add(<-ch)\nfmt.Println(y)"},
+		{"range_channel", "for v := range ch {\n\tfmt.Println(v)\n}"},
+		{"range_channel_in_func", "func drain(c <-chan int) int {\n\tn := 0\n\tfor range c {\n\t\tn++\n\t}\n\treturn n\n}\ndrain(ch)"},
 		{"goroutine_then_wait", "done := make(chan bool)\ngo func() { time.Sleep(time.Hour); done <- true }()\n<-done"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -60,8 +64,8 @@ _ = fmt.Sprint`
 		})
 	}
 	res, _ := exec(t, s, 4, "counter")
-	if got := res.Value.Bundle["text/plain"]; got != "14" {
-		t.Errorf("counter = %v, want 14 (closure state kept, the statement after the sleep not run)", got)
+	if got := res.Value.Bundle["text/plain"]; got != "18" {
+		t.Errorf("counter = %v, want 18 (closure state kept, the statement after the sleep not run)", got)
 	}
 	// the mutexes still work after the interrupted waits
 	res, rec := exec(t, s, 5, "mu.Unlock()\nrw.RUnlock()\nmu.Lock()\nrw.Lock()\nfmt.Println(\"locked\")")
@@ -71,7 +75,8 @@ _ = fmt.Sprint`
 }
 
 // TestSecondInterruptAbandons: a wait the first interrupt cannot end (a
-// receive inside an expression) ends at the second, saying what the cell
+// receive inside an expression after a call, which pass recv-expr cannot
+// move first) ends at the second, saying what the cell
 // is blocked in; the session goes on.
 func TestSecondInterruptAbandons(t *testing.T) {
 	if checkpointByCall {
@@ -85,7 +90,7 @@ func TestSecondInterruptAbandons(t *testing.T) {
 	defer first.Stop()
 	second := time.AfterFunc(400*time.Millisecond, s.Interrupt)
 	defer second.Stop()
-	res, _ := exec(t, s, 2, "fmt.Println(<-ch)")
+	res, _ := exec(t, s, 2, "fmt.Println(len(\"\"), <-ch)")
 	if res.Err == nil || res.Err.Name != "Interrupted" || !strings.Contains(res.Err.Value, "blocked in a channel receive") ||
 		!strings.Contains(res.Err.Value, "restart the kernel") {
 		t.Fatalf("got %v, want an Interrupted error saying what it is blocked in", res.Err)

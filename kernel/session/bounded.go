@@ -246,23 +246,32 @@ type boundedValue struct{ v any }
 func (b boundedValue) Format(f fmt.State, verb rune) { io.WriteString(f, boundedText(b.v)) }
 
 // fmtSymbols returns the fmt printing functions for cell code: Go's, with
-// self-referential operands printed by boundedText.
+// self-referential operands printed by boundedText and values of cell
+// types printed as Go prints them (cellfmt.go).
 func (s *Session) fmtSymbols() map[string]map[string]reflect.Value {
 	out := router{s, "stdout"}
 	// "fmt/./fmt" is package fmt to the interpreter (path.Dir and
 	// path.Base of it are "fmt"), but not the key "fmt/fmt" whose presence
 	// makes it load its standard library fixes again, which would replace
 	// these functions.
+	ct := s.ct
 	syms := map[string]reflect.Value{
-		"Print":    reflect.ValueOf(func(a ...any) (int, error) { return fmt.Fprint(out, safeArgs(a)...) }),
-		"Println":  reflect.ValueOf(func(a ...any) (int, error) { return fmt.Fprintln(out, safeArgs(a)...) }),
-		"Printf":   reflect.ValueOf(func(f string, a ...any) (int, error) { return fmt.Fprintf(out, f, safeArgs(a)...) }),
-		"Sprint":   reflect.ValueOf(func(a ...any) string { return fmt.Sprint(safeArgs(a)...) }),
-		"Sprintln": reflect.ValueOf(func(a ...any) string { return fmt.Sprintln(safeArgs(a)...) }),
-		"Sprintf":  reflect.ValueOf(func(f string, a ...any) string { return fmt.Sprintf(f, safeArgs(a)...) }),
-		"Fprint":   reflect.ValueOf(func(w io.Writer, a ...any) (int, error) { return fmt.Fprint(w, safeArgs(a)...) }),
-		"Fprintln": reflect.ValueOf(func(w io.Writer, a ...any) (int, error) { return fmt.Fprintln(w, safeArgs(a)...) }),
-		"Fprintf":  reflect.ValueOf(func(w io.Writer, f string, a ...any) (int, error) { return fmt.Fprintf(w, f, safeArgs(a)...) }),
+		"Print":   reflect.ValueOf(func(a ...any) (int, error) { return fmt.Fprint(out, ct.args(safeArgs(a))...) }),
+		"Println": reflect.ValueOf(func(a ...any) (int, error) { return fmt.Fprintln(out, ct.args(safeArgs(a))...) }),
+		"Printf": reflect.ValueOf(func(f string, a ...any) (int, error) {
+			f, a = ct.formatArgs(f, safeArgs(a))
+			return fmt.Fprintf(out, f, a...)
+		}),
+		"Sprint":   reflect.ValueOf(func(a ...any) string { return fmt.Sprint(ct.args(safeArgs(a))...) }),
+		"Sprintln": reflect.ValueOf(func(a ...any) string { return fmt.Sprintln(ct.args(safeArgs(a))...) }),
+		"Sprintf":  reflect.ValueOf(func(f string, a ...any) string { f, a = ct.formatArgs(f, safeArgs(a)); return fmt.Sprintf(f, a...) }),
+		"Fprint":   reflect.ValueOf(func(w io.Writer, a ...any) (int, error) { return fmt.Fprint(w, ct.args(safeArgs(a))...) }),
+		"Fprintln": reflect.ValueOf(func(w io.Writer, a ...any) (int, error) { return fmt.Fprintln(w, ct.args(safeArgs(a))...) }),
+		"Fprintf": reflect.ValueOf(func(w io.Writer, f string, a ...any) (int, error) {
+			f, a = ct.formatArgs(f, safeArgs(a))
+			return fmt.Fprintf(w, f, a...)
+		}),
+		"Errorf": reflect.ValueOf(func(f string, a ...any) error { f, a = ct.formatArgs(f, a); return fmt.Errorf(f, a...) }),
 	}
 	// the interpreter gives a cell type's String and Format methods to
 	// the native functions listed in its MapTypes: these are fmt's too.

@@ -23,9 +23,12 @@ type cellDefers struct {
 	recovered bool
 }
 
-// deferSymbols returns ᐩrt.Defer and ᐩrt.Recover.
+// deferSymbols returns ᐩrt.Defer and ᐩrt.Recover, and ᐩrt.Call, which
+// calls the func() in its argument (pass func-defer defers it; an any,
+// so that the interpreter passes the closure made at the defer).
 func (s *Session) deferSymbols() map[string]reflect.Value {
 	return map[string]reflect.Value{
+		"Call": reflect.ValueOf(func(f any) { f.(func())() }),
 		"Defer": reflect.ValueOf(func(f func()) {
 			s.mu.Lock()
 			s.defers.fns = append(s.defers.fns, f)

@@ -24,6 +24,9 @@ func (c *crashError) Error() string { return fmt.Sprint(c.v) }
 func compileError(c cell.Cell, err error) *Error {
 	var crash *crashError
 	if errors.As(err, &crash) {
+		if e := constantError(c, crash.v); e != nil {
+			return e
+		}
 		return unsupportedError(c, crash.v)
 	}
 	var lines []string
@@ -118,7 +121,7 @@ func (s *Session) panicError(c cell.Cell, p interp.Panic) *Error {
 			"(or raise session.Options.MaxDepth if the recursion is meant to be this deep); the session goes on", v.depth-1)
 	}
 	var tb []string
-	first := ""
+	first, inFunc := "", false
 	for i, f := range frames {
 		if i == 20 {
 			tb = append(tb, fmt.Sprintf("    ... %d more frames", len(frames)-20))
@@ -138,7 +141,7 @@ func (s *Session) panicError(c cell.Cell, p interp.Panic) *Error {
 		s.mu.Unlock()
 		pos := fmt.Sprintf("cell[%d]:%s", where, m[1])
 		if first == "" {
-			first = pos
+			first, inFunc = pos, fn != "" && fn != "main"
 		}
 		if fn == "" || fn == "main" {
 			tb = append(tb, "    at "+pos)
@@ -149,9 +152,15 @@ func (s *Session) panicError(c cell.Cell, p interp.Panic) *Error {
 	msg := fmt.Sprint(p.Value)
 	if err, ok := p.Value.(error); ok {
 		msg = err.Error()
+	} else if text, ok := s.ct.panicText(plainValue(p.Value)); ok {
+		msg = text
 	}
 	var note string
+	reported := msg
 	msg, note = goPanicMessage(c, msg)
+	if detail := s.boundsDetail(c, msg, inFunc); detail != "" {
+		msg, note = detail, fmt.Sprintf("(the interpreter reported %q, without the index and length: tick read them from the cell's variables)", reported)
+	}
 	if note != "" {
 		tb = append([]string{"  " + note}, tb...)
 	}
@@ -213,6 +222,7 @@ var reflectPanics = []struct{ yaegi, goMsg string }{
 	{"reflect: array index out of range", "runtime error: index out of range: an array index is negative or not less than len"},
 	{"reflect: string index out of range", "runtime error: index out of range: a string index is negative or not less than len"},
 	{"reflect.Value.Slice: slice index out of bounds", "runtime error: slice bounds out of range: need 0 <= low <= high <= cap"},
+	{"reflect.Value.Slice: string slice index out of bounds", "runtime error: slice bounds out of range: need 0 <= low <= high <= len"},
 	{"reflect.Value.Slice3: slice index out of bounds", "runtime error: slice bounds out of range: need 0 <= low <= high <= max <= cap"},
 	{"reflect: call of reflect.Value.Field on zero Value", "runtime error: invalid memory address or nil pointer dereference: a field was used through a nil pointer"},
 	{"reflect: Method on nil interface value", "runtime error: invalid memory address or nil pointer dereference: a method was called on a nil interface value"},
@@ -240,8 +250,9 @@ func goPanicMessage(c cell.Cell, msg string) (string, string) {
 		return "runtime error: " + msg[m[4]:] + " (at " + cell.Message(c.N, msg[m[2]:m[3]]) + ")", ""
 	}
 	if msg == "errors: *target must be interface or implement error" {
-		return msg, "errors.As cannot match a type declared in a cell (an interpreter limitation): " +
-			"match with errors.Is against a sentinel value (var ErrX = errors.New(...), wrapped with %w) instead"
+		return msg, "errors.As cannot match a type declared in a cell when it has no fields (the interpreter cannot tell it " +
+			"from any other struct{}): give the type a field, or match with errors.Is against a sentinel value " +
+			"(var ErrX = errors.New(...), wrapped with %w) instead"
 	}
 	return msg, ""
 }

@@ -52,6 +52,9 @@ func (s *Session) loadPrelude() error {
 	if _, err := s.ip.Eval(stdGenericsSource); err != nil {
 		return fmt.Errorf("session: loading the standard library's generic functions: %w", err)
 	}
+	if !s.importCellTypes() {
+		return fmt.Errorf("session: importing the cell types package %s", cellTypesPath)
+	}
 	return nil
 }
 

@@ -100,6 +100,9 @@ type Session struct {
 	ran      []string          // Go code of the cells that ran, for the assistant (assist.go)
 
 	asst *assist.Assistant // completion and inspection (assist.go)
+
+	ct         *cellTypes // the struct types cells declared, for fmt and json (cellreg.go)
+	ctImported bool       // the cell-types package is imported (cellreg.go)
 }
 
 // New starts a session: a fresh interpreter with the standard library,
@@ -107,7 +110,7 @@ type Session struct {
 func New(opts Options) (*Session, error) {
 	s := &Session{opts: opts, rt: &runtime{}, funcCell: map[string]int{},
 		imports: map[string]string{}, declText: map[string]string{}, typeText: map[string]string{},
-		funcSrc: map[string]funcSource{}}
+		funcSrc: map[string]funcSource{}, ct: newCellTypes()}
 	s.stdin = &stdinReader{s: s}
 	s.rt.maxDepth = defaultMaxDepth
 	if opts.MaxDepth > 0 {
@@ -138,6 +141,12 @@ func New(opts Options) (*Session, error) {
 		if err := s.ip.Use(t); err != nil {
 			return nil, fmt.Errorf("session: loading symbols: %w", err)
 		}
+	}
+	if err := s.ip.Use(s.ct.exports()); err != nil {
+		return nil, fmt.Errorf("session: loading symbols: %w", err)
+	}
+	if err := s.ip.Use(s.ct.jsonExports()); err != nil {
+		return nil, fmt.Errorf("session: loading symbols: %w", err)
 	}
 	if err := s.ip.Use(s.fmtSymbols()); err != nil {
 		return nil, fmt.Errorf("session: loading symbols: %w", err)
@@ -419,7 +428,8 @@ func (s *Session) runParsed(c cell.Cell, generated func(*cell.Parsed) []ast.Node
 	if e != nil {
 		return Result{Err: e}
 	}
-	opts := rewrite.Options{Ints: s.knownInts(), CheckpointCall: checkpointByCall, Dump: s.opts.RewriteDump, Imports: s.importsCopy()}
+	ints, chans := s.knownIntsAndChans()
+	opts := rewrite.Options{Ints: ints, Chans: chans, MethodSig: s.methodSig, VarType: s.varType, CheckpointCall: checkpointByCall, Dump: s.opts.RewriteDump, Imports: s.importsCopy()}
 	if generated != nil {
 		opts.Generated = generated(pc)
 	}
@@ -443,6 +453,7 @@ func (s *Session) runParsed(c cell.Cell, generated func(*cell.Parsed) []ast.Node
 			}
 			s.noteFuncs(p.File, c.N)
 			s.noteDecls(p.File, pc.Fset)
+			s.registerCellTypes(p.File)
 			s.noteTypes(p.File, types)
 			s.refreshCallers(declaredIn(p.File, redefined))
 			continue
@@ -485,6 +496,7 @@ func (s *Session) noteFuncs(f *ast.File, n int) {
 // When the expression has no value (a call of a function without results)
 // it runs as a plain statement.
 func (s *Session) runValue(c cell.Cell, x ast.Expr) Result {
+	x = s.imageValue(x)
 	decl, call := probeDecl(x) // in a declared function: retention.go
 	prog, err := s.compile(decl)
 	if err == nil {
@@ -513,7 +525,7 @@ func (s *Session) runValue(c cell.Cell, x ast.Expr) Result {
 	if len(vals) == 0 || !echoed(vals[0]) {
 		return Result{}
 	}
-	d := renderValue(vals[0]) // may be nil: a nil error or untyped nil is shown as <nil>
+	d := s.render(vals[0]) // may be nil: a nil error or untyped nil is shown as <nil>
 	for _, rich := range vals[1:] {
 		r := rich.([2]string)
 		d.Bundle[r[0]] = r[1]

@@ -404,6 +404,74 @@ func ᐩstdcmpᐩOr[T comparable](vals ...T) T {
 	}
 	return zero
 }
+func ᐩstdcmpᐩOr2[T comparable](x, y T) T {
+	var zero T
+	if x != zero {
+		return x
+	}
+	return y
+}
+func ᐩstdsyncᐩOnceValue[T any](f func() T) func() T {
+	var (
+		done  bool
+		v     T
+		p     any
+		panicked bool
+		lock  = make(chan struct{}, 1)
+	)
+	return func() T {
+		lock <- struct{}{}
+		if !done {
+			done = true
+			func() {
+				panicked = true
+				defer func() {
+					if panicked {
+						p = recover()
+					}
+				}()
+				v = f()
+				panicked = false
+			}()
+		}
+		<-lock
+		if panicked {
+			panic(p)
+		}
+		return v
+	}
+}
+func ᐩstdsyncᐩOnceValues[T1, T2 any](f func() (T1, T2)) func() (T1, T2) {
+	var (
+		done  bool
+		v1    T1
+		v2    T2
+		p     any
+		panicked bool
+		lock  = make(chan struct{}, 1)
+	)
+	return func() (T1, T2) {
+		lock <- struct{}{}
+		if !done {
+			done = true
+			func() {
+				panicked = true
+				defer func() {
+					if panicked {
+						p = recover()
+					}
+				}()
+				v1, v2 = f()
+				panicked = false
+			}()
+		}
+		<-lock
+		if panicked {
+			panic(p)
+		}
+		return v1, v2
+	}
+}
 func ᐩstdmathᐩrandᐩv2ᐩN[T ~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64](n T) T {
 	r := n
 	ᐩrt.RandN(&r)

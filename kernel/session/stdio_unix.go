@@ -96,11 +96,13 @@ func drainStreams(fs []*fileStream) {
 		}
 	}
 	for i, f := range fs[:n] {
+		// The lock also waits for the watcher, which may have read the
+		// last write already and be routing it.
+		f.mu.Lock()
 		if polls[i].Revents&unix.POLLIN != 0 {
-			f.mu.Lock()
 			f.readLocked(uintptr(f.fd))
-			f.mu.Unlock()
 		}
+		f.mu.Unlock()
 	}
 }
 

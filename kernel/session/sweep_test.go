@@ -67,10 +67,10 @@ func TestRuntimePanicsSayWhatGoSays(t *testing.T) {
 		t.Fatal(res.Err.Traceback)
 	}
 	cases := []struct{ name, code, want, note string }{
-		{"slice_index", "s := []int{}\ns[5]", "runtime error: index out of range: a slice index", "reflect: slice index out of range"},
-		{"array_index", "arr := [3]int{}\ni := 5\narr[i]", "runtime error: index out of range: an array index", "reflect: array index out of range"},
-		{"string_index", "st := \"abc\"\nst[10]", "runtime error: index out of range: a string index", "string index"},
-		{"slice_bounds", "s3 := []int{1, 2, 3}\ns3[1:10]", "runtime error: slice bounds out of range", "Slice"},
+		{"slice_index", "s := []int{}\ns[5]", "runtime error: index out of range [5] with length 0", "reflect: slice index out of range"},
+		{"array_index", "arr := [3]int{}\ni := 5\narr[i]", "runtime error: index out of range [5] with length 3", "reflect: array index out of range"},
+		{"string_index", "st := \"abc\"\nst[10]", "runtime error: index out of range [10] with length 3", "string index"},
+		{"slice_bounds", "s3 := []int{1, 2, 3}\ns3[1:10]", "runtime error: slice bounds out of range [:10] with capacity 3", "Slice"},
 		{"nil_pointer_field", "var tp *T\ntp.X = 3", "nil pointer dereference: a field", "Field on zero Value"},
 		{"nil_pointer_method", "var tp2 *T\ntp2.Get()", "nil pointer dereference: a field", "Field on zero Value"},
 		{"nil_interface_method", "var e error\ne.Error()", "nil pointer dereference: a method was called on a nil interface", "Method on nil interface"},
@@ -163,8 +163,8 @@ func TestCompileErrorHints(t *testing.T) {
 func TestSweepLimits(t *testing.T) {
 	s := newSession(t)
 	cases := []struct{ name, code, want string }{
-		// %T of a cell type prints the underlying type (Go: main.Rect).
-		{"type_name", "import \"fmt\"\ntype Rect struct{ W, H float64 }\nfmt.Sprintf(\"%T\", Rect{})", `"struct { W float64; H float64 }"`},
+		// %T of a cell type prints its name, as Go does (cellfmt.go).
+		{"type_name", "import \"fmt\"\ntype Rect struct{ W, H float64 }\nfmt.Sprintf(\"%T\", Rect{})", `"main.Rect"`},
 		// Unused variables and imports are accepted.
 		{"unused", "import \"os\"\nfunc unusedVar() int { y := 3; return 1 }\nunusedVar()", "1"},
 		// errors.As with a standard library error type works.

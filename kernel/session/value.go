@@ -3,6 +3,8 @@ package session
 import (
 	"bytes"
 	"fmt"
+	"go/ast"
+	"go/token"
 	"image"
 	"image/png"
 	"reflect"
@@ -59,6 +61,61 @@ func renderValue(v any) *display.Data {
 	return &display.Data{Bundle: b}
 }
 
+// render is renderValue for a value of the session: one holding struct
+// types declared in cells gets its text/plain from the session's fmt
+// (cellfmt.go), which calls their String and Error methods inside slices,
+// maps and fields and names unexported fields as declared.
+func (s *Session) render(v any) *display.Data {
+	d := renderValue(v)
+	if m, ok := s.ct.mirror(reflect.ValueOf(v), 0); ok && d != nil && d.Bundle != nil && !selfReferential(v) {
+		if _, isImage := v.(image.Image); !isImage {
+			d.Bundle["text/plain"] = elideText(fmt.Sprintf("%v", m))
+		}
+	}
+	return d
+}
+
+// imageValue returns x converted to image.Image when its static type is
+// a type declared in a cell with image.Image's methods: the interpreter
+// gives native code (png.Encode, renderValue) such a value without its
+// methods, and the conversion wraps them, so the value is drawn as a
+// native image is. Otherwise it returns x.
+func (s *Session) imageValue(x ast.Expr) ast.Expr {
+	s.mu.Lock()
+	declared := false
+	for name := range s.declText {
+		declared = declared || strings.HasSuffix(name, ".At")
+	}
+	s.mu.Unlock()
+	if !declared {
+		return x
+	}
+	at := x.Pos()
+	method := func(m string) ast.Stmt {
+		return &ast.AssignStmt{Lhs: []ast.Expr{&ast.Ident{NamePos: at, Name: "_"}}, TokPos: at, Tok: token.ASSIGN,
+			Rhs: []ast.Expr{&ast.SelectorExpr{X: x, Sel: &ast.Ident{NamePos: at, Name: m}}}}
+	}
+	probe := []ast.Stmt{method("At"), method("Bounds"), method("ColorModel")}
+	if _, err := s.compile(block(probe)); err != nil || !s.importCellTypes() {
+		return x
+	}
+	// a native function taking an image.Image: the interpreter wraps the
+	// value's methods for it; the second operand names the type (x is
+	// evaluated twice only when it calls nothing)
+	var raw ast.Expr = &ast.Ident{NamePos: at, Name: "nil"}
+	calls := false
+	ast.Inspect(x, func(n ast.Node) bool {
+		_, call := n.(*ast.CallExpr)
+		calls = calls || call
+		return !calls
+	})
+	if !calls {
+		raw = x
+	}
+	return &ast.CallExpr{Fun: &ast.SelectorExpr{X: &ast.Ident{NamePos: at, Name: cellTypesName}, Sel: &ast.Ident{NamePos: at, Name: "Image"}},
+		Lparen: at, Args: []ast.Expr{x, raw}, Rparen: x.End()}
+}
+
 // Limits of a cell value's text/plain, so a cell ending in a big slice or
 // string neither floods the front end nor takes long to format: slices and
 // arrays show their first and last elisionEdge elements (as numpy does),
@@ -80,6 +137,9 @@ func plainText(v any) string {
 				headRunes(x, maxPlainHead), tailRunes(x, maxPlainTail), len(x))
 		}
 		return fmt.Sprintf("%q", x)
+	case cellImage:
+		r := x.Bounds()
+		return fmt.Sprintf("<image %dx%d %s>", r.Dx(), r.Dy(), x.name)
 	case image.Image:
 		r := x.Bounds()
 		return fmt.Sprintf("<image %dx%d %T>", r.Dx(), r.Dy(), x)

@@ -21,6 +21,11 @@ type VectorISA struct {
 	// Bytes is the vector width in bytes kernels use (64, 32, 16, or 8 for
 	// scalar code).
 	Bytes int `json:"bytes"`
+	// FMA reports whether the target has fused multiply-add instructions
+	// (__FMA__ on x86, which every AVX-512 target has too;
+	// __ARM_FEATURE_FMA on Arm): whether a kernel allowed to contract
+	// a*b + c gets one rounding instead of two.
+	FMA bool `json:"fma"`
 }
 
 // String renders the ISA as "AVX2+FMA, 32-byte vectors".
@@ -34,6 +39,13 @@ func (v VectorISA) String() string {
 // isaFromMacros maps the compiler's predefined macros (the output of
 // cc -dM -E) to the ISA the renderer's TICK_VB selects.
 func isaFromMacros(defs map[string]bool) VectorISA {
+	v := isaName(defs)
+	v.FMA = defs["__FMA__"] || defs["__ARM_FEATURE_FMA"]
+	return v
+}
+
+// isaName is the widest vector instruction set in defs and its width.
+func isaName(defs map[string]bool) VectorISA {
 	fma := ""
 	if defs["__FMA__"] {
 		fma = "+FMA"

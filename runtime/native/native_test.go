@@ -334,12 +334,14 @@ func TestVectorISAFromMacros(t *testing.T) {
 		defs []string
 		want VectorISA
 	}{
-		{[]string{"__SSE2__", "__AVX__", "__AVX2__", "__FMA__", "__AVX512F__"}, VectorISA{"AVX-512", 64}},
-		{[]string{"__SSE2__", "__AVX__", "__AVX2__", "__FMA__"}, VectorISA{"AVX2+FMA", 32}},
-		{[]string{"__SSE2__", "__AVX__"}, VectorISA{"AVX", 32}},
-		{[]string{"__SSE2__"}, VectorISA{"SSE2", 16}},
-		{[]string{"__ARM_NEON", "__aarch64__"}, VectorISA{"NEON", 16}},
-		{nil, VectorISA{"scalar", 8}},
+		{[]string{"__SSE2__", "__AVX__", "__AVX2__", "__FMA__", "__AVX512F__"}, VectorISA{"AVX-512", 64, true}},
+		{[]string{"__SSE2__", "__AVX__", "__AVX2__", "__FMA__"}, VectorISA{"AVX2+FMA", 32, true}},
+		{[]string{"__SSE2__", "__AVX__", "__AVX2__"}, VectorISA{"AVX2", 32, false}},
+		{[]string{"__SSE2__", "__AVX__"}, VectorISA{"AVX", 32, false}},
+		{[]string{"__SSE2__"}, VectorISA{"SSE2", 16, false}},
+		{[]string{"__ARM_NEON", "__aarch64__", "__ARM_FEATURE_FMA"}, VectorISA{"NEON", 16, true}},
+		{[]string{"__ARM_NEON"}, VectorISA{"NEON", 16, false}},
+		{nil, VectorISA{"scalar", 8, false}},
 	}
 	for _, tt := range tests {
 		defs := map[string]bool{}
@@ -350,7 +352,7 @@ func TestVectorISAFromMacros(t *testing.T) {
 			t.Errorf("%v: %v, want %v", tt.defs, got, tt.want)
 		}
 	}
-	if got := (VectorISA{"AVX2+FMA", 32}).String(); got != "AVX2+FMA, 32-byte vectors" {
+	if got := (VectorISA{"AVX2+FMA", 32, true}).String(); got != "AVX2+FMA, 32-byte vectors" {
 		t.Errorf("String() = %q", got)
 	}
 }
@@ -361,7 +363,7 @@ func TestVectorISAFollowsTarget(t *testing.T) {
 	if runtime.GOARCH != "amd64" {
 		t.Skip("x86-64 targets")
 	}
-	for march, want := range map[string]VectorISA{"x86-64": {"SSE2", 16}, "x86-64-v3": {"AVX2+FMA", 32}, "skylake-avx512": {"AVX-512", 64}} {
+	for march, want := range map[string]VectorISA{"x86-64": {"SSE2", 16, false}, "x86-64-v3": {"AVX2+FMA", 32, true}, "skylake-avx512": {"AVX-512", 64, true}} {
 		flags := DefaultFlags()
 		for i, f := range flags {
 			if strings.HasPrefix(f, "-march=") {

@@ -42,7 +42,8 @@ func (cpuBackend) Describe() string {
 	if err != nil {
 		return "CPU (unavailable: " + err.Error() + ")"
 	}
-	return fmt.Sprintf("CPU (C via %s %s; %s)", c.Path(), strings.Join(c.Flags()[:min(2, len(c.Flags()))], " "), c.VectorISA())
+	_, contraction := gemmContraction(c.VectorISA())
+	return fmt.Sprintf("CPU (C via %s %s; %s, %s)", c.Path(), strings.Join(c.Flags()[:min(2, len(c.Flags()))], " "), c.VectorISA(), contraction)
 }
 
 // Available is nil when cgo and a C compiler are present, else the

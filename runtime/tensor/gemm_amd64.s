@@ -4,7 +4,9 @@
 //
 // C[4×8] += A[4×k] · B[k×8] with A packed k-major (a[4*p+r]) and B packed
 // k-major (b[8*p+j]); c points at C[0][0], rows ldc floats apart. SSE only
-// (amd64 baseline). Accumulators: X0..X7 = row r, columns 0-3 / 4-7.
+// (amd64 baseline). Accumulators: X0..X7 = row r, columns 0-3 / 4-7,
+// loaded from C, so each output adds its products to C in k order (the
+// in-order sum of the reference, across K blocks too).
 TEXT ·gemmMicro4x8(SB), NOSPLIT, $0-40
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), SI
@@ -12,15 +14,19 @@ TEXT ·gemmMicro4x8(SB), NOSPLIT, $0-40
 	MOVQ c+24(FP), DX
 	MOVQ ldc+32(FP), R8
 	SHLQ $2, R8
-	XORPS X0, X0
-	XORPS X1, X1
-	XORPS X2, X2
-	XORPS X3, X3
-	XORPS X4, X4
-	XORPS X5, X5
-	XORPS X6, X6
-	XORPS X7, X7
-	TESTQ CX, CX
+	MOVQ   DX, R9
+	MOVUPS (R9), X0
+	MOVUPS 16(R9), X1
+	ADDQ   R8, R9
+	MOVUPS (R9), X2
+	MOVUPS 16(R9), X3
+	ADDQ   R8, R9
+	MOVUPS (R9), X4
+	MOVUPS 16(R9), X5
+	ADDQ   R8, R9
+	MOVUPS (R9), X6
+	MOVUPS 16(R9), X7
+	TESTQ  CX, CX
 	JEQ   store
 
 loop:
@@ -65,31 +71,15 @@ loop:
 	JNE  loop
 
 store:
-	MOVUPS (DX), X8
-	ADDPS  X0, X8
-	MOVUPS X8, (DX)
-	MOVUPS 16(DX), X9
-	ADDPS  X1, X9
-	MOVUPS X9, 16(DX)
+	MOVUPS X0, (DX)
+	MOVUPS X1, 16(DX)
 	ADDQ   R8, DX
-	MOVUPS (DX), X8
-	ADDPS  X2, X8
-	MOVUPS X8, (DX)
-	MOVUPS 16(DX), X9
-	ADDPS  X3, X9
-	MOVUPS X9, 16(DX)
+	MOVUPS X2, (DX)
+	MOVUPS X3, 16(DX)
 	ADDQ   R8, DX
-	MOVUPS (DX), X8
-	ADDPS  X4, X8
-	MOVUPS X8, (DX)
-	MOVUPS 16(DX), X9
-	ADDPS  X5, X9
-	MOVUPS X9, 16(DX)
+	MOVUPS X4, (DX)
+	MOVUPS X5, 16(DX)
 	ADDQ   R8, DX
-	MOVUPS (DX), X8
-	ADDPS  X6, X8
-	MOVUPS X8, (DX)
-	MOVUPS 16(DX), X9
-	ADDPS  X7, X9
-	MOVUPS X9, 16(DX)
+	MOVUPS X6, (DX)
+	MOVUPS X7, 16(DX)
 	RET

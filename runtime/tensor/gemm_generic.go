@@ -5,12 +5,18 @@ package tensor
 import "unsafe"
 
 // gemmMicro4x8 adds A·B into a 4×8 tile of C: A packed k-major (a[4*p+r]),
-// B packed k-major (b[8*p+j]); the portable version of gemm_amd64.s.
+// B packed k-major (b[8*p+j]); each output adds its products to C in k
+// order. The portable version of gemm_amd64.s.
 func gemmMicro4x8(k int, a, b, c *float32, ldc int) {
 	as := unsafe.Slice(a, 4*k)
 	bs := unsafe.Slice(b, 8*k)
 	cs := unsafe.Slice(c, 3*ldc+8)
 	var acc [32]float32
+	for r := 0; r < 4; r++ {
+		for j := 0; j < 8; j++ {
+			acc[8*r+j] = cs[r*ldc+j]
+		}
+	}
 	for p := 0; p < k; p++ {
 		for r := 0; r < 4; r++ {
 			x := as[4*p+r]
@@ -21,7 +27,7 @@ func gemmMicro4x8(k int, a, b, c *float32, ldc int) {
 	}
 	for r := 0; r < 4; r++ {
 		for j := 0; j < 8; j++ {
-			cs[r*ldc+j] += acc[8*r+j]
+			cs[r*ldc+j] = acc[8*r+j]
 		}
 	}
 }

@@ -134,7 +134,9 @@ func packStrips(dst, src []float32, w, n, kc, first, lineStride, kStride int) {
 	}
 }
 
-// tiled computes rows [r0, r1) of one batch's C: K is blocked by gemmKC,
+// tiled computes rows [r0, r1) of one batch's C: K is blocked by gemmKC
+// (each output adds its products in k order across blocks, as the in-order
+// reference does),
 // columns by gemmNC; A is packed into k-major strips of 4 rows and B into
 // k-major strips of 8 columns (zero-padded at the edges) for gemmMicro4x8.
 func (g *gemmPlan) tiled(c, A, B []float32, oa, ob, r0, r1 int, sc *gemmScratch) {
@@ -170,10 +172,15 @@ func (g *gemmPlan) tiled(c, A, B []float32, oa, ob, r0, r1 int, sc *gemmScratch)
 						continue
 					}
 					edge = [32]float32{}
+					for rr := 0; rr < 4 && r+rr < rows; rr++ {
+						for jj := 0; jj < 8 && j+jj < nc; jj++ {
+							edge[8*rr+jj] = c[(r0+r+rr)*N+j0+j+jj]
+						}
+					}
 					gemmMicro4x8(kc, pa, pb, &edge[0], 8)
 					for rr := 0; rr < 4 && r+rr < rows; rr++ {
 						for jj := 0; jj < 8 && j+jj < nc; jj++ {
-							c[(r0+r+rr)*N+j0+j+jj] += edge[8*rr+jj]
+							c[(r0+r+rr)*N+j0+j+jj] = edge[8*rr+jj]
 						}
 					}
 				}

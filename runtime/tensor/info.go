@@ -14,9 +14,10 @@ import (
 // built.
 type DeviceInfo struct {
 	Name string `json:"name"` // "CPU", "GO", "NULL"
-	// Backend says what runs the kernels: "C (AVX2+FMA, 32-byte vectors)"
-	// (compiled by a C compiler, for that vector instruction set),
-	// "Go closures", or "none" (NULL).
+	// Backend says what runs the kernels: "C (AVX2+FMA, 32-byte vectors,
+	// matmul with fma)" (compiled by a C compiler, for that vector
+	// instruction set, matmul contracting multiply-adds), "Go closures", or
+	// "none" (NULL).
 	Backend string `json:"backend"`
 	// Compiler, CompilerVersion and Flags describe a native backend's
 	// compiler: its executable, its version line and every flag kernels are
@@ -28,6 +29,11 @@ type DeviceInfo struct {
 	// kernels are compiled for ("AVX2+FMA, 32-byte vectors"), chosen by the
 	// compiler's target; empty for other backends. Backend repeats it.
 	Vector string `json:"vector,omitempty"`
+	// MatmulFMA reports whether the native matmul fuses multiply-adds (the
+	// default where the target has FMA; TICK_FMA=0 turns it off): its
+	// results are then within rounding of, not bit-identical to, the GO
+	// device's.
+	MatmulFMA bool `json:"matmul_fma,omitempty"`
 	// Computes is false for a device whose kernels do not run (NULL): its
 	// results are zeros and no throughput can be claimed for it.
 	Computes bool `json:"computes"`
@@ -86,8 +92,10 @@ func (cpuBackend) info() DeviceInfo {
 	if err != nil {
 		return DeviceInfo{Backend: "C", Computes: true, Unavailable: err.Error()}
 	}
-	isa := c.VectorISA().String()
-	return DeviceInfo{Backend: "C (" + isa + ")", Compiler: c.Path(), CompilerVersion: c.Version(), Flags: c.Flags(), Vector: isa, Computes: true}
+	isa := c.VectorISA()
+	fma, contraction := gemmContraction(isa)
+	return DeviceInfo{Backend: "C (" + isa.String() + ", " + contraction + ")", Compiler: c.Path(), CompilerVersion: c.Version(),
+		Flags: c.Flags(), Vector: isa.String(), MatmulFMA: fma, Computes: true}
 }
 
 func (goBackend) info() DeviceInfo { return DeviceInfo{Backend: "Go closures", Computes: true} }

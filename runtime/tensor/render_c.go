@@ -116,6 +116,32 @@ static inline void tick_stream_fence(void) {
 }
 `
 
+// cMinMaxPrelude defines tick_v{f,d}_{max,min}q where the target's vector
+// max/min instructions have the scalar folds' semantics for every input but
+// NaN: x86's MAXPS(a, b) is a > b ? a : b and MINPS(a, b) a < b ? a : b,
+// the second operand on ties (signed zeros) and on NaN. (Arm's FMAX
+// propagates NaN and orders zeros, so NEON keeps the exact select.) Included
+// only by kernels that use them: parsing immintrin.h is slow.
+const cMinMaxPrelude = `#if defined(__AVX512F__) || defined(__AVX__) || defined(__SSE2__)
+#include <immintrin.h>
+#define TICK_IEEE_MINMAX 1
+#if TICK_VB == 64
+#define TICK_MM(op, t) _mm512_##op##_##t
+#define TICK_MT(t) __m512##t
+#elif TICK_VB == 32
+#define TICK_MM(op, t) _mm256_##op##_##t
+#define TICK_MT(t) __m256##t
+#else
+#define TICK_MM(op, t) _mm_##op##_##t
+#define TICK_MT(t) __m128##t
+#endif
+static inline tick_vf tick_vf_maxq(tick_vf a, tick_vf b) { return (tick_vf)TICK_MM(max, ps)((TICK_MT()) a, (TICK_MT()) b); }
+static inline tick_vf tick_vf_minq(tick_vf a, tick_vf b) { return (tick_vf)TICK_MM(min, ps)((TICK_MT()) a, (TICK_MT()) b); }
+static inline tick_vd tick_vd_maxq(tick_vd a, tick_vd b) { return (tick_vd)TICK_MM(max, pd)((TICK_MT(d)) a, (TICK_MT(d)) b); }
+static inline tick_vd tick_vd_minq(tick_vd a, tick_vd b) { return (tick_vd)TICK_MM(min, pd)((TICK_MT(d)) a, (TICK_MT(d)) b); }
+#endif
+`
+
 // loadInfo is one Load's addressing after axis collapsing.
 type loadInfo struct {
 	n       *Node
@@ -140,11 +166,14 @@ func renderC(k *Kernel, symbol string) string {
 	}
 	body := sb.String()
 	var out strings.Builder
-	out.Grow(len(cPrelude) + len(cStreamPrelude) + len(body) + 256)
+	out.Grow(len(cPrelude) + len(cStreamPrelude) + len(cMinMaxPrelude) + len(body) + 256)
 	out.WriteString("// " + strings.ReplaceAll(k.Key(), "\n", "\n// ") + "\n")
 	out.WriteString(cPrelude)
 	if strings.Contains(body, "tick_stream") {
 		out.WriteString(cStreamPrelude)
+	}
+	if strings.Contains(body, "TICK_IEEE_MINMAX") {
+		out.WriteString(cMinMaxPrelude)
 	}
 	out.WriteString(body)
 	return out.String()
@@ -561,28 +590,70 @@ func (r *cRender) vectorType(L int) string {
 // reduceVector renders a full tile as vector accumulators kept in registers:
 // lane t of accumulator u sums output j0+u*lanes+t in the same order as the
 // scalar loop, so results are identical.
+//
+// A float max or min fold first runs with the CPU's own max/min instruction
+// where its semantics are the fold's for every input but NaN (x86's MAXPS(a,
+// b) is a > b ? a : b, ties and signed zeros included: tick_vf_maxq), and
+// notes whether any value was NaN; only then does it run again with the
+// exact NaN-propagating select. One instruction instead of two compares, a
+// mask or and a blend on the accumulators' dependency chain.
 func (r *cRender) reduceVector(sb *strings.Builder, vec string, fixed []int, L int) {
 	sz := r.k.Expr.DType.Size()
 	lanes := fmt.Sprintf("(TICK_VB / %d)", sz)
 	nv := fmt.Sprintf("(%d / TICK_VB)", cTile*sz)
-	fmt.Fprintf(sb, "\t\t%s va[%s];\n\t\tfor (int u = 0; u < %s; u++) va[u] = (%s){} + %s;\n", vec, nv, nv, vec, r.identity())
-	sb.WriteString("\t\tint64_t rr = 0;\n")
-	for _, d := range r.k.ReduceAxes {
-		fmt.Fprintf(sb, "\t\tfor (int64_t i%d = 0; i%d < %d; i%d++) {\n", d, d, r.k.Shape[d], d)
-	}
+	fmt.Fprintf(sb, "\t\t%s va[%s];\n", vec, nv)
+	initAcc := fmt.Sprintf("\t\tfor (int u = 0; u < %s; u++) va[u] = (%s){} + %s;\n\t\tint64_t rr = 0;\n", nv, vec, r.identity())
 	r.vec = vec
-	r.bases(sb, fixed, L, "j")
-	fmt.Fprintf(sb, "\t\tfor (int u = 0; u < %s; u++) {\n\t\t\tconst int64_t j = j0 + u * %s;\n", nv, lanes)
+	var loops strings.Builder
+	for _, d := range r.k.ReduceAxes {
+		fmt.Fprintf(&loops, "\t\tfor (int64_t i%d = 0; i%d < %d; i%d++) {\n", d, d, r.k.Shape[d], d)
+	}
+	r.bases(&loops, fixed, L, "j")
+	fmt.Fprintf(&loops, "\t\tfor (int u = 0; u < %s; u++) {\n\t\t\tconst int64_t j = j0 + u * %s;\n", nv, lanes)
 	v := r.expr(r.k.Expr)
-	sb.WriteString(r.body.String())
-	fmt.Fprintf(sb, "\t\t\tva[u] = %s;\n\t\t}\n\t\trr++;\n", r.fold("va[u]", v))
+	loops.WriteString(r.body.String())
+	head := loops.String()
+	var tail strings.Builder
+	tail.WriteString("\t\t}\n\t\trr++;\n")
 	for range r.k.ReduceAxes {
+		tail.WriteString("\t\t}\n")
+	}
+	q := r.quickFold(vec)
+	if q != "" {
+		vi := "tick_vfi"
+		if vec == "tick_vd" {
+			vi = "tick_vdi"
+		}
+		sb.WriteString("\t\tint tick_exact = 1;\n#ifdef TICK_IEEE_MINMAX\n\t\t{\n")
+		fmt.Fprintf(sb, "\t\t%s tick_nan = {};\n", vi)
+		sb.WriteString(initAcc + head)
+		fmt.Fprintf(sb, "\t\t\tva[u] = %s(va[u], %s);\n\t\t\ttick_nan |= (%s)(%s != %s);\n", q, v, vi, v, v)
+		sb.WriteString(tail.String())
+		fmt.Fprintf(sb, "\t\ttick_exact = 0;\n\t\tfor (int l = 0; l < %s; l++) tick_exact |= tick_nan[l] != 0;\n\t\t}\n#endif\n", lanes)
+		sb.WriteString("\t\tif (tick_exact) { // a NaN, or no IEEE max/min instruction: the exact select\n")
+	}
+	sb.WriteString(initAcc + head)
+	fmt.Fprintf(sb, "\t\t\tva[u] = %s;\n", r.fold("va[u]", v))
+	sb.WriteString(tail.String())
+	if q != "" {
 		sb.WriteString("\t\t}\n")
 	}
 	fmt.Fprintf(sb, "\t\tfor (int u = 0; u < %s; u++) __builtin_memcpy(&b0[i + u * %s], &va[u], sizeof va[u]);\n", nv, lanes)
 	r.vec = ""
 	r.temps = map[*Node]string{}
 	r.body.Reset()
+}
+
+// quickFold names the vector max/min with the CPU's semantics (see
+// reduceVector and cMinMaxPrelude) for a float max or min fold, or "".
+func (r *cRender) quickFold(vec string) string {
+	switch r.k.Reduce {
+	case ReduceMax:
+		return vec + "_maxq"
+	case ReduceMin:
+		return vec + "_minq"
+	}
+	return ""
 }
 
 func (r *cRender) identity() string {

@@ -7,32 +7,62 @@ package tensor
 // TICK_NR columns, A per (M block, K block) into k-major strips of TICK_MR
 // rows, and a TICK_MR × TICK_NR micro-kernel keeps its tile of C in vector
 // registers (TICK_MR × 2 vectors of TICK_VB bytes: 6×16 on AVX2, 12×32 on
-// AVX-512). Each output sums its products in k order, starting from the
-// value the previous K block left in C, with separate multiply and add, so
-// results are bit-identical to the scalar reduce (and to cpuRefEval).
+// AVX-512), loading and storing full tiles of C in place (edge tiles go
+// through a tile on the stack). Each output sums its products in k order,
+// starting from the value the previous K block left in C.
+//
+// Where the target has fused multiply-adds (native.VectorISA.FMA: __FMA__,
+// every AVX-512 target, __ARM_FEATURE_FMA), the micro-kernel contracts
+// each a*b + c into one: no BLAS library gives bit-identical non-FMA
+// results, and Intel CPUs issue two FMAs but only two multiplies or adds
+// per cycle, so the separate operations run at half the machine's peak.
+// Results are then within the usual dot-product bound of the reference
+// (|c - ref| <= 2·K·u·Σ|a||b|, u = 2^-24), not bit-identical to it or to the
+// GO device. TICK_FMA=0 renders separate multiply and add: bit-identical to
+// the scalar reduce (and to cpuRefEval). Elementwise kernels never contract
+// (-ffp-contract=off).
 
 import (
 	"fmt"
 	"os"
 	"strings"
+
+	"github.com/tick-kernel/tick/runtime/native"
 )
 
-// EnvFMA, set to 1, lets the CPU device's GEMM contract multiply-adds into
-// fused multiply-adds: up to twice the FLOP/s where the CPU issues FMAs but
-// only two vector adds or multiplies per cycle (Intel), with results that are
-// more accurate but no longer bit-identical to the GO device and the
-// reference (each product is not rounded before it is added).
+// EnvFMA, set to 0, keeps the CPU device's GEMM from contracting
+// multiply-adds into fused multiply-adds, so matmul results are
+// bit-identical to the GO device and the reference interpreter (at up to
+// half the speed on CPUs with FMA). Any other value, or none, allows
+// contraction where the target has FMA. Read when a kernel is rendered.
 const EnvFMA = "TICK_FMA"
 
-// gemmFMA reports whether $TICK_FMA asks for fused multiply-adds.
-func gemmFMA() bool { return os.Getenv(EnvFMA) == "1" }
+// gemmFMA reports whether the GEMM may contract multiply-adds: unless
+// $TICK_FMA is 0. (Without FMA instructions in the target the compiler
+// emits separate multiply and add anyway: see matmulFMA.)
+func gemmFMA() bool { return os.Getenv(EnvFMA) != "0" }
 
-// Block sizes: a kc×TICK_NR strip of B stays in L1, an mc×kc block of A in
-// L2, a kc×nc panel of B in L2/L3.
+// gemmContraction says how the GEMM compiled for isa adds its products,
+// for provenance: whether it fuses multiply-adds, and in words.
+func gemmContraction(isa native.VectorISA) (fma bool, desc string) {
+	switch {
+	case !isa.FMA:
+		return false, "no fma"
+	case !gemmFMA():
+		return false, "matmul without fma (" + EnvFMA + "=0)"
+	}
+	return true, "matmul with fma"
+}
+
+// Block sizes: a kc×TICK_NR strip of B stays in L1 (24 KB on AVX2, 32 KB
+// on AVX-512), an mc×kc block of A in L2, a kc×nc panel of B in L2/L3.
+// cGemmKC is for 32-byte vectors or narrower; AVX-512's strips are twice
+// as wide, so its K blocks are shorter (the prelude picks).
 const (
-	cGemmKC = 256
-	cGemmMC = 96 // a multiple of both TICK_MR values (6 and 12)
-	cGemmNC = 1024
+	cGemmKC    = 384
+	cGemmKC512 = 256
+	cGemmMC    = 144 // a multiple of both TICK_MR values (6 and 12)
+	cGemmNC    = 1024
 )
 
 // cGemmOff renders contractions as the generic reduce instead (set only by
@@ -46,20 +76,23 @@ const cGemmPrelude = `#if TICK_VB >= 64
 #endif
 #define TICK_VL (TICK_VB / 4)
 #define TICK_NR (2 * TICK_VL)
-// C[mr×nr] (+)= A·B over kc: ap is a k-major strip of TICK_MR rows, bp a
-// k-major strip of TICK_NR columns; first: C starts from zero.
-TICK_MK_ATTR static inline void tick_mk(int64_t kc, const float *restrict ap, const float *restrict bp,
-		float *restrict c, int64_t ldc, int mr, int nr, int first) {
-	float t[TICK_MR * TICK_NR] __attribute__((aligned(64)));
-	for (int r = 0; r < TICK_MR; r++)
-		for (int j = 0; j < TICK_NR; j++)
-			t[r * TICK_NR + j] = (!first && r < mr && j < nr) ? c[r * ldc + j] : 0.0f;
+// C[TICK_MR×TICK_NR] (+)= A·B over kc: ap is a k-major strip of TICK_MR
+// rows, bp a k-major strip of TICK_NR columns; first: C starts from zero.
+// The tile of C stays in registers; each output adds its products in k order.
+TICK_MK_ATTR static void tick_mk(int64_t kc, const float *restrict ap, const float *restrict bp,
+		float *restrict c, int64_t ldc, int first) {
 	tick_vf acc[TICK_MR][2];
+	if (first) {
 #pragma GCC unroll 12
-	for (int r = 0; r < TICK_MR; r++) {
-		acc[r][0] = tick_vf_ld(&t[r * TICK_NR]);
-		acc[r][1] = tick_vf_ld(&t[r * TICK_NR + TICK_VL]);
+		for (int r = 0; r < TICK_MR; r++) acc[r][0] = acc[r][1] = (tick_vf){};
+	} else {
+#pragma GCC unroll 12
+		for (int r = 0; r < TICK_MR; r++) {
+			acc[r][0] = tick_vf_ld(c + r * ldc);
+			acc[r][1] = tick_vf_ld(c + r * ldc + TICK_VL);
+		}
 	}
+#pragma GCC unroll 2
 	for (int64_t p = 0; p < kc; p++) {
 		const tick_vf b0 = tick_vf_ld(bp + p * TICK_NR), b1 = tick_vf_ld(bp + p * TICK_NR + TICK_VL);
 #pragma GCC unroll 12
@@ -71,16 +104,26 @@ TICK_MK_ATTR static inline void tick_mk(int64_t kc, const float *restrict ap, co
 	}
 #pragma GCC unroll 12
 	for (int r = 0; r < TICK_MR; r++) {
-		__builtin_memcpy(&t[r * TICK_NR], &acc[r][0], sizeof acc[r][0]);
-		__builtin_memcpy(&t[r * TICK_NR + TICK_VL], &acc[r][1], sizeof acc[r][1]);
+		__builtin_memcpy(c + r * ldc, &acc[r][0], sizeof acc[r][0]);
+		__builtin_memcpy(c + r * ldc + TICK_VL, &acc[r][1], sizeof acc[r][1]);
 	}
+}
+// tick_mk_edge is tick_mk for a partial tile of mr rows and nr columns,
+// through a full tile on the stack.
+static void tick_mk_edge(int64_t kc, const float *restrict ap, const float *restrict bp,
+		float *restrict c, int64_t ldc, int mr, int nr, int first) {
+	float t[TICK_MR * TICK_NR] __attribute__((aligned(64))) = {0};
+	if (!first)
+		for (int r = 0; r < mr; r++)
+			for (int j = 0; j < nr; j++) t[r * TICK_NR + j] = c[r * ldc + j];
+	tick_mk(kc, ap, bp, t, TICK_NR, first);
 	for (int r = 0; r < mr; r++)
 		for (int j = 0; j < nr; j++) c[r * ldc + j] = t[r * TICK_NR + j];
 }
 // tick_gemm_rows computes rows [r0, r1) of one M×N product: A row i,
 // column k at a[i*sai + k*sak]; B (as the kernel reads it) row j, column k
 // at b[j*sbj + k*sbk]; C row-major with N columns. pa, pb: packing buffers.
-static void tick_gemm_rows(float *restrict c, const float *restrict a, const float *restrict b,
+static inline void tick_gemm_rows(float *restrict c, const float *restrict a, const float *restrict b,
 		int64_t r0, int64_t r1, int64_t N, int64_t K, int64_t sai, int64_t sak, int64_t sbj, int64_t sbk,
 		float *restrict pa, float *restrict pb) {
 	for (int64_t jc = 0; jc < N; jc += TICK_GEMM_NC) {
@@ -89,23 +132,37 @@ static void tick_gemm_rows(float *restrict c, const float *restrict a, const flo
 			const int64_t kc = K - pc < TICK_GEMM_KC ? K - pc : TICK_GEMM_KC;
 			for (int64_t js = 0; js < nc; js += TICK_NR) { // pack B: strips of TICK_NR columns
 				float *s = pb + js * kc;
-				for (int64_t p = 0; p < kc; p++)
-					for (int j = 0; j < TICK_NR; j++)
-						s[p * TICK_NR + j] = js + j < nc ? b[(jc + js + j) * sbj + (pc + p) * sbk] : 0.0f;
+				const float *src = b + (jc + js) * sbj + pc * sbk;
+				if (js + TICK_NR <= nc) {
+					for (int64_t p = 0; p < kc; p++)
+						for (int j = 0; j < TICK_NR; j++) s[p * TICK_NR + j] = src[j * sbj + p * sbk];
+				} else {
+					for (int64_t p = 0; p < kc; p++)
+						for (int j = 0; j < TICK_NR; j++) s[p * TICK_NR + j] = js + j < nc ? src[j * sbj + p * sbk] : 0.0f;
+				}
 			}
 			for (int64_t ic = r0; ic < r1; ic += TICK_GEMM_MC) {
 				const int64_t mc = r1 - ic < TICK_GEMM_MC ? r1 - ic : TICK_GEMM_MC;
 				for (int64_t is = 0; is < mc; is += TICK_MR) { // pack A: strips of TICK_MR rows
 					float *s = pa + is * kc;
-					for (int64_t p = 0; p < kc; p++)
-						for (int r = 0; r < TICK_MR; r++)
-							s[p * TICK_MR + r] = is + r < mc ? a[(ic + is + r) * sai + (pc + p) * sak] : 0.0f;
+					const float *src = a + (ic + is) * sai + pc * sak;
+					if (is + TICK_MR <= mc) {
+						for (int64_t p = 0; p < kc; p++)
+							for (int r = 0; r < TICK_MR; r++) s[p * TICK_MR + r] = src[r * sai + p * sak];
+					} else {
+						for (int64_t p = 0; p < kc; p++)
+							for (int r = 0; r < TICK_MR; r++) s[p * TICK_MR + r] = is + r < mc ? src[r * sai + p * sak] : 0.0f;
+					}
 				}
 				for (int64_t js = 0; js < nc; js += TICK_NR)
 					for (int64_t is = 0; is < mc; is += TICK_MR) {
 						const int mr = mc - is < TICK_MR ? (int)(mc - is) : TICK_MR;
 						const int nr = nc - js < TICK_NR ? (int)(nc - js) : TICK_NR;
-						tick_mk(kc, pa + is * kc, pb + js * kc, c + (ic + is) * N + jc + js, N, mr, nr, pc == 0);
+						float *ct = c + (ic + is) * N + jc + js;
+						if (mr == TICK_MR && nr == TICK_NR)
+							tick_mk(kc, pa + is * kc, pb + js * kc, ct, N, pc == 0);
+						else
+							tick_mk_edge(kc, pa + is * kc, pb + js * kc, ct, N, mr, nr, pc == 0);
 					}
 			}
 		}
@@ -115,10 +172,11 @@ static void tick_gemm_rows(float *restrict c, const float *restrict a, const flo
 
 // gemmC renders k (matched by matchGemm as g) as the packed GEMM.
 func (r *cRender) gemmC(sb *strings.Builder, symbol string, g *gemmPlan) {
-	fmt.Fprintf(sb, "#define TICK_GEMM_KC %d\n#define TICK_GEMM_MC %d\n#define TICK_GEMM_NC %d\n", cGemmKC, cGemmMC, cGemmNC)
-	if gemmFMA() { // TICK_FMA=1: the micro-kernel may fuse a*b + c
+	fmt.Fprintf(sb, "#if TICK_VB >= 64\n#define TICK_GEMM_KC %d\n#else\n#define TICK_GEMM_KC %d\n#endif\n", cGemmKC512, cGemmKC)
+	fmt.Fprintf(sb, "#define TICK_GEMM_MC %d\n#define TICK_GEMM_NC %d\n", cGemmMC, cGemmNC)
+	if gemmFMA() { // the micro-kernel may fuse a*b + c (where the target has FMA)
 		sb.WriteString("#define TICK_MK_ATTR __attribute__((optimize(\"fp-contract=fast\")))\n")
-	} else {
+	} else { // TICK_FMA=0: separate multiply and add, bit-identical to the reference
 		sb.WriteString("#define TICK_MK_ATTR\n")
 	}
 	sb.WriteString(cGemmPrelude)

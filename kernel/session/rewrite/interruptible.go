@@ -27,10 +27,11 @@ import (
 //   - `return <-c` receives into a variable first, which also avoids the
 //     interpreter's "unaddressable value" panic of that form.
 //
-// A receive inside a larger expression (`f(<-c)`) and `for v := range c`
-// (a range statement does not say whether it ranges over a channel) are
-// left as they are: the second interrupt abandons them (the session says
-// what the cell is blocked in).
+// Pass recv-expr, before, makes statements of the receives inside larger
+// expressions (`f(<-c)`) that Go evaluates first, and of `for v := range
+// c` over a known channel. The receives it leaves (after another call of
+// their statement) are left as they are: the second interrupt abandons
+// them (the session says what the cell is blocked in).
 func interruptible(u *Unit) {
 	u.inspect(func(n ast.Node) bool {
 		s, ok := n.(*ast.SelectStmt)
@@ -101,7 +102,11 @@ func (u *Unit) interruptibleStmt(st ast.Stmt) []ast.Stmt {
 			return []ast.Stmt{u.op(&ast.ExprStmt{X: rtCall("Recv", r.X)}, st.Pos())}
 		}
 	case *ast.SendStmt:
-		return []ast.Stmt{u.op(&ast.ExprStmt{X: rtCall("Send", x.Chan, x.Value)}, st.Pos())}
+		send := u.op(&ast.ExprStmt{X: rtCall("Send", x.Chan, x.Value)}, st.Pos())
+		if !isConstant(x.Value) {
+			return []ast.Stmt{send}
+		}
+		return []ast.Stmt{u.typeCheckedSend(x), send}
 	case *ast.AssignStmt:
 		if len(x.Rhs) != 1 || len(x.Lhs) > 2 || recv(x.Rhs[0]) == nil {
 			return nil
@@ -124,6 +129,39 @@ func (u *Unit) interruptibleStmt(st ast.Stmt) []ast.Stmt {
 		}
 	}
 	return nil
+}
+
+// typeCheckedSend returns `if *ᐩrt.Never { c <- v }` for the send of a
+// constant: *ᐩrt.Never is always false, but not a constant, so the
+// interpreter compiles the send and rejects a constant of the wrong type
+// before the cell runs (ᐩrt.Send, a call with `any` arguments, would only
+// panic when it is reached).
+func (u *Unit) typeCheckedSend(x *ast.SendStmt) ast.Stmt {
+	pos := x.Pos()
+	dead := &ast.SendStmt{Chan: cloneExpr(x.Chan, pos), Arrow: x.Arrow, Value: cloneExpr(x.Value, x.Value.Pos())}
+	u.generate(dead)
+	check := &ast.IfStmt{If: pos, Cond: &ast.StarExpr{X: &ast.SelectorExpr{X: ident(Runtime), Sel: ident("Never")}}, Body: &ast.BlockStmt{Lbrace: pos, List: []ast.Stmt{dead}, Rbrace: pos}}
+	SetPos(check, pos)
+	u.generate(check)
+	return check
+}
+
+// isConstant reports whether e is a constant made of literals (and true,
+// false, nil).
+func isConstant(e ast.Expr) bool {
+	switch x := e.(type) {
+	case *ast.BasicLit:
+		return true
+	case *ast.Ident:
+		return x.Name == "true" || x.Name == "false" || x.Name == "nil"
+	case *ast.ParenExpr:
+		return isConstant(x.X)
+	case *ast.UnaryExpr:
+		return x.Op != token.ARROW && x.Op != token.AND && isConstant(x.X)
+	case *ast.BinaryExpr:
+		return isConstant(x.X) && isConstant(x.Y)
+	}
+	return false
 }
 
 // defineRecv rewrites `x[, ok] := <-c` as `ᐩc := c; ᐩz := ᐩc;

@@ -1,8 +1,9 @@
 // Package rewrite rewrites the AST of a parsed cell before the interpreter
 // compiles it, as an ordered list of named passes (Passes): interrupt
 // checkpoints in loops and at function entry, a recover guard in every
-// goroutine user code starts, and bridges for the modern Go yaegi lacks
-// (min/max of constants, range over int, per-iteration loop variables,
+// goroutine user code starts, workarounds of interpreter faults (defers
+// in functions, typed iota blocks), and bridges for the modern Go yaegi
+// lacks (min/max of constants, range over int, per-iteration loop variables,
 // clear, comma-ok forms and receives at top level). It also writes the
 // harness's own code: the value probes (value.go) and the timed loop of the
 // timing magics (timedloop.go). Code the harness writes is marked
@@ -48,6 +49,16 @@ type Options struct {
 	CheckpointCall bool
 	// Dump, when set, receives the cell's source after each pass.
 	Dump io.Writer
+	// Chans holds the names known to be channels (the session's channel
+	// globals), for recognising `for v := range c` over a channel. Apply
+	// adds the names the cell itself declares as channels.
+	Chans map[string]bool
+	// MethodSig, when set, gives the signatures of methods the cell does
+	// not declare, for method expressions (pass method-expr).
+	MethodSig MethodSig
+	// VarType, when set, gives the types of the session's variables, for
+	// declaring a top-level variable defined from a generic call.
+	VarType VarType
 	// Imports maps the package names earlier cells imported to their
 	// import paths (for std-generics); the cell's own imports are added.
 	Imports map[string]string
@@ -57,9 +68,12 @@ type Options struct {
 type Unit struct {
 	*cell.Parsed
 	ints      map[string]bool
+	chans     map[string]bool
 	generated map[ast.Node]bool
 	call      bool
 	imports   map[string]string
+	methodSig MethodSig
+	varType   VarType
 	n         int // counter of fresh names
 }
 
@@ -77,12 +91,17 @@ type Pass struct {
 // top-level bridges last, on the statements the other passes left.
 func Passes() []Pass {
 	return []Pass{
+		{"const-iota", constIota},
+		{"method-expr", methodExpr},
 		{"fold-min-max", foldMinMax},
 		{"std-generics", stdGenerics},
+		{"error-assert", errorAssert},
 		{"top-level-defer", topLevelDefer},
+		{"func-defer", funcDefer},
 		{"per-iteration", perIteration},
 		{"range-int", rangeInt},
 		{"func-args", funcArgs},
+		{"recv-expr", recvExpr},
 		{"interruptible", interruptible},
 		{"loop-checkpoints", loopCheckpoints},
 		{"go-guard", goGuard},
@@ -102,12 +121,17 @@ func Apply(p *cell.Parsed, o Options) {
 	if ints == nil {
 		ints = map[string]bool{}
 	}
-	u := &Unit{Parsed: p, ints: ints, generated: map[ast.Node]bool{}, call: o.CheckpointCall, imports: o.Imports}
+	chans := map[string]bool{}
+	for name := range o.Chans {
+		chans[name] = true
+	}
+	u := &Unit{Parsed: p, ints: ints, chans: chans, generated: map[ast.Node]bool{}, call: o.CheckpointCall, imports: o.Imports, methodSig: o.MethodSig, varType: o.VarType}
 	for _, n := range o.Generated {
 		u.generated[n] = true
 	}
 	for _, n := range p.Nodes() {
 		collectInts(n, ints)
+		collectChans(n, chans)
 	}
 	for _, pass := range Passes() {
 		pass.Run(u)

@@ -20,19 +20,12 @@ var StdGeneric = map[string][]string{
 	"maps":         {"All", "Clone", "Collect", "Copy", "DeleteFunc", "Equal", "EqualFunc", "Keys", "Values"},
 	"math/rand/v2": {"N"},
 	"cmp":          {"Compare", "Less", "Or"},
+	"sync":         {"OnceValue", "OnceValues"},
 }
 
-// StdGenericName is the prelude's name for function fn of package path.
-func StdGenericName(path, fn string) string {
-	return "ᐩstd" + strings.NewReplacer("/", "ᐩ").Replace(path) + "ᐩ" + fn
-}
-
-// stdGenerics (pass std-generics) points the calls of StdGeneric's
-// functions at the prelude's implementations (`slices.Sort(x)` becomes
-// `ᐩstdslicesᐩSort(x)`), and writes iter.Seq[V] and iter.Seq2[K, V] as the
-// function types they are. Options.Imports says which package a name
-// stands for; the cell's own imports are added.
-func stdGenerics(u *Unit) {
+// importNames returns the package names the cell can use, with their
+// import paths: Options.Imports and the cell's own imports.
+func (u *Unit) importNames() map[string]string {
 	names := map[string]string{}
 	for n, p := range u.imports {
 		names[n] = p
@@ -50,6 +43,21 @@ func stdGenerics(u *Unit) {
 			names[n] = p
 		}
 	}
+	return names
+}
+
+// StdGenericName is the prelude's name for function fn of package path.
+func StdGenericName(path, fn string) string {
+	return "ᐩstd" + strings.NewReplacer("/", "ᐩ").Replace(path) + "ᐩ" + fn
+}
+
+// stdGenerics (pass std-generics) points the calls of StdGeneric's
+// functions at the prelude's implementations (`slices.Sort(x)` becomes
+// `ᐩstdslicesᐩSort(x)`), and writes iter.Seq[V] and iter.Seq2[K, V] as the
+// function types they are. Options.Imports says which package a name
+// stands for; the cell's own imports are added.
+func stdGenerics(u *Unit) {
+	names := u.importNames()
 	provided := map[string]bool{}
 	for p, fns := range StdGeneric {
 		for _, f := range fns {
@@ -70,6 +78,17 @@ func stdGenerics(u *Unit) {
 	var fix func(x ast.Expr) ast.Expr
 	fix = func(x ast.Expr) ast.Expr {
 		switch e := x.(type) {
+		case *ast.CallExpr:
+			// cmp.Or(a, b, c) as Or2(a, Or2(b, c)): the interpreter cannot
+			// infer a type parameter from variadic arguments
+			if p, f := pkgOf(e.Fun); p == "cmp" && f == "Or" && !e.Ellipsis.IsValid() && len(e.Args) >= 2 {
+				or := e.Args[len(e.Args)-1]
+				for i := len(e.Args) - 2; i >= 0; i-- {
+					or = &ast.CallExpr{Fun: &ast.Ident{NamePos: e.Pos(), Name: StdGenericName("cmp", "Or2")},
+						Lparen: e.Lparen, Args: []ast.Expr{e.Args[i], or}, Rparen: e.Rparen}
+				}
+				return or
+			}
 		case *ast.SelectorExpr:
 			if p, f := pkgOf(e); provided[p+"."+f] {
 				return &ast.Ident{NamePos: e.Pos(), Name: StdGenericName(p, f)}
@@ -111,6 +130,10 @@ func init() {
 		resultLike[StdGenericName("slices", f)] = "same"
 	}
 	resultLike[StdGenericName("maps", "Clone")] = "same"
+	// a func() T in, a func() T out
+	resultLike[StdGenericName("sync", "OnceValue")] = "same"
+	resultLike[StdGenericName("sync", "OnceValues")] = "same"
+	resultLike[StdGenericName("cmp", "Or2")] = "same"
 	for _, f := range []string{"Max", "Min", "MaxFunc", "MinFunc"} {
 		resultLike[StdGenericName("slices", f)] = "elem"
 	}
@@ -130,12 +153,15 @@ func (u *Unit) topLevelGenericDefine(st ast.Stmt) []ast.Stmt {
 	if !ok || len(call.Args) == 0 || call.Ellipsis.IsValid() && len(call.Args) == 1 {
 		return []ast.Stmt{st}
 	}
-	fn, ok := call.Fun.(*ast.Ident)
-	if !ok || resultLike[fn.Name] == "" {
-		return []ast.Stmt{st}
-	}
 	y, ok := a.Lhs[0].(*ast.Ident)
 	if !ok || y.Name == "_" {
+		return []ast.Stmt{st}
+	}
+	if r := u.declareThenAssign(a, y, call); r != nil {
+		return r
+	}
+	fn, ok := call.Fun.(*ast.Ident)
+	if !ok || resultLike[fn.Name] == "" {
 		return []ast.Stmt{st}
 	}
 	tmp := u.fresh("a")
@@ -149,7 +175,8 @@ func (u *Unit) topLevelGenericDefine(st ast.Stmt) []ast.Stmt {
 	a.Tok = token.ASSIGN
 	SetPos(first, a.Pos())
 	SetPos(decl, a.Pos())
-	return []ast.Stmt{first, decl, a}
+	// the argument may be a generic call too (slices.DeleteFunc(slices.Clone(x), f))
+	return append(u.topLevelGenericDefine(first), decl, a)
 }
 
 // seqType returns func(yield func(ts...) bool).

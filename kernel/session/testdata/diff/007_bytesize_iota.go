@@ -14,6 +14,5 @@ func main() {
 	fmt.Println(KB, MB)
 }
 
-// Unsupported: constant definition loop
 // Output:
 // 1024 1.048576e+06
