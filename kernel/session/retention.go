@@ -1,9 +1,11 @@
 package session
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"reflect"
+	"regexp"
 	"strings"
 	"unsafe"
 
@@ -87,46 +89,60 @@ func releaseCompiled(ip *interp.Interpreter) {
 }
 
 // runTop compiles and runs top-level statements of c, a piece of the
-// cell, part by part (framelessParts).
+// cell, part by part (framelessParts). Every part is compiled before the
+// first runs, as one block was: the interpreter sizes its global frame
+// for them once, and a goroutine an earlier part started never sees the
+// frame replaced under it by a later part's compile.
 func (s *Session) runTop(c cell.Cell, list []ast.Stmt) *Error {
-	for _, p := range framelessParts(frameless(list)) {
+	type step struct {
+		prog *interp.Program
+		top  bool
+	}
+	var steps []step
+	for i, p := range framelessParts(frameless(list)) {
 		if p.wrapped {
-			file, call := asDecl(p.block.List[0])
-			if e := s.runNode(c, file); e != nil {
-				return e
+			file, call := asDecl(p.block.List[0], fmt.Sprintf("%s%d", topFunc, i))
+			prog, err := s.compile(file)
+			if err != nil {
+				return compileError(c, err)
 			}
+			steps = append(steps, step{prog: prog})
 			p.block = call
 		}
 		prog, err := s.compile(p.block)
 		if err != nil {
 			return compileError(c, err)
 		}
+		steps = append(steps, step{prog, p.wrapped})
+	}
+	for _, st := range steps {
 		run := s.execute
-		if p.wrapped {
+		if st.top {
 			run = s.executeTop
 		}
-		if e := run(c, prog); e != nil {
+		if e := run(c, st.prog); e != nil {
 			return e
 		}
 	}
 	return nil
 }
 
-// topFunc is the function a wrapped part runs as (asDecl).
+// topFunc is the name, with a number, of the functions wrapped parts run
+// as (asDecl).
 const topFunc = "ᐩtop"
 
 // asDecl turns `func() { body }()`, a statement frameless made, into the
-// declaration `func ᐩtop() { body }` and the block `{ ᐩtop() }` that calls
+// declaration `func name() { body }` and the block `{ name() }` that calls
 // it, positioned at the statement. A function literal evaluated at top
 // level copies yaegi's whole global frame (its closure: a cost per cell
 // that grew with the session, 130 µs → 520 µs a `1+1` cell over 10,000
 // cells); a declared function runs on the global frame without a copy.
-func asDecl(st ast.Stmt) (*ast.File, *ast.BlockStmt) {
+func asDecl(st ast.Stmt, name string) (*ast.File, *ast.BlockStmt) {
 	lit := st.(*ast.ExprStmt).X.(*ast.CallExpr).Fun.(*ast.FuncLit)
 	pos, end := lit.Pos(), lit.End()
-	fd := &ast.FuncDecl{Name: &ast.Ident{NamePos: pos, Name: topFunc}, Type: lit.Type, Body: lit.Body}
+	fd := &ast.FuncDecl{Name: &ast.Ident{NamePos: pos, Name: name}, Type: lit.Type, Body: lit.Body}
 	file := &ast.File{Package: pos, Name: &ast.Ident{NamePos: pos, Name: "main"}, Decls: []ast.Decl{fd}}
-	call := &ast.ExprStmt{X: &ast.CallExpr{Fun: &ast.Ident{NamePos: pos, Name: topFunc}, Lparen: end, Rparen: end}}
+	call := &ast.ExprStmt{X: &ast.CallExpr{Fun: &ast.Ident{NamePos: pos, Name: name}, Lparen: end, Rparen: end}}
 	return file, block([]ast.Stmt{call})
 }
 
@@ -166,7 +182,7 @@ func framelessParts(list []ast.Stmt, wrapped map[ast.Node]bool) []part {
 // only when x has exactly one value, and the block that calls it (run it
 // with executeTop).
 func probeDecl(x ast.Expr) (*ast.File, *ast.BlockStmt) {
-	return asDecl(inCall([]ast.Stmt{rewrite.ValueProbe(x)}))
+	return asDecl(inCall([]ast.Stmt{rewrite.ValueProbe(x)}), topFunc)
 }
 
 // executeTop runs prog, the call of ᐩtop (or rewrite.ValueStmt): a
@@ -197,10 +213,10 @@ func (s *Session) wrapperFrames() {
 // a function literal: its two frames, body and call, both main.func, the
 // last of the list, become one top-level frame.
 func topLevelFrames(frames []string) []string {
-	const top, lit, main = "main." + topFunc + "(...)", "main.func(...)", "main(...)"
+	const lit, main = "main.func(...)", "main(...)"
 	for i := len(frames) - 1; i >= 0; i-- {
-		if strings.HasSuffix(frames[i], ": panic: "+top) {
-			return append(frames[:i:i], strings.TrimSuffix(frames[i], top)+main)
+		if m := topFrame.FindStringSubmatchIndex(frames[i]); m != nil {
+			return append(frames[:i:i], frames[i][:m[2]]+main)
 		}
 	}
 	n := len(frames)
@@ -212,6 +228,9 @@ func topLevelFrames(frames []string) []string {
 	}
 	return append(frames[:n-1:n-1], strings.TrimSuffix(frames[n-1], lit)+main)
 }
+
+// topFrame matches the frame of a function a wrapped part runs as.
+var topFrame = regexp.MustCompile(`: panic: (main\.` + topFunc + `\d*\(\.\.\.\))$`)
 
 // frameless returns the statements with each run of consecutive
 // statements that define no names moved into `func() { ... }()` (the

@@ -128,14 +128,14 @@ func TestFramelessCellsKeepTheirMeaning(t *testing.T) {
 	}
 }
 
-// topLevelFrames: ᐩtop's frame is the top level's, and the frames after it
+// topLevelFrames: the frame of ᐩtop (ᐩtop1, ...) is the top level's, and the frames after it
 // go; for rewrite.ValueStmt, the last two frames, both main.func, are its
 // body and call.
 func TestTopLevelFrames(t *testing.T) {
 	for _, tc := range []struct{ in, want []string }{
 		{[]string{"1:10: panic: main.f(...)", "2:1: panic: main.ᐩtop(...)", "1:1: panic: main(...)"},
 			[]string{"1:10: panic: main.f(...)", "2:1: panic: main(...)"}},
-		{[]string{"1:10: panic: main.func(...)", "2:5: panic: main.ᐩtop(...)", "-: panic: main(...)"},
+		{[]string{"1:10: panic: main.func(...)", "2:5: panic: main.ᐩtop1(...)", "-: panic: main(...)"},
 			[]string{"1:10: panic: main.func(...)", "2:5: panic: main(...)"}},
 		{[]string{"1:10: panic: main.f(...)", "2:1: panic: main.func(...)", "2:1: panic: main.func(...)"},
 			[]string{"1:10: panic: main.f(...)", "2:1: panic: main(...)"}},
