@@ -29,32 +29,57 @@ func (goBackend) Available() error { return nil }
 func (goBackend) Describe() string { return "GO (pure-Go closures)" }
 
 func (goBackend) Alloc(dt DType, n int) (Memory, error) {
-	words := make([]uint64, (n*dt.Size()+7)/8) // 8-byte aligned for every dtype
+	m := newGoMemory(n * dt.Size())
+	m.resize(dt, n)
+	return m, nil
+}
+
+// newGoMemory allocates size bytes, 8-byte aligned for every dtype, with no
+// typed view yet (resize makes one).
+func newGoMemory(size int) *goMemory {
+	words := make([]uint64, (size+7)/8)
 	m := &goMemory{}
 	if len(words) > 0 {
-		m.b = unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), n*dt.Size())
+		m.full = unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), size)
 	}
-	switch dt {
-	case Float32:
-		m.typed = unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(m.b))), n)
-	case Float64:
-		m.typed = unsafe.Slice((*float64)(unsafe.Pointer(unsafe.SliceData(m.b))), n)
-	case Int32:
-		m.typed = unsafe.Slice((*int32)(unsafe.Pointer(unsafe.SliceData(m.b))), n)
-	case Bool:
-		m.typed = unsafe.Slice((*bool)(unsafe.Pointer(unsafe.SliceData(m.b))), n)
-	}
-	return m, nil
+	return m
 }
 
 // goMemory is Go-heap memory with its typed view.
 type goMemory struct {
-	b     []byte
-	typed any // []float32, []float64, []int32 or []bool over b
+	full  []byte // all of the allocation
+	b     []byte // the buffer's bytes: full[:n*dtype size]
+	typed any    // []float32, []float64, []int32 or []bool over b
+	dt    DType  // typed's dtype
+	n     int    // and length
 }
 
 func (m *goMemory) Bytes() []byte { return m.b }
 func (m *goMemory) Free()         {}
+
+func (m *goMemory) capBytes() int { return len(m.full) }
+
+// resize makes m a buffer of n elements of dt (within its allocation), for
+// the device pool. The typed view is kept when dt and n are the previous
+// ones (boxing a new slice in typed allocates).
+func (m *goMemory) resize(dt DType, n int) {
+	m.b = m.full[:n*dt.Size()]
+	if m.typed != nil && m.dt == dt && m.n == n {
+		return
+	}
+	m.dt, m.n = dt, n
+	p := unsafe.Pointer(unsafe.SliceData(m.full))
+	switch dt {
+	case Float32:
+		m.typed = unsafe.Slice((*float32)(p), n)
+	case Float64:
+		m.typed = unsafe.Slice((*float64)(p), n)
+	case Int32:
+		m.typed = unsafe.Slice((*int32)(p), n)
+	case Bool:
+		m.typed = unsafe.Slice((*bool)(p), n)
+	}
+}
 
 // typedView returns a typed slice over any backend's host memory.
 func typedView(m Memory, dt DType, n int) any {

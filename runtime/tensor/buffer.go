@@ -2,9 +2,13 @@ package tensor
 
 import (
 	"fmt"
+	"math"
+	"math/bits"
 	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+	"sync"
 	"sync/atomic"
-	"time"
 )
 
 // Buffer is device memory holding n elements of one dtype. Realized tensors
@@ -17,8 +21,10 @@ type Buffer struct {
 	shape []int // the shape of the tensor it was made for (provenance)
 }
 
-// newBuffer allocates n elements on d, accounting allocation time and memory
-// in use; the memory is freed when the Buffer becomes unreachable.
+// newBuffer returns n elements on d, from the device's pool when it holds
+// memory of the size class, else newly allocated; it accounts allocation
+// time and memory in use. When the Buffer becomes unreachable its memory
+// goes back to the pool (or is freed when the pool is full).
 //
 // The memory is not cleared: both callers overwrite every element (a
 // kernel's output, which every kernel writes whole; fromBytes's copy), and
@@ -26,33 +32,177 @@ type Buffer struct {
 // of eager ops.
 //
 // Memory outside Go's heap (the CPU device's C buffers) is invisible to
-// the garbage collector, which runs the cleanups that free it: a loop of
+// the garbage collector, which runs the cleanups that return it: a loop of
 // eager ops on 16M elements allocated C memory for each result and reached
 // 10 GB before the tiny Go heap asked for a collection. paceExternal
-// accounts such allocations and runs a collection once they exceed the
-// live external memory (and at least externalGCMin), as GOGC=100 does for
-// Go's heap, so the process stays within about twice its live buffers.
+// accounts such buffers and runs a collection once those handed out since
+// the last exceed what was live after it, as GOGC=100 does for Go's heap.
 func newBuffer(d *Dev, dt DType, n int) (*Buffer, error) {
-	t0 := time.Now()
-	if _, inGoHeap := d.backend.(goBackend); !inGoHeap {
-		paceExternal(int64(n * dt.Size()))
-	}
-	mem, err := d.backend.Alloc(dt, n)
-	addPhase(&counters.allocNS, t0)
-	if err != nil {
-		return nil, fmt.Errorf("tensor: allocating %d × %s on %s: %w", n, dt, d.name, err)
-	}
-	b := &Buffer{dev: d, dtype: dt, n: n, mem: mem}
-	size := int64(n * dt.Size())
-	counters.memInUse.Add(size)
-	counters.buffers.Add(1)
-	runtime.AddCleanup(b, func(m Memory) {
-		m.Free()
-		counters.memInUse.Add(-size)
-		counters.buffers.Add(-1)
-	}, mem)
-	return b, nil
+	b, _, err := newBufferAt(d, dt, n, monoNow())
+	return b, err
 }
+
+// newBufferAt is newBuffer timed from t0; it returns the stamp of its end.
+func newBufferAt(d *Dev, dt DType, n int, t0 stamp) (*Buffer, stamp, error) {
+	size := n * dt.Size()
+	class, cbytes := -1, size
+	if d.poolable() {
+		class, cbytes = sizeClass(size)
+	}
+	external := d.external()
+	if external {
+		paceExternal(int64(cbytes))
+	}
+	mem := d.pool.get(class, dt, n, external)
+	if mem == nil {
+		var err error
+		if mem, err = d.allocClass(dt, n, cbytes, external); err != nil {
+			t1 := addPhaseAt(&counters.allocNS, t0)
+			return nil, t1, fmt.Errorf("tensor: allocating %d × %s on %s: %w", n, dt, d.name, err)
+		}
+	}
+	counters.memInUse.Add(int64(cbytes))
+	counters.buffers.Add(1)
+	if external {
+		externalMem.inUse.Add(int64(cbytes))
+	}
+	pm := pooledMem{mem: mem, bytes: cbytes, class: class, external: external}
+	if class >= 0 {
+		pm.pool = &d.pool
+	}
+	var b *Buffer
+	if class >= 0 && cbytes <= slabMaxBytes {
+		b = d.pool.slabBuffer(pm)
+	} else {
+		b = &Buffer{}
+		runtime.AddCleanup(b, releaseMemory, pm)
+	}
+	*b = Buffer{dev: d, dtype: dt, n: n, mem: mem}
+	t1 := addPhaseAt(&counters.allocNS, t0)
+	return b, t1, nil
+}
+
+// Small buffers are handed out slabN at a time from one slab, whose cleanup
+// returns the memory of all of them: a cleanup costs about 0.7 µs (the
+// runtime's special record, a closure, the call), as much as the rest of
+// an eager op. The price: a small buffer's memory comes back only once
+// every buffer of its slab is unreachable, so a long-lived small tensor
+// holds up to slabN-1 other small buffers (at most slabMaxBytes each).
+const (
+	slabN        = 16
+	slabMaxBytes = 4096
+)
+
+// bufSlab is slabN Buffers in one allocation.
+type bufSlab struct{ bufs [slabN]Buffer }
+
+// slabMems is a slab's cleanup argument: the memory of its buffers (it
+// must not point at the slab, or the slab would never be unreachable).
+type slabMems struct {
+	mems [slabN]pooledMem
+	n    int
+}
+
+// slabBuffer returns the next Buffer of the device's current slab, whose
+// memory pm is (a new slab when it is full).
+func (p *bufPool) slabBuffer(pm pooledMem) *Buffer {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.slab == nil || p.slabArg.n == slabN {
+		p.slab, p.slabArg = &bufSlab{}, &slabMems{}
+		runtime.AddCleanup(p.slab, releaseSlab, p.slabArg)
+	}
+	a := p.slabArg
+	a.mems[a.n] = pm
+	a.n++
+	return &p.slab.bufs[a.n-1]
+}
+
+// releaseSlab is the cleanup of an unreachable slab.
+func releaseSlab(a *slabMems) {
+	for _, pm := range a.mems[:a.n] {
+		releaseMemory(pm)
+	}
+}
+
+// external reports whether d's memory is outside Go's heap.
+func (d *Dev) external() bool {
+	_, inGoHeap := d.backend.(goBackend)
+	_, null := d.backend.(nullBackend)
+	return !inGoHeap && !null
+}
+
+// poolable reports whether d's memory can be pooled (its Memory is
+// resizable).
+func (d *Dev) poolable() bool {
+	switch d.backend.(type) {
+	case goBackend, cpuBackend:
+		return true
+	}
+	return false
+}
+
+// allocClass allocates a new buffer of n × dt with room for cbytes (its
+// size class, or exactly n × dt when not pooled), first making room under
+// the memory limit for external memory.
+func (d *Dev) allocClass(dt DType, n, cbytes int, external bool) (Memory, error) {
+	if external {
+		if err := d.makeRoom(int64(cbytes)); err != nil {
+			return nil, err
+		}
+	}
+	if !d.poolable() {
+		return d.backend.Alloc(dt, n)
+	}
+	if _, ok := d.backend.(goBackend); ok {
+		m := newGoMemory(cbytes)
+		m.resize(dt, n)
+		return m, nil
+	}
+	m, err := d.backend.Alloc(Bool, cbytes)
+	if err != nil {
+		return nil, err
+	}
+	m.(resizable).resize(dt, n)
+	return m, nil
+}
+
+// makeRoom keeps external memory within the process's memory limit
+// (debug.SetMemoryLimit, set by the kernel from TICK_MEMORY_LIMIT or the
+// machine's memory): before allocating size bytes past it, the pools'
+// idle memory is freed and unreachable buffers are collected; if the live
+// buffers alone would still exceed it, the allocation is refused with an
+// error instead of the kernel being killed by the system.
+func (d *Dev) makeRoom(size int64) error {
+	limit := debug.SetMemoryLimit(-1)
+	if limit == math.MaxInt64 || externalMem.inUse.Load()+idleExternal()+size <= limit {
+		return nil
+	}
+	drainPools()
+	runtime.GC()
+	runtime.Gosched()
+	drainPools()
+	if used := externalMem.inUse.Load(); used+size > limit {
+		return &MemoryLimitError{Device: d.name, Size: size, InUse: used, Limit: limit}
+	}
+	return nil
+}
+
+// MemoryLimitError is an allocation refused because the device memory in
+// use would exceed the process's memory limit.
+type MemoryLimitError struct {
+	Device             string
+	Size, InUse, Limit int64
+}
+
+func (e *MemoryLimitError) Error() string {
+	return fmt.Sprintf("%s more on %s would bring tensor memory to %s, over the kernel's memory limit of %s: "+
+		"drop tensors you no longer need (set their variables to nil), work on smaller pieces, "+
+		"or raise the limit with TICK_MEMORY_LIMIT before starting the kernel",
+		mib(e.Size), e.Device, mib(e.InUse+e.Size), mib(e.Limit))
+}
+
+func mib(b int64) string { return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20)) }
 
 func mustBuffer(d *Dev, dt DType, n int) *Buffer {
 	b, err := newBuffer(d, dt, n)
@@ -62,29 +212,208 @@ func mustBuffer(d *Dev, dt DType, n int) *Buffer {
 	return b
 }
 
-// externalGCMin is the least external allocation between paced collections.
-const externalGCMin = 256 << 20
+// resizable is memory the pool can hand out again for another dtype and
+// element count within its allocation (capBytes).
+type resizable interface {
+	Memory
+	capBytes() int
+	resize(dt DType, n int)
+}
 
-// external paces collections for memory outside Go's heap.
-var external struct {
-	sinceGC atomic.Int64 // bytes allocated since the last paced collection
-	live    atomic.Int64 // memory in use after it (its cleanups had run)
+// Size classes: 64 bytes and below is one class; above, eight classes per
+// power of two, so a pooled buffer wastes at most an eighth of its size.
+// Buffers over poolMaxBytes are not pooled (class -1): they are freed.
+const (
+	classesPerOctave = 8
+	poolMaxBytes     = 1 << 32
+	numClasses       = 1 + (33-6)*classesPerOctave
+)
+
+// sizeClass returns the class of a size-byte buffer and the class's bytes.
+func sizeClass(size int) (class, cbytes int) {
+	if size <= 64 {
+		return 0, 64
+	}
+	if size > poolMaxBytes {
+		return -1, size
+	}
+	k := bits.Len(uint(size - 1)) // 2^(k-1) < size ≤ 2^k, k ≥ 7
+	lo, step := 1<<(k-1), 1<<(k-1)/classesPerOctave
+	m := (size - lo + step - 1) / step // 1..classesPerOctave
+	return 1 + (k-7)*classesPerOctave + m - 1, lo + m*step
+}
+
+// poolIdleMax bounds the idle memory a device pool keeps (a quarter of the
+// memory limit when that is smaller); what comes back beyond it is freed.
+const poolIdleMax = 1 << 30
+
+// bufPool is a device's idle buffers by size class. Buffers come back to
+// it from the cleanups of unreachable Buffers.
+type bufPool struct {
+	mu      sync.Mutex
+	free    [numClasses][]Memory
+	idle    int64     // bytes held
+	slab    *bufSlab  // the slab small buffers come from
+	slabArg *slabMems // its cleanup's argument
+}
+
+// pooledMem is what a Buffer's cleanup returns.
+type pooledMem struct {
+	pool     *bufPool // nil: free the memory
+	mem      Memory
+	bytes    int
+	class    int
+	external bool
+}
+
+// get returns pooled memory of the class resized to n × dt, or nil.
+func (p *bufPool) get(class int, dt DType, n int, external bool) Memory {
+	if class < 0 {
+		return nil
+	}
+	p.mu.Lock()
+	fl := p.free[class]
+	if len(fl) == 0 {
+		p.mu.Unlock()
+		return nil
+	}
+	m := fl[len(fl)-1]
+	fl[len(fl)-1] = nil
+	p.free[class] = fl[:len(fl)-1]
+	_, cb := classBytes(class)
+	p.idle -= int64(cb)
+	p.mu.Unlock()
+	m.(resizable).resize(dt, n)
+	poolIdle.Add(-int64(cb))
+	if external {
+		poolIdleExternal.Add(-int64(cb))
+	}
+	return m
+}
+
+func classBytes(class int) (int, int) {
+	if class == 0 {
+		return 0, 64
+	}
+	c := class - 1
+	k := c/classesPerOctave + 7
+	m := c%classesPerOctave + 1
+	lo := 1 << (k - 1)
+	return class, lo + m*(lo/classesPerOctave)
+}
+
+// releaseMemory is the cleanup of an unreachable Buffer: its memory goes
+// back to its pool, or is freed.
+func releaseMemory(pm pooledMem) {
+	counters.memInUse.Add(-int64(pm.bytes))
+	counters.buffers.Add(-1)
+	if pm.external {
+		externalMem.inUse.Add(-int64(pm.bytes))
+	}
+	if pm.pool == nil {
+		pm.mem.Free()
+		return
+	}
+	pm.pool.put(pm)
+}
+
+// put takes back pm's memory, or frees it when the pool is full.
+func (p *bufPool) put(pm pooledMem) {
+	limit := int64(poolIdleMax)
+	if l := debug.SetMemoryLimit(-1); l/4 < limit {
+		limit = l / 4
+	}
+	p.mu.Lock()
+	if p.idle+int64(pm.bytes) > limit {
+		p.mu.Unlock()
+		pm.mem.Free()
+		return
+	}
+	p.free[pm.class] = append(p.free[pm.class], pm.mem)
+	p.idle += int64(pm.bytes)
+	p.mu.Unlock()
+	poolIdle.Add(int64(pm.bytes))
+	if pm.external {
+		poolIdleExternal.Add(int64(pm.bytes))
+	}
+}
+
+// drain frees every idle buffer.
+func (p *bufPool) drain(external bool) {
+	p.mu.Lock()
+	var all []Memory
+	for c := range p.free {
+		all = append(all, p.free[c]...)
+		clear(p.free[c])
+		p.free[c] = p.free[c][:0]
+	}
+	n := p.idle
+	p.idle = 0
+	p.mu.Unlock()
+	for _, m := range all {
+		m.Free()
+	}
+	poolIdle.Add(-n)
+	if external {
+		poolIdleExternal.Add(-n)
+	}
+}
+
+// drainPools frees the idle buffers of every device.
+func drainPools() {
+	devices.Lock()
+	ds := make([]*Dev, 0, len(devices.m))
+	for _, d := range devices.m {
+		ds = append(ds, d)
+	}
+	devices.Unlock()
+	for _, d := range ds {
+		d.pool.drain(d.external())
+	}
+}
+
+// poolIdle is the bytes held idle by the device pools (all devices);
+// poolIdleExternal the part outside Go's heap.
+var poolIdle, poolIdleExternal atomic.Int64
+
+func idleExternal() int64 { return poolIdleExternal.Load() }
+
+// externalGCMin is the least external memory handed out between paced
+// collections.
+const externalGCMin = 64 << 20
+
+// externalMem paces collections for memory outside Go's heap.
+var externalMem struct {
+	inUse   atomic.Int64 // bytes of live external buffers
+	sinceGC atomic.Int64 // bytes handed out (new or pooled) since the last paced collection
+	live    atomic.Int64 // memory live after it: external buffers and Go's heap
 	sample  atomic.Bool  // take live at the next allocation
 }
 
-// paceExternal accounts size bytes of external memory about to be
-// allocated and collects garbage when the allocations since the last paced
-// collection exceed the memory that was live after it (and
-// externalGCMin): the cleanups of unreachable buffers then free theirs.
+// paceExternal accounts size bytes of external memory about to be handed
+// out and collects garbage when what was handed out since the last paced
+// collection exceeds the memory live after it (external buffers and Go's
+// heap, at least externalGCMin): the cleanups of unreachable buffers then
+// return theirs to the pool, which the next allocations reuse.
 func paceExternal(size int64) {
-	if external.sample.CompareAndSwap(true, false) {
-		external.live.Store(counters.memInUse.Load())
+	if externalMem.sample.CompareAndSwap(true, false) {
+		externalMem.live.Store(externalMem.inUse.Load() + goHeapLive())
 	}
-	if external.sinceGC.Add(size) < max(externalGCMin, external.live.Load()) {
+	if externalMem.sinceGC.Add(size) < max(externalGCMin, externalMem.live.Load()) {
 		return
 	}
-	external.sinceGC.Store(0)
+	externalMem.sinceGC.Store(size)
 	runtime.GC()
-	runtime.Gosched() // let the cleanup goroutine free what the collection found
-	external.sample.Store(true)
+	runtime.Gosched() // let the cleanup goroutine return what the collection found
+	externalMem.sample.Store(true)
+}
+
+// goHeapLive is the Go heap marked live by the last collection.
+func goHeapLive() int64 {
+	s := [1]metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(s[:])
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return int64(s[0].Value.Uint64())
 }

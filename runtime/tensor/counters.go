@@ -17,6 +17,7 @@ type Stats struct {
 	EstBytes        int64 // estimated bytes moved by launched kernels
 	MemoryInUse     int64 // bytes of live buffers (not reset by ResetCounters)
 	Buffers         int64 // live buffers (not reset by ResetCounters)
+	MemoryPooled    int64 // bytes of idle buffers the device pools keep for reuse (not reset)
 	KernelsCompiled int64 // Backend.Compile calls (compile-cache misses)
 	KernelsFromDisk int64 // of KernelsCompiled: objects loaded from the native disk cache, not compiled
 	CacheHits       int64 // compile-cache hits
@@ -39,8 +40,8 @@ func (s Stats) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "kernels launched %d, compiled %d (%d of them loaded from disk), cache hits %d, JIT captures %d, replays %d\n",
 		s.KernelsLaunched, s.KernelsCompiled, s.KernelsFromDisk, s.CacheHits, s.JITCaptures, s.JITReplays)
-	fmt.Fprintf(&b, "estimated FLOPs %d, estimated bytes %d, memory in use %d B in %d buffers\n",
-		s.EstFLOPs, s.EstBytes, s.MemoryInUse, s.Buffers)
+	fmt.Fprintf(&b, "estimated FLOPs %d, estimated bytes %d, memory in use %d B in %d buffers (%d B pooled)\n",
+		s.EstFLOPs, s.EstBytes, s.MemoryInUse, s.Buffers, s.MemoryPooled)
 	fmt.Fprintf(&b, "time: graph %v, schedule %v, codegen %v, compile %v, alloc %v, transfer %v, launch %v, device %v, sync wait %v",
 		s.GraphBuild, s.Schedule, s.Codegen, s.Compile, s.Alloc, s.Transfer, s.Launch, s.DeviceExec, s.SyncWait)
 	return b.String()
@@ -62,7 +63,7 @@ func Counters() Stats {
 	d := func(a *atomic.Int64) time.Duration { return time.Duration(a.Load()) }
 	return Stats{
 		KernelsLaunched: c.launched.Load(), EstFLOPs: c.flops.Load(), EstBytes: c.bytes.Load(),
-		MemoryInUse: c.memInUse.Load(), Buffers: c.buffers.Load(),
+		MemoryInUse: c.memInUse.Load(), Buffers: c.buffers.Load(), MemoryPooled: poolIdle.Load(),
 		KernelsCompiled: c.compiled.Load(), KernelsFromDisk: c.diskHits.Load(), CacheHits: c.cacheHits.Load(),
 		JITCaptures: c.jitCaptures.Load(), JITReplays: c.jitReplays.Load(),
 		GraphBuild: d(&c.graphNS), Schedule: d(&c.scheduleNS), Codegen: d(&c.codegenNS),
@@ -90,4 +91,27 @@ func addPhase(a *atomic.Int64, t0 time.Time) {
 	if prof.on.Load() {
 		recordPhase(a, t0, el)
 	}
+}
+
+// stamp is a reading of the monotonic clock (ns since clockBase): cheaper
+// than time.Now, which reads the wall clock too (52 against 116 ns on the
+// project's VM), and the eager path reads the clock several times per op.
+type stamp int64
+
+var clockBase = time.Now()
+
+func monoNow() stamp { return stamp(time.Since(clockBase)) }
+
+// time is the stamp as a time.Time (for profile events).
+func (s stamp) time() time.Time { return clockBase.Add(time.Duration(s)) }
+
+// addPhaseAt is addPhase from a stamp; it returns the stamp of now, so
+// consecutive phases share their boundary reading.
+func addPhaseAt(a *atomic.Int64, t0 stamp) stamp {
+	t1 := monoNow()
+	a.Add(int64(t1 - t0))
+	if prof.on.Load() {
+		recordPhase(a, t0.time(), time.Duration(t1-t0))
+	}
+	return t1
 }

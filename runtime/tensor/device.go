@@ -25,9 +25,13 @@ type Dev struct {
 	idle    *sync.Cond    // broadcast when pending drops to 0
 	wake    chan struct{} // (capacity 1) also signalled then, for waiters polling a hook
 	err     error         // first failure since the last Synchronize
+	execMu  sync.Mutex    // held while an item runs (worker or runInline): items run one at a time, in order
 
 	progMu sync.Mutex
 	progs  map[string]Program
+
+	sched schedCache // single-kernel schedules by graph structure (eager.go)
+	pool  bufPool    // idle buffers by size class (buffer.go)
 }
 
 // launch is one kernel launch: a compiled program and its buffers.
@@ -50,10 +54,11 @@ type work struct {
 	small        bool      // every launch is below splitMin: may run as one batch
 	flops, bytes int64     // totals over the launches (estimates)
 
-	pool *workPool     // a JIT replay's item: returned to its pool once run
-	keep []*Buffer     // buffers the launches read that nothing else keeps alive
-	enq  time.Time     // when it was enqueued, set only while a profile is taken
-	spin time.Duration // a Spin item: busy-wait this long instead of launching
+	pool  *workPool     // a JIT replay's item: returned to its pool once run
+	eager *eagerItem    // an eager item: recycled once run (eager.go)
+	keep  []*Buffer     // buffers the launches read that nothing else keeps alive
+	enq   time.Time     // when it was enqueued, set only while a profile is taken
+	spin  time.Duration // a Spin item: busy-wait this long instead of launching
 }
 
 // prepare fills the fields derived from launches.
@@ -356,6 +361,42 @@ func (d *Dev) enqueue(w *work) {
 	d.cond.Signal()
 }
 
+// runInline runs w on the calling goroutine when the device is idle (no
+// item queued or running) and reports whether it did; otherwise the caller
+// enqueues w. For a small kernel, handing it to the worker (a goroutine
+// wake-up, often an OS thread's) costs more than the kernel: the queue
+// would run it next anyway, and Synchronize and errors behave as if it
+// had been queued (pending counts it while it runs; a failure is reported
+// by the next Synchronize).
+func (d *Dev) runInline(w *work) bool {
+	d.mu.Lock()
+	if d.pending > 0 {
+		d.mu.Unlock()
+		return false
+	}
+	d.pending++
+	d.mu.Unlock()
+	noteWork(d, w)
+	d.execMu.Lock()
+	err := d.run(w)
+	d.execMu.Unlock()
+	d.mu.Lock()
+	if err != nil && d.err == nil {
+		d.err = err
+	}
+	d.pending--
+	if d.pending == 0 {
+		d.signalIdle()
+	}
+	d.mu.Unlock()
+	return true
+}
+
+// inlineSmall reports whether the device's small kernels may run on the
+// caller when it is idle: backends whose kernels only compute (not the
+// test backends that block on purpose).
+func (d *Dev) inlineSmall() bool { return d.poolable() }
+
 func (d *Dev) worker() {
 	for {
 		d.mu.Lock()
@@ -370,9 +411,13 @@ func (d *Dev) worker() {
 		}
 		d.mu.Unlock()
 
+		d.execMu.Lock()
 		err := d.run(w)
+		d.execMu.Unlock()
 		if w.pool != nil {
 			w.pool.put(w)
+		} else if w.eager != nil {
+			w.eager.release()
 		} else if w.spin > 0 {
 			spinItems.Put(w)
 		}
@@ -429,12 +474,12 @@ func (d *Dev) run(w *work) (err error) {
 	for i := range w.launches {
 		l := &w.launches[i]
 		cur = i
-		t0 := time.Now()
+		t0 := monoNow()
 		runSplitRows(l.prog, w.mems[i], w.sizes[i], w.reds[i], w.rows[i])
-		el := time.Since(t0)
+		el := time.Duration(monoNow() - t0)
 		counters.deviceNS.Add(int64(el))
 		if rec {
-			recordKernel(d, l.k, w.enq, t0, el)
+			recordKernel(d, l.k, w.enq, t0.time(), el)
 		}
 		if dbg {
 			debugKernel(d, l.k, el)
@@ -466,8 +511,12 @@ func runSplit(prog Program, mems []Memory, n, perOut int) { runSplitRows(prog, m
 // runSplitRows is runSplit with split points at multiples of row when rows
 // are shorter than a chunk.
 func runSplitRows(prog Program, mems []Memory, n, perOut, row int) {
+	if n*max(perOut, 1) < splitMin || n < 2 { // before GOMAXPROCS, which takes the scheduler's lock
+		prog.Run(mems, 0, n)
+		return
+	}
 	workers := runtime.GOMAXPROCS(0)
-	if workers <= 1 || n*max(perOut, 1) < splitMin || n < 2 {
+	if workers <= 1 {
 		prog.Run(mems, 0, n)
 		return
 	}

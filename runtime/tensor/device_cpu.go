@@ -56,7 +56,7 @@ func (cpuBackend) Alloc(dt DType, n int) (Memory, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &cpuMemory{ptr: p, size: size}, nil // not cleared: see newBuffer
+	return &cpuMemory{ptr: p, size: size, cap: size}, nil // not cleared: see newBuffer
 }
 
 func (cpuBackend) Compile(k *Kernel) (prog Program, err error) {
@@ -90,8 +90,15 @@ func (cpuBackend) Compile(k *Kernel) (prog Program, err error) {
 // pointer checks and the garbage collector never scans it.
 type cpuMemory struct {
 	ptr  unsafe.Pointer
-	size int
+	size int // bytes of the buffer
+	cap  int // bytes allocated
 }
+
+func (m *cpuMemory) capBytes() int { return m.cap }
+
+// resize makes m a buffer of n elements of dt (within its allocation), for
+// the device pool.
+func (m *cpuMemory) resize(dt DType, n int) { m.size = n * dt.Size() }
 
 func (m *cpuMemory) Bytes() []byte {
 	if m.ptr == nil {

@@ -5,7 +5,9 @@
 // A *Tensor is a lazy node. Realize schedules its graph into kernels (see
 // Kernel, the IR every backend consumes), compiles each kernel once per backend
 // (cached by its source key), and enqueues it on the device's queue; it returns
-// before the device finishes. Reading data (ToSlice, Float32s, Item) and
+// before the device finishes. A graph that is one kernel is keyed by a tape of
+// its structure (eager.go), so a repeated eager op reuses its kernel without
+// scheduling it again; buffers come from per-device pools (buffer.go). Reading data (ToSlice, Float32s, Item) and
 // Device(name).Synchronize wait. JIT(fn) runs fn on call 1, captures the
 // launched kernels on call 2 and replays them from call 3 on.
 //

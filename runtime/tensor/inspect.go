@@ -137,6 +137,7 @@ func copyGraph(l *lazy, memo, orig map[*lazy]*lazy) *lazy {
 		return c
 	}
 	c := *l
+	c.inl = [3]*lazy{}
 	c.srcs = make([]*lazy, len(l.srcs))
 	for i, s := range l.srcs {
 		c.srcs[i] = copyGraph(s, memo, orig)

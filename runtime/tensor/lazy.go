@@ -6,8 +6,6 @@ package tensor
 // unrealized elementwise node are pushed into its sources, so elementwise
 // chains stay fusable however they are reshaped or transposed.
 
-import "time"
-
 type lazyKind uint8
 
 const (
@@ -20,20 +18,49 @@ const (
 
 type lazy struct {
 	kind  lazyKind
-	shape []int
 	dtype DType
-	dev   *Dev
-	srcs  []*lazy
 	op    Op       // kElem
-	value float64  // kConst
 	rop   ReduceOp // kReduce
-	axes  []int    // kReduce
-	view  View     // kView
-	buf   *Buffer  // kBuffer
 	// keep (kElem) makes the node a kernel of its own whose buffer its
 	// consumers read, instead of inlining it into each of them: for a value
 	// that is costly to compute and read twice (softmax's exp).
-	keep bool
+	keep  bool
+	shape []int
+	dev   *Dev
+	srcs  []*lazy
+	value float64 // kConst
+	axes  []int   // kReduce
+	view  View    // kView
+	buf   *Buffer // kBuffer
+	// inl holds srcs for elementwise nodes of up to three sources, so a
+	// node is one allocation (newElem); realizing a node clears it with
+	// the rest of the node.
+	inl [3]*lazy
+}
+
+// tensorNode is a Tensor and its lazy node in one allocation.
+type tensorNode struct {
+	t Tensor
+	l lazy
+}
+
+// newElem returns a tensor of a new elementwise node op(srcs) of shape
+// (shared, never modified) and dtype dt on dev.
+func newElem(op Op, dt DType, shape []int, dev *Dev, srcs ...*lazy) *Tensor {
+	return initElem(&tensorNode{}, op, dt, shape, dev, srcs...)
+}
+
+// initElem is newElem in n.
+func initElem(n *tensorNode, op Op, dt DType, shape []int, dev *Dev, srcs ...*lazy) *Tensor {
+	n.l = lazy{kind: kElem, shape: shape, dtype: dt, dev: dev, op: op}
+	if len(srcs) <= len(n.l.inl) {
+		n.l.srcs = n.l.inl[:len(srcs):len(srcs)]
+		copy(n.l.srcs, srcs)
+	} else {
+		n.l.srcs = append([]*lazy(nil), srcs...)
+	}
+	n.t.l = &n.l
+	return &n.t
 }
 
 func (l *lazy) base() *lazy {
@@ -151,5 +178,5 @@ func equalInts(a, b []int) bool {
 	return true
 }
 
-// graphTimer accounts graph construction time: defer graphTimer(time.Now()).
-func graphTimer(t0 time.Time) { addPhase(&counters.graphNS, t0) }
+// graphTimer accounts graph construction time: defer graphTimer(monoNow()).
+func graphTimer(t0 stamp) { addPhaseAt(&counters.graphNS, t0) }

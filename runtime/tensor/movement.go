@@ -6,7 +6,6 @@ package tensor
 import (
 	"fmt"
 	"math"
-	"time"
 )
 
 func (t *Tensor) axis(op string, a int) int {
@@ -23,7 +22,7 @@ func (t *Tensor) axis(op string, a int) int {
 // Reshape returns t with a new shape of the same size; one size may be -1
 // (inferred). It is a view when the layout allows, otherwise a copy.
 func (t *Tensor) Reshape(shape ...int) *Tensor {
-	defer graphTimer(time.Now())
+	defer graphTimer(monoNow())
 	s := append([]int(nil), shape...)
 	infer, known := -1, 1
 	for i, n := range s {
@@ -65,7 +64,7 @@ func (t *Tensor) Unsqueeze(a int) *Tensor {
 
 // Permute reorders the axes: result axis i is t's axis order[i].
 func (t *Tensor) Permute(order ...int) *Tensor {
-	defer graphTimer(time.Now())
+	defer graphTimer(monoNow())
 	if len(order) != len(t.l.shape) {
 		opPanic("Permute", fmt.Sprintf("order %v must list each of the %d axes once", order, len(t.l.shape)), t.l.shape)
 	}
@@ -97,7 +96,7 @@ func (t *Tensor) T() *Tensor { return t.Transpose(-2, -1) }
 
 // Expand broadcasts size-1 axes to shape (-1 keeps a size); leading axes may be added.
 func (t *Tensor) Expand(shape ...int) *Tensor {
-	defer graphTimer(time.Now())
+	defer graphTimer(monoNow())
 	s := append([]int(nil), shape...)
 	off := len(s) - len(t.l.shape)
 	if off < 0 {
@@ -116,7 +115,7 @@ func (t *Tensor) Expand(shape ...int) *Tensor {
 
 // Shrink keeps [r[d][0], r[d][1]) along each axis d.
 func (t *Tensor) Shrink(r [][2]int) *Tensor {
-	defer graphTimer(time.Now())
+	defer graphTimer(monoNow())
 	if len(r) != len(t.l.shape) {
 		opPanic("Shrink", fmt.Sprintf("needs one range per axis, got %d", len(r)), t.l.shape)
 	}
@@ -148,7 +147,7 @@ func (t *Tensor) Slice(axis, start, end int) *Tensor {
 
 // Pad adds p[d][0] zeros before and p[d][1] zeros after each axis d.
 func (t *Tensor) Pad(p [][2]int) *Tensor {
-	defer graphTimer(time.Now())
+	defer graphTimer(monoNow())
 	if len(p) != len(t.l.shape) {
 		opPanic("Pad", fmt.Sprintf("needs one [before, after] pair per axis, got %d", len(p)), t.l.shape)
 	}
@@ -162,7 +161,7 @@ func (t *Tensor) Pad(p [][2]int) *Tensor {
 
 // Flip reverses the given axes (all axes when none are given).
 func (t *Tensor) Flip(axes ...int) *Tensor {
-	defer graphTimer(time.Now())
+	defer graphTimer(monoNow())
 	if len(axes) == 0 {
 		for i := range t.l.shape {
 			axes = append(axes, i)
@@ -223,7 +222,7 @@ func Stack(axis int, ts ...*Tensor) *Tensor {
 
 // reduce folds axes (all when none); keep keeps them as size 1.
 func (t *Tensor) reduce(name string, rop ReduceOp, keep bool, axes []int) *Tensor {
-	defer graphTimer(time.Now())
+	defer graphTimer(monoNow())
 	red := make([]bool, len(t.l.shape))
 	if len(axes) == 0 {
 		for i := range red {
@@ -330,7 +329,7 @@ func (t *Tensor) onDev(d *Dev) *Tensor {
 // Matmul is the matrix product over the last two axes, with numpy batch
 // broadcasting; 1-D operands are treated as a row (left) or column (right).
 func (t *Tensor) Matmul(x *Tensor) *Tensor {
-	defer graphTimer(time.Now())
+	defer graphTimer(monoNow())
 	a, b := t, x
 	if len(a.l.shape) == 0 || len(b.l.shape) == 0 {
 		opPanic("Matmul", "needs tensors with at least one axis", t.l.shape, x.l.shape)

@@ -7,48 +7,67 @@ package tensor
 import (
 	"fmt"
 	"math"
-	"time"
 )
 
 // operand converts x to a tensor shaped for an operation with t.
 func operand(name string, t *Tensor, x any) *Tensor {
-	num := func(v float64, integral bool) *Tensor {
-		dt := t.l.dtype
-		if !integral && !dt.IsFloat() {
-			dt = Float32
-		} else if dt == Bool {
-			dt = Int32
-		}
-		return &Tensor{l: &lazy{kind: kConst, shape: nil, dtype: dt, dev: t.l.dev, value: v}}
-	}
-	switch v := x.(type) {
-	case *Tensor:
+	if v, ok := x.(*Tensor); ok {
 		if v == nil {
 			opPanic(name, "operand is a nil *Tensor", t.l.shape)
 		}
 		return v
-	case int:
-		return num(float64(v), true)
-	case int32:
-		return num(float64(v), true)
-	case int64:
-		return num(float64(v), true)
-	case float32:
-		return num(float64(v), float64(v) == math.Trunc(float64(v)))
-	case float64:
-		return num(v, v == math.Trunc(v))
-	case bool:
-		if v {
-			return num(1, true)
-		}
-		return num(0, true)
 	}
-	opPanic(name, fmt.Sprintf("operand of type %T is not a *Tensor or a Go number", x), t.l.shape)
-	return nil
+	return &Tensor{l: numberOperand(name, t, x)}
 }
 
-// broadcastShape is numpy's rule: align right, size-1 axes stretch.
+// numberOperand is the 0-d constant node of the Go number x (an operand of
+// an operation with t), in t's dtype family: an integral number keeps an
+// integer dtype, a fractional one makes it Float32, bool becomes Int32.
+func numberOperand(name string, t *Tensor, x any) *lazy {
+	l := &lazy{}
+	setNumber(l, name, t, x)
+	return l
+}
+
+// setNumber makes l the constant node of numberOperand.
+func setNumber(l *lazy, name string, t *Tensor, x any) {
+	var v float64
+	integral := true
+	switch x := x.(type) {
+	case int:
+		v = float64(x)
+	case int32:
+		v = float64(x)
+	case int64:
+		v = float64(x)
+	case float32:
+		v = float64(x)
+		integral = v == math.Trunc(v)
+	case float64:
+		v, integral = x, x == math.Trunc(x)
+	case bool:
+		if x {
+			v = 1
+		}
+	default:
+		opPanic(name, fmt.Sprintf("operand of type %T is not a *Tensor or a Go number", x), t.l.shape)
+	}
+	dt := t.l.dtype
+	if !integral && !dt.IsFloat() {
+		dt = Float32
+	} else if dt == Bool {
+		dt = Int32
+	}
+	*l = lazy{kind: kConst, dtype: dt, dev: t.l.dev, value: v}
+}
+
+// broadcastShape is numpy's rule: align right, size-1 axes stretch. When
+// the result equals one of the shapes, that slice is returned (shapes are
+// never modified).
 func broadcastShape(name string, shapes ...[]int) []int {
+	if s, ok := sameOrScalar(shapes); ok {
+		return s
+	}
 	nd := 0
 	for _, s := range shapes {
 		nd = max(nd, len(s))
@@ -72,10 +91,28 @@ func broadcastShape(name string, shapes ...[]int) []int {
 	return out
 }
 
+// sameOrScalar returns the shape all non-scalar shapes equal, if they do.
+func sameOrScalar(shapes [][]int) ([]int, bool) {
+	var s []int
+	for _, x := range shapes {
+		switch {
+		case len(x) == 0:
+		case s == nil:
+			s = x
+		case !equalInts(s, x):
+			return nil, false
+		}
+	}
+	return s, true
+}
+
 // broadcastTo reshapes (adding leading 1s) and expands t to shape.
 func (t *Tensor) broadcastTo(shape []int) *Tensor {
 	if equalInts(t.l.shape, shape) {
 		return t
+	}
+	if t.l.kind == kConst { // a constant of any shape is the same node
+		return &Tensor{l: &lazy{kind: kConst, shape: shape, dtype: t.l.dtype, dev: t.l.dev, value: t.l.value}}
 	}
 	r := t
 	if len(t.l.shape) < len(shape) {
@@ -97,11 +134,18 @@ func (t *Tensor) apply(m movement) *Tensor {
 }
 
 func elem(op Op, dt DType, srcs ...*Tensor) *Tensor {
+	if len(srcs) <= 3 {
+		var ls [3]*lazy
+		for i, s := range srcs {
+			ls[i] = s.l
+		}
+		return newElem(op, dt, srcs[0].l.shape, srcs[0].l.dev, ls[:len(srcs)]...)
+	}
 	ls := make([]*lazy, len(srcs))
 	for i, s := range srcs {
 		ls[i] = s.l
 	}
-	return &Tensor{l: &lazy{kind: kElem, shape: append([]int(nil), srcs[0].l.shape...), dtype: dt, dev: srcs[0].l.dev, op: op, srcs: ls}}
+	return newElem(op, dt, srcs[0].l.shape, srcs[0].l.dev, ls...)
 }
 
 func (t *Tensor) castTo(dt DType) *Tensor {
@@ -130,25 +174,71 @@ func castValue(v float64, dt DType) float64 {
 }
 
 func binaryOp(op Op, name string, t *Tensor, x any) *Tensor {
-	defer graphTimer(time.Now())
-	o := operand(name, t, x)
-	if o.l.dev != t.l.dev {
-		opPanic(name, fmt.Sprintf("operands are on devices %s and %s; move one with To", t.l.dev.name, o.l.dev.name), t.l.shape, o.l.shape)
+	defer graphTimer(monoNow())
+	var o *lazy
+	var node *elemConstNode // for a number: the result and its constant in one allocation
+	if v, ok := x.(*Tensor); ok {
+		if v == nil {
+			opPanic(name, "operand is a nil *Tensor", t.l.shape)
+		}
+		o = v.l
+	} else {
+		node = &elemConstNode{}
+		setNumber(&node.c, name, t, x)
+		o = &node.c
 	}
-	shape := broadcastShape(name, t.l.shape, o.l.shape)
-	dt := promote(t.l.dtype, o.l.dtype)
+	if o.dev != t.l.dev {
+		opPanic(name, fmt.Sprintf("operands are on devices %s and %s; move one with To", t.l.dev.name, o.dev.name), t.l.shape, o.shape)
+	}
+	shape := broadcast2(name, t.l.shape, o.shape)
+	dt := promote(t.l.dtype, o.dtype)
 	if (op == OpDiv || op == OpPow) && !dt.IsFloat() {
 		dt = Float32
 	}
 	if dt == Bool && !op.IsComparison() && op != OpMax && op != OpMin {
 		dt = Int32
 	}
-	a, b := t.castTo(dt).broadcastTo(shape), o.castTo(dt).broadcastTo(shape)
 	rt := dt
 	if op.IsComparison() {
 		rt = Bool
 	}
-	return elem(op, rt, a, b)
+	a := shapedAs(t.l, dt, shape)
+	if node == nil {
+		return newElem(op, rt, shape, t.l.dev, a, shapedAs(o, dt, shape))
+	}
+	o.shape, o.dtype, o.value = shape, dt, castValue(o.value, dt) // the number's node is new: shape it in place
+	return initElem(&node.n, op, rt, shape, t.l.dev, a, o)
+}
+
+// elemConstNode is an elementwise result with a number operand's constant
+// node, in one allocation.
+type elemConstNode struct {
+	n tensorNode
+	c lazy
+}
+
+// broadcast2 is broadcastShape of two shapes, without allocating when one
+// is the result.
+func broadcast2(name string, a, b []int) []int {
+	switch {
+	case len(b) == 0 || equalInts(a, b):
+		return a
+	case len(a) == 0:
+		return b
+	}
+	return broadcastShape(name, a, b)
+}
+
+// shapedAs is l cast to dt and broadcast to shape; a constant stays one
+// node.
+func shapedAs(l *lazy, dt DType, shape []int) *lazy {
+	if l.kind == kConst {
+		if l.dtype == dt && equalInts(l.shape, shape) {
+			return l
+		}
+		return &lazy{kind: kConst, shape: shape, dtype: dt, dev: l.dev, value: castValue(l.value, dt)}
+	}
+	return (&Tensor{l: l}).castTo(dt).broadcastTo(shape).l
 }
 
 // Add is t + x.
@@ -191,7 +281,7 @@ func (t *Tensor) Eq(x any) *Tensor { return binaryOp(OpEq, "Eq", t, x) }
 func (t *Tensor) Ne(x any) *Tensor { return binaryOp(OpNe, "Ne", t, x) }
 
 func unary(op Op, name string, t *Tensor, float bool) *Tensor {
-	defer graphTimer(time.Now())
+	defer graphTimer(monoNow())
 	dt := t.l.dtype
 	if float && !dt.IsFloat() {
 		dt = Float32
@@ -240,13 +330,13 @@ func (t *Tensor) Not() *Tensor { return unary(OpNot, "Not", t.castTo(Bool), fals
 
 // Cast converts to dt (float→int truncates; bool is x != 0).
 func (t *Tensor) Cast(dt DType) *Tensor {
-	defer graphTimer(time.Now())
+	defer graphTimer(monoNow())
 	return t.castTo(dt)
 }
 
 // Where is cond ? a : b elementwise, with broadcasting; cond is cast to bool.
 func Where(cond *Tensor, a, b any) *Tensor {
-	defer graphTimer(time.Now())
+	defer graphTimer(monoNow())
 	x := operand("Where", cond, a)
 	y := operand("Where", cond, b)
 	if _, ok := a.(*Tensor); !ok {

@@ -152,7 +152,9 @@ func (kb *kbuild) load(b *Buffer, dt DType, v View) *Node {
 // device and returns t at once, before the device has finished. Reading data
 // or Synchronize waits.
 func (t *Tensor) Realize() *Tensor {
-	realizeAll([]*lazy{t.l.base()})
+	if l := t.l.base(); l.kind != kBuffer {
+		realizeOne(l)
+	}
 	return t
 }
 
@@ -165,15 +167,19 @@ func RealizeAll(ts ...*Tensor) {
 	realizeAll(ls)
 }
 
-func realizeAll(ls []*lazy) {
-	t0 := time.Now()
+func realizeAll(ls []*lazy) { scheduleAndLaunch(ls, monoNow()) }
+
+// scheduleAndLaunch is the general path of Realize (scheduling began at t0):
+// it schedules ls, compiles what is missing and enqueues the launches, and
+// returns the scheduled items and their programs.
+func scheduleAndLaunch(ls []*lazy, t0 stamp) ([]schedItem, []Program) {
 	s := &scheduler{}
 	for _, l := range ls {
 		s.realize(l)
 	}
-	addPhase(&counters.scheduleNS, t0)
+	addPhaseAt(&counters.scheduleNS, t0)
 	if len(s.items) == 0 {
-		return
+		return nil, nil
 	}
 	lv := debugLevel()
 	if lv >= 1 {
@@ -221,6 +227,7 @@ func realizeAll(ls []*lazy) {
 		debugSyncNotice()
 		_ = SynchronizeAll()
 	}
+	return s.items, progs
 }
 
 func (w *work) add(l launch) {

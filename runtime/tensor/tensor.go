@@ -125,7 +125,7 @@ func FromSlice(data any, shape ...int) *Tensor {
 }
 
 func fromGo(op string, raw []byte, n int, shape []int, dt DType) *Tensor {
-	defer graphTimer(time.Now())
+	defer graphTimer(monoNow())
 	if len(shape) == 0 {
 		shape = []int{n}
 	}
@@ -144,7 +144,7 @@ func Full(v float64, shape ...int) *Tensor { return FullOf(v, Float32, shape...)
 
 // FullOf is Full with an explicit dtype.
 func FullOf(v float64, dt DType, shape ...int) *Tensor {
-	defer graphTimer(time.Now())
+	defer graphTimer(monoNow())
 	shape = checkShape("Full", shape)
 	return &Tensor{l: &lazy{kind: kConst, shape: shape, dtype: dt, dev: defaultDev(), value: v}}
 }

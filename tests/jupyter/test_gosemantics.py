@@ -10,7 +10,7 @@ import unittest
 
 from jupyter_client.manager import start_new_kernel
 
-from tickenv import KERNEL, TIMEOUT, collect, run, shell_reply, wait_until
+from tickenv import KERNEL, TIMEOUT, KernelTestCase, collect, run, shell_reply, stdout_of, wait_until
 
 
 class GoSemantics(unittest.TestCase):
@@ -356,6 +356,35 @@ class InterpreterWorkaroundsByRewrite(unittest.TestCase):
                 return out
             if m["parent_header"].get("msg_id") == msg_id:
                 out.append(m)
+
+
+
+class MoreStandardGoThroughAClient(KernelTestCase):
+    """More of what a Go user writes at the top level of cells, through a
+    real client: each was a wrong answer or an interpreter crash."""
+
+    SETUP = 'import ("cmp"; "fmt"; "slices"; "sync"; "time")'
+
+    def stdout(self, code):
+        return stdout_of(self.ok(code))
+
+    def test_defer_in_a_top_level_loop_keeps_each_iteration(self):
+        # printed " 2 2 2": the deferred call's argument was read when the cell ended
+        self.assertEqual(self.stdout('defer fmt.Println()\nfor i := 0; i < 3; i++ {\n\tdefer fmt.Print(" ", i)\n}'), " 2 1 0\n")
+
+    def test_callbacks_made_in_a_loop_keep_their_variables(self):
+        code = ('var wg sync.WaitGroup\ngot := make([]int, 3)\nfor i := 0; i < 3; i++ {\n\tx := i * 10\n\twg.Add(1)\n'
+                '\t{\n\t\ty := x\n\t\ttime.AfterFunc(time.Millisecond, func() { got[y/10] = y; wg.Done() })\n\t}\n}\n'
+                'wg.Wait()\nfmt.Println(got)')
+        self.assertEqual(self.stdout(code), "[0 10 20]\n")
+
+    def test_generic_calls_at_top_level(self):
+        # crashed the interpreter ("cannot compile") or said "undefined type for T"
+        self.assertEqual(self.stdout('xs := []int{3, 1, 4}\nodd := slices.DeleteFunc(slices.Clone(xs), func(v int) bool { return v%2 == 0 })\n'
+                                     'fmt.Println(odd, xs)'), "[3 1] [3 1 4]\n")
+        self.assertEqual(self.stdout('name := cmp.Or("", "anonymous")\nfmt.Println(name, cmp.Or(0, 0, 8080))'), "anonymous 8080\n")
+        self.assertEqual(self.stdout('calls := 0\nload := sync.OnceValue(func() int { calls++; return 42 })\n'
+                                     'fmt.Println(load(), load(), calls)'), "42 42 1\n")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,326 @@
+package tensor
+
+// The schedule cache: the eager fast path. An eager op (x.Add(1).Realize()
+// in a loop) builds the same graph again and again with new buffers, and
+// the general scheduler rebuilt its kernel, its string key and its queue
+// item every time: 53 allocations and most of the op's cost. Realize of a
+// graph that is one kernel (elementwise ops and at most a reduce at the
+// root, over realized buffers and constants) first walks the graph into a
+// tape of integers that says everything the scheduler's output depends on
+// except which buffers are read: kinds, ops, dtypes, shapes, views,
+// constant values, and for each buffer read its position among the
+// distinct buffers. The tape's hash finds a template in the device's
+// cache; a template whose tape is equal holds the kernel, its compiled
+// program and the per-launch fields, so the op costs the walk, one output
+// buffer (from the device's pool, buffer.go) and one queue item. A miss
+// runs the general scheduler and stores what it made.
+//
+// The fast path is skipped while facts are recorded, a profile is taken or
+// DEBUG is set, so what those report is what the general path does.
+
+import (
+	"math"
+	"slices"
+	"sync"
+)
+
+// tapeMax bounds the tape (and so the graphs the fast path handles); a
+// longer graph takes the general path, whose cost it dwarfs anyway.
+const tapeMax = 128
+
+// maxTemplates bounds a device's schedule cache; when full it is emptied
+// (templates are cheap to rebuild: a miss costs one general schedule).
+const maxTemplates = 4096
+
+// Tape tokens: the low byte says what a token starts.
+const (
+	tBuffer uint64 = iota + 1
+	tConst
+	tElem
+	tView
+	tReduce
+	tRef // a shared elementwise node seen before: its index in seen
+	tRoot
+)
+
+// tapeWalk is one walk of a graph: the tape, the distinct buffers read
+// (in first-read order) and the elementwise nodes seen (for shared ones).
+type tapeWalk struct {
+	dev  *Dev
+	root *lazy
+	tape [tapeMax]uint64
+	n    int
+	bufs [8]*Buffer
+	nbuf int
+	seen [16]*lazy
+	nsee int
+}
+
+func (w *tapeWalk) put(v uint64) bool {
+	if w.n == tapeMax {
+		return false
+	}
+	w.tape[w.n] = v
+	w.n++
+	return true
+}
+
+func (w *tapeWalk) ints(v []int) bool {
+	if !w.put(uint64(len(v))) {
+		return false
+	}
+	for _, x := range v {
+		if !w.put(uint64(x)) {
+			return false
+		}
+	}
+	return true
+}
+
+// slot returns b's position among the distinct buffers read, adding it.
+func (w *tapeWalk) slot(b *Buffer) (int, bool) {
+	for i := range w.nbuf {
+		if w.bufs[i] == b {
+			return i, true
+		}
+	}
+	if w.nbuf == len(w.bufs) || b.dev != w.dev {
+		return 0, false // many inputs, or another device (the general path says so)
+	}
+	w.bufs[w.nbuf] = b
+	w.nbuf++
+	return w.nbuf - 1, true
+}
+
+// graph walks root; false means the graph is not one kernel over realized
+// buffers (or is too large) and takes the general path.
+func (w *tapeWalk) graph(root *lazy) bool {
+	w.dev, w.root = root.dev, root
+	if !w.put(tRoot|uint64(root.dtype)<<8) || !w.ints(root.shape) {
+		return false
+	}
+	if root.kind == kReduce {
+		src := root.srcs[0]
+		return w.put(tReduce|uint64(root.rop)<<8) && w.ints(root.axes) && w.ints(src.shape) && w.node(src)
+	}
+	return w.node(root)
+}
+
+func (w *tapeWalk) node(n *lazy) bool {
+	switch n.kind {
+	case kBuffer:
+		s, ok := w.slot(n.buf)
+		return ok && w.put(tBuffer|uint64(n.dtype)<<8|uint64(s)<<16) && w.put(uint64(n.buf.n)) && w.ints(n.shape)
+	case kConst:
+		return w.put(tConst|uint64(n.dtype)<<8) && w.put(math.Float64bits(n.value))
+	case kElem:
+		if n.keep && n != w.root {
+			return false // its own kernel
+		}
+		for i := range w.nsee {
+			if w.seen[i] == n {
+				return w.put(tRef | uint64(i)<<8)
+			}
+		}
+		if w.nsee == len(w.seen) {
+			return false
+		}
+		w.seen[w.nsee] = n
+		w.nsee++
+		if !w.put(tElem | uint64(n.dtype)<<8 | uint64(n.op)<<16 | uint64(len(n.srcs))<<24) {
+			return false
+		}
+		for _, s := range n.srcs {
+			if !w.node(s) {
+				return false
+			}
+		}
+		return true
+	case kView:
+		b := n.srcs[0]
+		switch {
+		case b.kind == kConst && n.view.Mask == nil:
+			return w.put(tConst|uint64(n.dtype)<<8) && w.put(math.Float64bits(b.value))
+		case b.kind != kBuffer:
+			return false // the base needs a kernel of its own first
+		}
+		s, ok := w.slot(b.buf)
+		if !ok || !w.put(tView|uint64(n.dtype)<<8|uint64(b.buf.dtype)<<16|uint64(s)<<24) || !w.put(uint64(b.buf.n)) {
+			return false
+		}
+		v := &n.view
+		if !w.ints(v.Shape) || !w.ints(v.Strides) || !w.put(uint64(v.Offset)) || !w.put(uint64(len(v.Mask))) {
+			return false
+		}
+		for _, m := range v.Mask {
+			if !w.put(uint64(m[0])) || !w.put(uint64(m[1])) {
+				return false
+			}
+		}
+		return true
+	}
+	return false // a reduce below the root: two kernels
+}
+
+// hash is FNV-1a over the tape's words.
+func (w *tapeWalk) hash() uint64 {
+	h := uint64(14695981039346656037)
+	for _, v := range w.tape[:w.n] {
+		h ^= v
+		h *= 1099511628211
+	}
+	return h
+}
+
+// schedTemplate is a cached single-kernel schedule: what the general
+// scheduler made of a graph with this tape.
+type schedTemplate struct {
+	tape  []uint64
+	k     *Kernel
+	prog  Program
+	perm  []uint8 // kernel buffer i+1 is walk buffer perm[i]
+	outN  int
+	outDT DType
+	// The queue item's derived fields (work.prepare), shared read-only by
+	// every launch of the template.
+	progs             []Program
+	sizes, reds, rows []int
+	small             bool
+	flops, bytes      int64
+}
+
+// schedCache is a device's templates by tape hash.
+type schedCache struct {
+	mu sync.Mutex
+	m  map[uint64][]*schedTemplate
+}
+
+func (c *schedCache) lookup(h uint64, tape []uint64) *schedTemplate {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, t := range c.m[h] {
+		if slices.Equal(t.tape, tape) {
+			return t
+		}
+	}
+	return nil
+}
+
+func (c *schedCache) store(h uint64, t *schedTemplate) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= maxTemplates {
+		c.m = map[uint64][]*schedTemplate{}
+	}
+	c.m[h] = append(c.m[h], t)
+}
+
+// fastPathOn reports whether Realize may use the schedule cache: not while
+// facts, a profile or DEBUG output want to see the general path's events.
+func fastPathOn() bool { return !facts.on.Load() && !prof.on.Load() && debugLevel() == 0 }
+
+// realizeOne realizes one base node: from a template when its graph's tape
+// is cached, else through the general scheduler (storing a template when
+// the graph was one kernel).
+func realizeOne(l *lazy) {
+	if !fastPathOn() {
+		realizeAll([]*lazy{l})
+		return
+	}
+	t0 := monoNow()
+	w := &tapeWalk{}
+	if !w.graph(l) {
+		realizeAll([]*lazy{l})
+		return
+	}
+	h := w.hash()
+	if tp := l.dev.sched.lookup(h, w.tape[:w.n]); tp != nil {
+		launchTemplate(l, tp, w, t0)
+		return
+	}
+	items, progs := scheduleAndLaunch([]*lazy{l}, t0)
+	if len(items) != 1 || items[0].root != l || items[0].k.OutSize() == 0 {
+		return
+	}
+	it := items[0]
+	tp := &schedTemplate{tape: slices.Clone(w.tape[:w.n]), k: it.k, prog: progs[0],
+		outN: it.bufs[0].n, outDT: it.bufs[0].dtype}
+	for _, b := range it.bufs[1:] {
+		i := slices.Index(w.bufs[:w.nbuf], b)
+		if i < 0 {
+			return // a buffer the walk did not see: not a template
+		}
+		tp.perm = append(tp.perm, uint8(i))
+	}
+	pw := &work{launches: []launch{{k: it.k, prog: progs[0]}}}
+	pw.prepare()
+	tp.progs, tp.sizes, tp.reds, tp.rows = pw.progs, pw.sizes, pw.reds, pw.rows
+	tp.small, tp.flops, tp.bytes = pw.small, pw.flops, pw.bytes
+	l.dev.sched.store(h, tp)
+}
+
+// eagerItem is a template launch's queue item with its tables, in one
+// object for kernels of up to four buffers, recycled through eagerItems
+// once the worker has run it (unless a JIT capture keeps its launch).
+type eagerItem struct {
+	w      work
+	launch [1]launch
+	mems   [1][]Memory
+	bufArr [4]*Buffer
+	memArr [4]Memory
+}
+
+var eagerItems = sync.Pool{New: func() any { return &eagerItem{} }}
+
+// release returns a run item to eagerItems, dropping its references.
+func (it *eagerItem) release() {
+	it.w = work{}
+	it.launch[0] = launch{}
+	it.mems[0] = nil
+	clear(it.bufArr[:])
+	clear(it.memArr[:])
+	eagerItems.Put(it)
+}
+
+// launchTemplate schedules l from tp with the walk's buffers and enqueues
+// the launch; l becomes a realized buffer.
+func launchTemplate(l *lazy, tp *schedTemplate, wk *tapeWalk, t0 stamp) {
+	counters.cacheHits.Add(1)
+	t1 := addPhaseAt(&counters.scheduleNS, t0)
+	out, t2, err := newBufferAt(l.dev, tp.outDT, tp.outN, t1)
+	if err != nil {
+		panic(err)
+	}
+	out.shape = l.shape
+	it := eagerItems.Get().(*eagerItem)
+	nb := len(tp.perm) + 1
+	bufs, mems := it.bufArr[:0], it.memArr[:0]
+	if nb > len(it.bufArr) {
+		bufs, mems = make([]*Buffer, 0, nb), make([]Memory, 0, nb)
+	}
+	bufs, mems = append(bufs, out), append(mems, out.mem)
+	for _, p := range tp.perm {
+		b := wk.bufs[p]
+		bufs, mems = append(bufs, b), append(mems, b.mem)
+	}
+	it.launch[0] = launch{k: tp.k, prog: tp.prog, bufs: bufs}
+	it.mems[0] = mems
+	w := &it.w
+	w.launches, w.mems = it.launch[:], it.mems[:]
+	w.progs, w.sizes, w.reds, w.rows = tp.progs, tp.sizes, tp.reds, tp.rows
+	w.small, w.flops, w.bytes = tp.small, tp.flops, tp.bytes
+	if !recorder.on.Load() { // a capture keeps the launch, and so its tables
+		w.eager = it
+	}
+	*l = lazy{kind: kBuffer, shape: l.shape, dtype: l.dtype, dev: l.dev, buf: out}
+	countLaunches(w)
+	recordCapture(l.dev, w)
+	if w.small && l.dev.inlineSmall() && l.dev.runInline(w) {
+		if w.eager != nil {
+			w.eager.release()
+		}
+	} else {
+		l.dev.enqueue(w)
+	}
+	addPhaseAt(&counters.launchNS, t2)
+}

@@ -1,0 +1,120 @@
+package tensor
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+)
+
+// eagerCases are graphs of one kernel over realized inputs a [4,8] and b
+// [4,8] (c is [1,8]): what the schedule cache keys and replays. Pairs that
+// share a structure but not their buffers or constants (a+a and a+b, +1
+// and +2) are next to each other so a wrong template hit shows.
+var eagerCases = []struct {
+	name string
+	f    func(a, b, c *Tensor) *Tensor
+}{
+	{"a+1", func(a, b, c *Tensor) *Tensor { return a.Add(1) }},
+	{"a+2", func(a, b, c *Tensor) *Tensor { return a.Add(2) }},
+	{"a+b", func(a, b, c *Tensor) *Tensor { return a.Add(b) }},
+	{"a+a", func(a, b, c *Tensor) *Tensor { return a.Add(a) }},
+	{"b+a", func(a, b, c *Tensor) *Tensor { return b.Add(a) }},
+	{"a-b", func(a, b, c *Tensor) *Tensor { return a.Sub(b) }},
+	{"(a*2+1)*b", func(a, b, c *Tensor) *Tensor { return a.Mul(2).Add(1).Mul(b) }},
+	{"shared t*t", func(a, b, c *Tensor) *Tensor { t := a.Add(b); return t.Mul(t) }},
+	{"a+c broadcast", func(a, b, c *Tensor) *Tensor { return a.Add(c) }},
+	{"c+a broadcast", func(a, b, c *Tensor) *Tensor { return c.Add(a) }},
+	{"a.T+b.T", func(a, b, c *Tensor) *Tensor { return a.T().Add(b.T()) }},
+	{"a.T+b.T(1)", func(a, b, c *Tensor) *Tensor { return a.T().Add(b.Reshape(8, 4)) }},
+	{"shrink", func(a, b, c *Tensor) *Tensor { return a.Shrink([][2]int{{1, 3}, {2, 6}}).Add(1) }},
+	{"shrink other", func(a, b, c *Tensor) *Tensor { return a.Shrink([][2]int{{0, 2}, {2, 6}}).Add(1) }},
+	{"pad", func(a, b, c *Tensor) *Tensor { return a.Pad([][2]int{{1, 0}, {0, 2}}).Add(1) }},
+	{"flip", func(a, b, c *Tensor) *Tensor { return a.Flip(1).Mul(b) }},
+	{"where", func(a, b, c *Tensor) *Tensor { return Where(a.Gt(b), a, 0.5) }},
+	{"cast int", func(a, b, c *Tensor) *Tensor { return a.Mul(10).Cast(Int32).Add(3) }},
+	{"sum 1", func(a, b, c *Tensor) *Tensor { return a.Mul(b).Sum(1) }},
+	{"sum 0", func(a, b, c *Tensor) *Tensor { return a.Mul(b).Sum(0) }},
+	{"max", func(a, b, c *Tensor) *Tensor { return a.Add(b).Max(1) }},
+	{"exp", func(a, b, c *Tensor) *Tensor { return a.Exp() }},
+	{"two kernels", func(a, b, c *Tensor) *Tensor { return a.Sub(a.Max(1).Unsqueeze(1)) }},
+}
+
+// TestEagerTemplatesMatchGeneralPath: each graph realized by Realize (the
+// first call stores a template, the next ones launch it with new inputs)
+// equals the same graph scheduled by the general path (RealizeAll), on
+// every device, with fresh inputs each round.
+func TestEagerTemplatesMatchGeneralPath(t *testing.T) {
+	for _, dev := range testDevices(t) {
+		t.Run(dev, func(t *testing.T) {
+			onDevice(t, dev)
+			for round := range 3 {
+				a := RandnSeed(int64(10*round+1), 4, 8).Realize()
+				b := RandnSeed(int64(10*round+2), 4, 8).Realize()
+				c := RandnSeed(int64(10*round+3), 1, 8).Realize()
+				wants := make([]*Tensor, len(eagerCases))
+				for i, tc := range eagerCases {
+					wants[i] = tc.f(a, b, c)
+				}
+				RealizeAll(wants...) // the general scheduler, always (compiling concurrently)
+				for i, tc := range eagerCases {
+					got := tc.f(a, b, c).Realize()
+					if w, g := wants[i].Float64s(), got.Float64s(); !slices.Equal(w, g) {
+						t.Errorf("round %d, %s: Realize gave %v, the general path %v", round, tc.name, head(g), head(w))
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestEagerOpUsesTemplate: a repeated eager op is served by a template
+// and allocates a few objects, not the general path's 53.
+func TestEagerOpUsesTemplate(t *testing.T) {
+	for _, dev := range testDevices(t) {
+		t.Run(dev, func(t *testing.T) {
+			onDevice(t, dev)
+			d := Device(dev)
+			x := RandSeed(1, 256).Realize()
+			x.Add(1).Realize()
+			_ = d.Synchronize()
+			tp := &tapeWalk{}
+			if !tp.graph(x.Add(1).l) {
+				t.Fatal("x.Add(1) is not a one-kernel graph to the tape walk")
+			}
+			if d.sched.lookup(tp.hash(), tp.tape[:tp.n]) == nil {
+				t.Fatal("no template stored for x.Add(1) after realizing it")
+			}
+			allocs := testing.AllocsPerRun(200, func() { x.Add(1).Realize() })
+			_ = d.Synchronize()
+			// 1 on CPU; on GO up to 5 more when the pool is empty between
+			// collections (the buffer, its header, its typed view).
+			if allocs > 8 {
+				t.Errorf("an eager x.Add(1).Realize() makes %.1f allocations, want at most 8 (the general path makes 53)", allocs)
+			}
+		})
+	}
+}
+
+// TestEagerTemplateKeepsDeviceErrors: a graph mixing devices is refused by
+// the general path's error even after the same structure on one device
+// stored a template.
+func TestEagerTemplateKeepsDeviceErrors(t *testing.T) {
+	devs := testDevices(t)
+	if len(devs) < 2 {
+		t.Skip("one computing device")
+	}
+	x := FromFloat32s([]float32{1, 2, 3}).To(devs[0])
+	y := FromFloat32s([]float32{1, 2, 3}).To(devs[0])
+	x.Add(y).Realize()
+	z := y.To(devs[1])
+	// Build the graph by hand: binaryOp refuses mixed devices itself.
+	l := newElem(OpAdd, Float32, x.l.shape, x.l.dev, x.l, z.l)
+	defer func() {
+		r := recover()
+		if e, ok := r.(*OpError); !ok || e.Op != "Realize" {
+			t.Errorf("realizing a graph across devices: %v, want the scheduler's Realize error", r)
+		}
+	}()
+	l.Realize()
+	t.Error(fmt.Sprint("no panic realizing a graph across devices"))
+}
