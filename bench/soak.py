@@ -4,12 +4,15 @@
 
   cells  N trivial cells ("1+1"): median latency of the first and the last
          1,000, their ratio (drift), RSS before and after, and RSS retained
-         per cell
+         per cell, also measured after a collection (a cell running
+         debug.FreeOSMemory(): what the kernel keeps, not what the
+         collector has not yet returned)
   burst  one cell printing MB megabytes: RSS before (idle), at the end of
          the cell, and --settle seconds later; then "1+1" latency again
 
 RSS is the kernel process's VmRSS from /proc. Usage:
   bench/soak.py [--cells 10000] [--burst-mb 300] [--settle 60] [--kernel tick]
+(--burst-mb 0: the cells only)
 Prints a Markdown table (paste it into docs/benchmarks.md).
 """
 import argparse
@@ -80,6 +83,14 @@ def main():
     try:
         for _ in range(200):  # warm up
             execute(kc, "1+1")
+        execute(kc, 'import "runtime/debug"')
+
+        def collected():
+            execute(kc, "debug.FreeOSMemory()")
+            time.sleep(1)
+            return rss_mb(pid)
+
+        gc0 = collected()
         time.sleep(1)
         rss0 = rss_mb(pid)
         lat = []
@@ -89,6 +100,7 @@ def main():
                 print(f"soak: {i + 1} cells, RSS {rss_mb(pid):.0f} MB", file=sys.stderr, flush=True)
         time.sleep(1)
         rss1 = rss_mb(pid)
+        gc1 = collected()
         k = min(1000, a.cells // 2)
         first, last = statistics.median(lat[:k]) * 1e3, statistics.median(lat[-k:]) * 1e3
         print(f"load {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f}")
@@ -98,12 +110,13 @@ def main():
         print(f"| {a.cells:,} cells: median latency, first {k:,} → last {k:,} | {first:.2f} ms → {last:.2f} ms ({last / first:.2f}×) |")
         print(f"| RSS before → after the cells | {rss0:.0f} MB → {rss1:.0f} MB |")
         print(f"| RSS retained per cell | {(rss1 - rss0) * 1024 * 1024 / a.cells:.0f} B |")
+        print(f"| after a collection (debug.FreeOSMemory): RSS before → after, per cell | {gc0:.0f} MB → {gc1:.0f} MB, {(gc1 - gc0) * 1024 * 1024 / a.cells:.0f} B |")
 
         after = statistics.median(execute(kc, "1+1")[0] for _ in range(200)) * 1e3
         print(f"| 1+1 median after the cells | {after:.2f} ms |")
         # The burst inside a function (what the kernel holds), then at top
         # level (the interpreter's global frame keeps top-level values).
-        for where, code in (
+        for where, code in () if a.burst_mb <= 0 else (
             ("in a function", f'func() {{ fmt.Print(strings.Repeat("y", {a.burst_mb}<<20)) }}()'),
             ("at top level", f'fmt.Print(strings.Repeat("y", {a.burst_mb}<<20))'),
         ):

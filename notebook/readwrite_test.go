@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -175,47 +173,4 @@ func TestReadMalformed(t *testing.T) {
 			}
 		})
 	}
-}
-
-func FuzzRead(f *testing.F) {
-	f.Add([]byte(full))
-	f.Add([]byte(`{"nbformat": 4, "nbformat_minor": 4, "metadata": {}, "cells": []}`))
-	f.Add([]byte(`{"nbformat": 4, "cells": [{"cell_type": "code", "source": ["a"], "outputs": [{"output_type": "error"}]}]}`))
-	f.Add([]byte(`{"nbformat": 4, "cells": [{"cell_type": "markdown", "source": "x", "attachments": 1}]}`))
-	f.Add([]byte(`[]`))
-	f.Add([]byte(`{"nbformat": 3}`))
-	if files, _ := filepath.Glob("../tests/notebooks/*.ipynb"); len(files) > 0 {
-		for _, p := range files {
-			if b, err := os.ReadFile(p); err == nil {
-				f.Add(b)
-			}
-		}
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		nb, err := Read(bytes.NewReader(data))
-		if err != nil {
-			return
-		}
-		// What reads must write, and read back the same.
-		var out bytes.Buffer
-		if err := Write(&out, nb); err != nil {
-			t.Fatalf("Write of a read notebook: %v", err)
-		}
-		nb2, err := Read(bytes.NewReader(out.Bytes()))
-		if err != nil {
-			t.Fatalf("re-reading written notebook: %v\n%s", err, out.Bytes())
-		}
-		if len(nb2.Cells) != len(nb.Cells) {
-			t.Fatalf("cells %d → %d", len(nb.Cells), len(nb2.Cells))
-		}
-		for i := range nb.Cells {
-			if nb.Cells[i].Source != nb2.Cells[i].Source || len(nb.Cells[i].Outputs) != len(nb2.Cells[i].Outputs) {
-				t.Fatalf("cell %d changed in round trip", i)
-			}
-		}
-		var html bytes.Buffer
-		if err := WriteHTML(&html, nb, HTMLOptions{}); err != nil {
-			t.Fatalf("WriteHTML: %v", err)
-		}
-	})
 }

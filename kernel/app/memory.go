@@ -31,7 +31,7 @@ var memory struct {
 // SetMemoryLimit sets the process's memory ceiling once:
 // debug.SetMemoryLimit at TICK_MEMORY_LIMIT or memoryShare of the
 // machine's memory (the cgroup's limit when smaller). The garbage
-// collector works harder near it, the make guard (session pass go-guard)
+// collector works harder near it, the make guard (session pass make-guard)
 // refuses allocations past it with an error in the cell, and the kernel
 // returns memory to the OS after bursts. It returns the limit and where
 // it came from, or an error for a malformed TICK_MEMORY_LIMIT.

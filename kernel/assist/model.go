@@ -67,16 +67,46 @@ func (a *Assistant) current() *model {
 	return next
 }
 
+// parseCells parses the cells that ran into the model's file set. A cell
+// that declares nothing (no declarations, imports or definitions: `1+1`,
+// `x++`) is kept as an empty ranCell: the model needs nothing of it, and
+// its syntax tree and files would stay in memory for the rest of the
+// session (issue 17: about 750 B a cell). It is parsed into a file set of
+// its own to find that out (a.fset is shared with the importer).
 func (a *Assistant) parseCells(first int, codes []string) []*ranCell {
 	out := make([]*ranCell, len(codes))
 	for i, code := range codes {
-		pc, err := cell.Parse(a.fset, cell.Cell{N: first + i + 1, Code: code})
+		c := cell.Cell{N: first + i + 1, Code: code}
+		if pc, err := cell.Parse(token.NewFileSet(), c); err != nil || declaresNothing(pc) {
+			out[i] = &ranCell{}
+			continue
+		}
+		pc, err := cell.Parse(a.fset, c)
 		if err != nil {
 			pc = nil
 		}
 		out[i] = &ranCell{code: code, pc: pc}
 	}
 	return out
+}
+
+// declaresNothing reports whether the parsed cell gives the model no
+// entry and no import.
+func declaresNothing(pc *cell.Parsed) bool {
+	if pc.Decls != nil {
+		return false
+	}
+	for _, st := range pc.Stmts {
+		switch x := st.(type) {
+		case *ast.DeclStmt:
+			return false
+		case *ast.AssignStmt:
+			if x.Tok == token.DEFINE {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // entry is one top-level declaration of a cell, with the names it binds.

@@ -64,6 +64,7 @@ func (s *Session) runProgram(c cell.Cell, prog *interp.Program) *Error {
 func (s *Session) executeHere(c cell.Cell, prog *interp.Program) (e *Error) {
 	defer func() {
 		if r := recover(); r != nil {
+			s.wrapperFrames()
 			s.notePanic(r)
 			e = s.panicError(c, interp.Panic{Value: r})
 		}
@@ -73,6 +74,7 @@ func (s *Session) executeHere(c cell.Cell, prog *interp.Program) (e *Error) {
 		return nil
 	}
 	if p, ok := err.(interp.Panic); ok {
+		s.wrapperFrames()
 		s.notePanic(p.Value)
 		return s.panicError(c, p)
 	}

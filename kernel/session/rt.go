@@ -130,7 +130,7 @@ func (d depthSignal) String() string {
 	return fmt.Sprintf("call depth exceeded %d interpreted calls (runaway recursion?); the goroutine was stopped", d.depth-1)
 }
 
-// makeLen checks one size argument of make (pass go-guard) against the
+// makeLen checks one size argument of make (pass make-guard) against the
 // process's memory limit (debug.SetMemoryLimit, set by kernel/app from
 // the machine's memory): an allocation past it would be a fatal error of
 // Go's runtime, not a panic. typedNil is the made type's nil value; n is

@@ -86,14 +86,18 @@ type Session struct {
 	// refreshing is set while refreshCallers declares functions again;
 	// only the cell's goroutine touches it (under the cell lock).
 	refreshing bool
-	imports    map[string]string // package name → import path, of successful cells
-	pkgNames   map[string]string // import path → package name, of the symbol tables (set by New) and compiled packages
-	builtin    map[string]bool   // import paths of the symbol tables given to New
-	typeText   map[string]string // type or method name ("T", "T.M") → its declaration text
-	declText   map[string]string // func/type/const name → its declaration text
-	count      int               // execution count of the running (or last) cell
-	nvars      int               // counter for names made by SetVar and CompileLoop
-	ran        []string          // Go code of the cells that ran, for the assistant (assist.go)
+	// topLevel is set while a statement frameless made runs
+	// (retention.go); only the cell's goroutine and the goroutine it
+	// runs a piece on touch it.
+	topLevel bool
+	imports  map[string]string // package name → import path, of successful cells
+	pkgNames map[string]string // import path → package name, of the symbol tables (set by New) and compiled packages
+	builtin  map[string]bool   // import paths of the symbol tables given to New
+	typeText map[string]string // type or method name ("T", "T.M") → its declaration text
+	declText map[string]string // func/type/const name → its declaration text
+	count    int               // execution count of the running (or last) cell
+	nvars    int               // counter for names made by SetVar and CompileLoop
+	ran      []string          // Go code of the cells that ran, for the assistant (assist.go)
 
 	asst *assist.Assistant // completion and inspection (assist.go)
 
@@ -312,7 +316,7 @@ func (s *Session) begin(sink Sink, c *Cell) *streamer {
 func (s *Session) end(st *streamer) {
 	s.drainStdio()
 	s.mu.Lock()
-	s.cur, s.cell = nil, nil
+	s.cur, s.cell, s.values = nil, nil, nil // the value is the Result's now: not kept alive by the session
 	s.mu.Unlock()
 	st.close()
 	s.clearStop()
@@ -393,11 +397,19 @@ func (s *Session) runMarked(c cell.Cell, generated func(*cell.Parsed) []ast.Node
 
 // runParsed is runMarked without the cell's defers.
 func (s *Session) runParsed(c cell.Cell, generated func(*cell.Parsed) []ast.Node) (res Result) {
+	base := s.ip.FileSet().Base()
 	pc, err := cell.Parse(s.ip.FileSet(), c)
 	if err != nil {
 		return Result{Err: compileError(c, err)}
 	}
 	added := s.addImports(pc)
+	if leavesNothing(pc) { // its files go when it ran without an error (retention.go)
+		defer func() {
+			if res.Err == nil {
+				dropFiles(s.ip.FileSet(), base)
+			}
+		}()
+	}
 	defer func() {
 		if res.Err == nil || res.Err.Name != cell.CompileError {
 			s.noteRan(c.Code + "\n" + added)
@@ -446,7 +458,7 @@ func (s *Session) runParsed(c cell.Cell, generated func(*cell.Parsed) []ast.Node
 			s.refreshCallers(declaredIn(p.File, redefined))
 			continue
 		}
-		if e := s.runNode(c, block(p.Stmts)); e != nil {
+		if e := s.runTop(c, p.Stmts); e != nil {
 			return Result{Err: s.explainCrash(e, pc)}
 		}
 	}
@@ -485,19 +497,26 @@ func (s *Session) noteFuncs(f *ast.File, n int) {
 // it runs as a plain statement.
 func (s *Session) runValue(c cell.Cell, x ast.Expr) Result {
 	x = s.imageValue(x)
-	prog, err := s.compile(block([]ast.Stmt{rewrite.ValueProbe(x)}))
+	decl, call := probeDecl(x) // in a declared function: retention.go
+	prog, err := s.compile(decl)
 	if err == nil {
 		if rich := s.richMethodsOf(x); len(rich) > 0 {
-			prog, err = s.compile(block([]ast.Stmt{rewrite.ValueStmt(x, rich)}))
+			decl, call = nil, block([]ast.Stmt{rewrite.ValueStmt(x, rich)})
 		}
+		if decl != nil {
+			if e := s.execute(c, prog); e != nil {
+				return Result{Err: e}
+			}
+		}
+		prog, err = s.compile(call)
 	}
 	if err != nil {
-		if e := s.runNode(c, block([]ast.Stmt{&ast.ExprStmt{X: x}})); e != nil {
+		if e := s.runTop(c, []ast.Stmt{&ast.ExprStmt{X: x}}); e != nil {
 			return Result{Err: e}
 		}
 		return Result{}
 	}
-	if e := s.execute(c, prog); e != nil {
+	if e := s.executeTop(c, prog); e != nil {
 		return Result{Err: e}
 	}
 	s.mu.Lock()
@@ -546,8 +565,11 @@ func block(list []ast.Stmt) *ast.BlockStmt {
 	return &ast.BlockStmt{Lbrace: list[0].Pos(), List: list, Rbrace: list[len(list)-1].End()}
 }
 
-// compile compiles an AST node, turning interpreter crashes into errors.
+// compile compiles an AST node, turning interpreter crashes into errors,
+// and lets go of what the interpreter keeps of it for its debugger
+// (retention.go).
 func (s *Session) compile(n ast.Node) (prog *interp.Program, err error) {
+	defer releaseCompiled(s.ip)
 	defer func() {
 		if r := recover(); r != nil {
 			err = &crashError{r}

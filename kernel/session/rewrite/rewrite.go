@@ -105,6 +105,7 @@ func Passes() []Pass {
 		{"interruptible", interruptible},
 		{"loop-checkpoints", loopCheckpoints},
 		{"go-guard", goGuard},
+		{"make-guard", makeGuard},
 		{"func-entry", funcEntry},
 		{"clear", clearBuiltin},
 		{"builtins", builtinCalls},

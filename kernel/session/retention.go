@@ -1,0 +1,353 @@
+package session
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"reflect"
+	"regexp"
+	"strings"
+	"unsafe"
+
+	"github.com/traefik/yaegi/interp"
+
+	"github.com/tick-kernel/tick/kernel/session/cell"
+	"github.com/tick-kernel/tick/kernel/session/rewrite"
+)
+
+// What a cell leaves behind (issue 17). A session runs for days and tens of
+// thousands of cells; a cell that defines nothing should leave nothing.
+// Measured with heap profiles of 10,000 `1+1` cells (kernel/app's
+// TestTrivialCellsRetainNoMemory, docs/benchmarks.md), three holders kept
+// about 5 kB per cell, and a top-level statement's temporaries stayed live
+// for the rest of the session:
+//
+//   - yaegi appends the root of every tree it compiles to
+//     Interpreter.roots, and every block scope to its package scope's child
+//     list, for its debugger (which tick does not use); nothing else reads
+//     them. The nodes of a value probe (about 4 kB) stayed reachable
+//     forever. releaseCompiled empties both after every compile: what the
+//     session still uses (functions, types, variables, closures) is
+//     reachable through its symbols and values; the rest is collected.
+//   - the temporaries of a statement compiled at top level live in yaegi's
+//     global frame, one slot each, never reused: `fmt.Print(strings.Repeat(
+//     "y", 300<<20))` kept its 300 MB string live after the cell. The
+//     session runs each run of top-level statements that define no names
+//     (and the value probe) as the body of a declared function, ᐩtop,
+//     called at once: the temporaries live in the call's frame, which is
+//     garbage when the call returns, and the cell takes no global slot.
+//   - every cell added two files (its declarations and its statements) to
+//     the interpreter's token.FileSet. A cell whose code leaves no node
+//     behind (no declarations, definitions, function literals, go or defer
+//     statements) has them removed when it ends without an error: nothing
+//     can ask for a position in it any more.
+
+// yaegiDebugLists locates the two lists releaseCompiled empties: the
+// offsets of Interpreter.roots and Interpreter.scopes and the child list
+// of a scope, found by name once. A yaegi without them (a newer version
+// may rename them) makes ok false: the session then releases nothing and
+// TestReleaseCompiledFindsYaegisLists fails, saying so.
+var yaegiDebugLists = func() (l struct {
+	roots, scopes         uintptr
+	rootsType, scopesType reflect.Type
+	child                 func(reflect.Value) reflect.Value
+	ok                    bool
+}) {
+	t := reflect.TypeFor[interp.Interpreter]()
+	roots, ok1 := t.FieldByName("roots")
+	scopes, ok2 := t.FieldByName("scopes")
+	if !ok1 || !ok2 || roots.Type.Kind() != reflect.Slice || scopes.Type.Kind() != reflect.Map ||
+		scopes.Type.Key().Kind() != reflect.String || scopes.Type.Elem().Kind() != reflect.Pointer {
+		return l
+	}
+	child, ok := scopes.Type.Elem().Elem().FieldByName("child")
+	if !ok || child.Type.Kind() != reflect.Slice {
+		return l
+	}
+	l.roots, l.scopes, l.rootsType, l.scopesType, l.ok = roots.Offset, scopes.Offset, roots.Type, scopes.Type, true
+	l.child = func(sc reflect.Value) reflect.Value {
+		return reflect.NewAt(child.Type, unsafe.Add(sc.UnsafePointer(), child.Offset)).Elem()
+	}
+	return l
+}()
+
+// releaseCompiled empties yaegi's debugger lists (the roots of compiled
+// trees, the block scopes of package main) so that compiled code nothing
+// uses any more can be collected. Call it only under the cell lock (every
+// compile is made under it): yaegi appends to the lists while compiling.
+func releaseCompiled(ip *interp.Interpreter) {
+	l := &yaegiDebugLists
+	if !l.ok {
+		return
+	}
+	base := unsafe.Pointer(ip)
+	reflect.NewAt(l.rootsType, unsafe.Add(base, l.roots)).Elem().SetZero()
+	scopes := reflect.NewAt(l.scopesType, unsafe.Add(base, l.scopes)).Elem()
+	if sc := scopes.MapIndex(reflect.ValueOf("main")); sc.IsValid() && !sc.IsNil() {
+		l.child(sc).SetZero()
+	}
+}
+
+// runTop compiles and runs top-level statements of c, a piece of the
+// cell, part by part (framelessParts). Every part is compiled before the
+// first runs, as one block was: the interpreter sizes its global frame
+// for them once, and a goroutine an earlier part started never sees the
+// frame replaced under it by a later part's compile.
+func (s *Session) runTop(c cell.Cell, list []ast.Stmt) *Error {
+	type step struct {
+		prog *interp.Program
+		top  bool
+	}
+	var steps []step
+	for i, p := range framelessParts(frameless(list)) {
+		if p.wrapped {
+			file, call := asDecl(p.block.List[0], fmt.Sprintf("%s%d", topFunc, i))
+			prog, err := s.compile(file)
+			if err != nil {
+				return compileError(c, err)
+			}
+			steps = append(steps, step{prog: prog})
+			p.block = call
+		}
+		prog, err := s.compile(p.block)
+		if err != nil {
+			return compileError(c, err)
+		}
+		steps = append(steps, step{prog, p.wrapped})
+	}
+	for _, st := range steps {
+		run := s.execute
+		if st.top {
+			run = s.executeTop
+		}
+		if e := run(c, st.prog); e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+// topFunc is the name, with a number, of the functions wrapped parts run
+// as (asDecl).
+const topFunc = "ᐩtop"
+
+// asDecl turns `func() { body }()`, a statement frameless made, into the
+// declaration `func name() { body }` and the block `{ name() }` that calls
+// it, positioned at the statement. A function literal evaluated at top
+// level copies yaegi's whole global frame (its closure: a cost per cell
+// that grew with the session, 130 µs → 520 µs a `1+1` cell over 10,000
+// cells); a declared function runs on the global frame without a copy.
+func asDecl(st ast.Stmt, name string) (*ast.File, *ast.BlockStmt) {
+	lit := st.(*ast.ExprStmt).X.(*ast.CallExpr).Fun.(*ast.FuncLit)
+	pos, end := lit.Pos(), lit.End()
+	fd := &ast.FuncDecl{Name: &ast.Ident{NamePos: pos, Name: name}, Type: lit.Type, Body: lit.Body}
+	file := &ast.File{Package: pos, Name: &ast.Ident{NamePos: pos, Name: "main"}, Decls: []ast.Decl{fd}}
+	call := &ast.ExprStmt{X: &ast.CallExpr{Fun: &ast.Ident{NamePos: pos, Name: name}, Lparen: end, Rparen: end}}
+	return file, block([]ast.Stmt{call})
+}
+
+// part is a block of top-level statements runTop compiles, positioned at
+// its first (yaegi takes the import scope of a compiled node from its
+// position): a statement frameless made (run as ᐩtop), or the statements
+// between two such.
+type part struct {
+	block   *ast.BlockStmt
+	wrapped bool
+}
+
+// framelessParts cuts the statements frameless made into parts, each
+// statement it made alone.
+func framelessParts(list []ast.Stmt, wrapped map[ast.Node]bool) []part {
+	var parts []part
+	var run []ast.Stmt
+	for _, st := range list {
+		if !wrapped[st] {
+			run = append(run, st)
+			continue
+		}
+		if len(run) > 0 {
+			parts = append(parts, part{block: block(run)})
+			run = nil
+		}
+		parts = append(parts, part{block: block([]ast.Stmt{st}), wrapped: true})
+	}
+	if len(run) > 0 {
+		parts = append(parts, part{block: block(run)})
+	}
+	return parts
+}
+
+// probeDecl returns the value probe of x (rewrite.ValueProbe) as
+// frameless and asDecl make it: the declaration of ᐩtop, which compiles
+// only when x has exactly one value, and the block that calls it (run it
+// with executeTop).
+func probeDecl(x ast.Expr) (*ast.File, *ast.BlockStmt) {
+	return asDecl(inCall([]ast.Stmt{rewrite.ValueProbe(x)}), topFunc)
+}
+
+// executeTop runs prog, the call of ᐩtop (or rewrite.ValueStmt): a
+// panic's traceback shows the function's frame as the cell's top level.
+func (s *Session) executeTop(c cell.Cell, prog *interp.Program) *Error {
+	s.topLevel = true
+	defer func() { s.topLevel = false }()
+	return s.execute(c, prog)
+}
+
+// wrapperFrames turns, while executeTop runs, the frames yaegi printed
+// for the function frameless made into the cell's top level
+// (topLevelFrames).
+func (s *Session) wrapperFrames() {
+	if !s.topLevel {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.frames = topLevelFrames(s.frames)
+}
+
+// topLevelFrames rewrites the frames of a panic that unwound through the
+// function a wrapped part runs as: its frame ("2:1: panic: main.ᐩtop(...)")
+// becomes the top level's ("2:1: panic: main(...)", as the statement
+// printed before it was wrapped), and the frames after it (the call's, at
+// top level) go. The value statement of rich output (rewrite.ValueStmt) is
+// a function literal: its two frames, body and call, both main.func, the
+// last of the list, become one top-level frame.
+func topLevelFrames(frames []string) []string {
+	const lit, main = "main.func(...)", "main(...)"
+	for i := len(frames) - 1; i >= 0; i-- {
+		if m := topFrame.FindStringSubmatchIndex(frames[i]); m != nil {
+			return append(frames[:i:i], frames[i][:m[2]]+main)
+		}
+	}
+	n := len(frames)
+	if n == 0 || !strings.HasSuffix(frames[n-1], ": panic: "+lit) {
+		return frames
+	}
+	if n >= 2 && strings.HasSuffix(frames[n-2], ": panic: "+lit) {
+		n-- // the call's frame
+	}
+	return append(frames[:n-1:n-1], strings.TrimSuffix(frames[n-1], lit)+main)
+}
+
+// topFrame matches the frame of a function a wrapped part runs as.
+var topFrame = regexp.MustCompile(`: panic: (main\.` + topFunc + `\d*\(\.\.\.\))$`)
+
+// frameless returns the statements with each run of consecutive
+// statements that define no names moved into `func() { ... }()` (the
+// statements it made are in wrapped), so that their temporaries do not
+// take slots of the interpreter's global frame, which keeps them for the
+// rest of the session. Statements that define names (x := v, var, const,
+// type) stay at top level, as does all of list when it holds a return,
+// goto or label outside function literals (they would change meaning
+// inside a function).
+func frameless(list []ast.Stmt) (out []ast.Stmt, wrapped map[ast.Node]bool) {
+	if len(list) == 0 || !wrappable(list) {
+		return list, nil
+	}
+	wrapped = map[ast.Node]bool{}
+	var run []ast.Stmt
+	flush := func() {
+		if len(run) > 0 {
+			w := inCall(run)
+			wrapped[w] = true
+			out = append(out, w)
+			run = nil
+		}
+	}
+	for _, st := range list {
+		if defines(st) {
+			flush()
+			out = append(out, st)
+			continue
+		}
+		run = append(run, st)
+	}
+	flush()
+	return out, wrapped
+}
+
+// defines reports whether st, a top-level statement, defines names.
+func defines(st ast.Stmt) bool {
+	switch x := st.(type) {
+	case *ast.AssignStmt:
+		return x.Tok == token.DEFINE
+	case *ast.DeclStmt:
+		return true
+	}
+	return false
+}
+
+// wrappable reports whether list has no return, goto or label outside
+// function literals.
+func wrappable(list []ast.Stmt) bool {
+	ok := true
+	for _, st := range list {
+		ast.Inspect(st, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.ReturnStmt, *ast.LabeledStmt:
+				ok = false
+			case *ast.BranchStmt:
+				if x.Tok == token.GOTO {
+					ok = false
+				}
+			}
+			return ok
+		})
+	}
+	return ok
+}
+
+// inCall returns `func() { list }()`, positioned at list's first
+// statement (the position of a compiled node is its import scope).
+func inCall(list []ast.Stmt) ast.Stmt {
+	pos, end := list[0].Pos(), list[len(list)-1].End()
+	lit := &ast.FuncLit{Type: &ast.FuncType{Func: pos, Params: &ast.FieldList{Opening: pos, Closing: pos}},
+		Body: &ast.BlockStmt{Lbrace: pos, List: list, Rbrace: end}}
+	return &ast.ExprStmt{X: &ast.CallExpr{Fun: lit, Lparen: end, Rparen: end}}
+}
+
+// leavesNothing reports whether the parsed cell's code can leave no
+// compiled node behind once it has run: no declarations, no names
+// defined, no function literals, no go or defer statements.
+func leavesNothing(pc *cell.Parsed) bool {
+	if pc.Decls != nil {
+		return false
+	}
+	ok := true
+	for _, n := range pc.Nodes() {
+		if st, isStmt := n.(ast.Stmt); isStmt && defines(st) {
+			return false
+		}
+		ast.Inspect(n, func(n ast.Node) bool {
+			switch n.(type) {
+			case *ast.FuncLit, *ast.GoStmt, *ast.DeferStmt, *ast.DeclStmt:
+				ok = false
+			}
+			return ok
+		})
+	}
+	return ok
+}
+
+// filesFrom returns the files of fset added since its Base was base.
+func filesFrom(fset *token.FileSet, base int) []*token.File {
+	var files []*token.File
+	for p := base; p < fset.Base(); {
+		f := fset.File(token.Pos(p))
+		if f == nil {
+			break
+		}
+		files = append(files, f)
+		p = f.Base() + f.Size() + 1
+	}
+	return files
+}
+
+// dropFiles removes from fset the files added since its Base was base.
+func dropFiles(fset *token.FileSet, base int) {
+	for _, f := range filesFrom(fset, base) {
+		fset.RemoveFile(f)
+	}
+}
