@@ -43,11 +43,9 @@ _ = fmt.Sprint`
 		{"goroutine_then_wait", "done := make(chan bool)\ngo func() { time.Sleep(time.Hour); done <- true }()\n<-done"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var at time.Time
-			timer := time.AfterFunc(100*time.Millisecond, func() { at = time.Now(); s.Interrupt() })
+			fired := interruptWhenRunning(s, 100*time.Millisecond)
 			res, rec := exec(t, s, 2, tc.code)
-			timer.Stop()
-			late := time.Since(at)
+			late := time.Since(<-fired)
 			if res.Err == nil || res.Err.Name != "Interrupted" {
 				t.Fatalf("got %v, want an Interrupted error", res.Err)
 			}
@@ -86,10 +84,10 @@ func TestSecondInterruptAbandons(t *testing.T) {
 	if res, _ := exec(t, s, 1, "import \"fmt\"\nx := 7\nch := make(chan int)"); res.Err != nil {
 		t.Fatal(res.Err.Traceback)
 	}
-	first := time.AfterFunc(100*time.Millisecond, s.Interrupt)
-	defer first.Stop()
-	second := time.AfterFunc(400*time.Millisecond, s.Interrupt)
-	defer second.Stop()
+	go func() {
+		<-interruptWhenRunning(s, 100*time.Millisecond)
+		<-interruptWhenRunning(s, 300*time.Millisecond)
+	}()
 	res, _ := exec(t, s, 2, "fmt.Println(len(\"\"), <-ch)")
 	if res.Err == nil || res.Err.Name != "Interrupted" || !strings.Contains(res.Err.Value, "blocked in a channel receive") ||
 		!strings.Contains(res.Err.Value, "restart the kernel") {
@@ -135,4 +133,25 @@ func TestDeferThenInterrupt(t *testing.T) {
 	if res.Err != nil || res.Value.Bundle["text/plain"] != "6" {
 		t.Fatalf("after the interrupt: %v", res.Err)
 	}
+}
+
+// interruptWhenRunning interrupts s once a cell runs, at least after d
+// (an interrupt before the cell begins applies to no cell: on a loaded
+// machine the timer could fire before it did), and sends the time of the
+// interrupt on the channel it returns.
+func interruptWhenRunning(s *Session, d time.Duration) <-chan time.Time {
+	fired := make(chan time.Time, 1)
+	time.AfterFunc(d, func() {
+		for give := time.Now().Add(10 * time.Second); time.Now().Before(give); time.Sleep(5 * time.Millisecond) {
+			s.mu.Lock()
+			running := s.cur != nil
+			s.mu.Unlock()
+			if running {
+				break
+			}
+		}
+		s.Interrupt()
+		fired <- time.Now()
+	})
+	return fired
 }
