@@ -68,18 +68,7 @@ func interruptible(u *Unit) {
 		}
 		return out
 	}
-	u.inspect(func(n ast.Node) bool {
-		switch x := n.(type) {
-		case *ast.BlockStmt:
-			x.List = expand(x.List)
-		case *ast.CaseClause:
-			x.Body = expand(x.Body)
-		case *ast.CommClause:
-			x.Body = expand(x.Body)
-		}
-		return true
-	})
-	u.Stmts = expand(u.Stmts)
+	u.expandLists(expand)
 	if r := recv(u.Value); r != nil {
 		// a receive as the cell's value: received by a statement, its
 		// variable is the value.

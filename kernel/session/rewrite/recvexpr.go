@@ -51,18 +51,7 @@ func recvExpr(u *Unit) {
 		}
 		return out
 	}
-	u.inspect(func(n ast.Node) bool {
-		switch x := n.(type) {
-		case *ast.BlockStmt:
-			x.List = expand(x.List)
-		case *ast.CaseClause:
-			x.Body = expand(x.Body)
-		case *ast.CommClause:
-			x.Body = expand(x.Body)
-		}
-		return true
-	})
-	u.Stmts = expand(u.Stmts)
+	u.expandLists(expand)
 	if u.Value != nil {
 		var pre []ast.Stmt
 		if r := recv(u.Value); r == nil {

@@ -194,6 +194,24 @@ func (u *Unit) lists(f func(list []ast.Stmt)) {
 	})
 }
 
+// expandLists replaces every statement list of the cell by what expand
+// returns for it (which may be longer: statements inserted before others):
+// each block and clause as the walk reaches it, the top-level list last.
+func (u *Unit) expandLists(expand func(list []ast.Stmt) []ast.Stmt) {
+	u.inspect(func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.BlockStmt:
+			x.List = expand(x.List)
+		case *ast.CaseClause:
+			x.Body = expand(x.Body)
+		case *ast.CommClause:
+			x.Body = expand(x.Body)
+		}
+		return true
+	})
+	u.Stmts = expand(u.Stmts)
+}
+
 // loopOf returns the statement a label labels, or st.
 func loopOf(st ast.Stmt) ast.Stmt {
 	if l, ok := st.(*ast.LabeledStmt); ok {
