@@ -412,32 +412,9 @@ func ᐩstdcmpᐩOr2[T comparable](x, y T) T {
 	return y
 }
 func ᐩstdsyncᐩOnceValue[T any](f func() T) func() T {
-	var (
-		done  bool
-		v     T
-		p     any
-		panicked bool
-		lock  = make(chan struct{}, 1)
-	)
+	g := ᐩstdsyncᐩOnceValues(func() (T, bool) { return f(), true })
 	return func() T {
-		lock <- struct{}{}
-		if !done {
-			done = true
-			func() {
-				panicked = true
-				defer func() {
-					if panicked {
-						p = recover()
-					}
-				}()
-				v = f()
-				panicked = false
-			}()
-		}
-		<-lock
-		if panicked {
-			panic(p)
-		}
+		v, _ := g()
 		return v
 	}
 }
