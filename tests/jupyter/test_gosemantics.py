@@ -8,34 +8,14 @@ import queue
 import time
 import unittest
 
-from jupyter_client.manager import start_new_kernel
-
-from tickenv import KERNEL, TIMEOUT, KernelTestCase, collect, run, shell_reply, stdout_of, wait_until
+from tickenv import TIMEOUT, KernelTestCase, collect, run, shell_reply, stdout_of, wait_until
 
 
-class GoSemantics(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.km, cls.kc = start_new_kernel(kernel_name=KERNEL, startup_timeout=TIMEOUT)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.kc.stop_channels()
-        cls.km.shutdown_kernel(now=False)
-
-    def ok(self, code):
-        reply, outputs = run(self.kc, code)
-        self.assertEqual(reply["content"]["status"], "ok", f"{code!r}: {reply['content']}")
-        return outputs
+class GoSemantics(KernelTestCase):
+    SHUTDOWN_NOW = False
 
     def stdout(self, code):
-        return "".join(m["content"]["text"] for m in self.ok(code)
-                       if m["msg_type"] == "stream" and m["content"]["name"] == "stdout")
-
-    def value(self, code):
-        res = [m for m in self.ok(code) if m["msg_type"] == "execute_result"]
-        self.assertEqual(len(res), 1, code)
-        return res[0]["content"]["data"]["text/plain"]
+        return stdout_of(self.ok(code))
 
     def interrupt_after_start(self, code, interrupts=1):
         """Run code that prints "waiting" and then blocks; interrupt it
@@ -182,35 +162,27 @@ class GoSemantics(unittest.TestCase):
         msg_id = self.kc.is_complete("if x > 1 {\n} else")
         self.assertEqual(shell_reply(self.kc, msg_id)["content"]["status"], "incomplete")
 
-class CellTypesReachNativeCode(unittest.TestCase):
+class CellTypesReachNativeCode(KernelTestCase):
     """Values of types declared in cells, given to fmt, encoding/json,
     errors and the value display, come out as `go run` prints them (the
     interpreter builds such types without names or methods); the expected
     texts are go run's (diff corpus i12b_* in kernel/session/testdata/diff)."""
 
-    @classmethod
-    def setUpClass(cls):
-        cls.km, cls.kc = start_new_kernel(kernel_name=KERNEL, startup_timeout=TIMEOUT)
-        reply, _ = run(cls.kc, 'import ("encoding/json"; "errors"; "fmt"; "image"; "image/color")\n'
-                       'type Inner struct { A int `json:"a"`; secret string }\n'
-                       'type Point struct{ X, Y int }\n'
-                       'func (p Point) String() string { return fmt.Sprintf("(%d,%d)", p.X, p.Y) }\n'
-                       'type Code struct{ N int; Why string }\n'
-                       'func (c Code) Error() string { return fmt.Sprint("code ", c.N) }\n'
-                       'type Missing struct{ Name string }\n'
-                       'func (m *Missing) Error() string { return m.Name + " missing" }\n'
-                       'type Checker struct{ N int }\n'
-                       'func (c Checker) ColorModel() color.Model { return color.GrayModel }\n'
-                       'func (c Checker) Bounds() image.Rectangle { return image.Rect(0, 0, c.N, c.N) }\n'
-                       'func (c Checker) At(x, y int) color.Color { return color.Gray{uint8(255 * ((x + y) % 2))} }')
-        assert reply["content"]["status"] == "ok", reply["content"]
+    SHUTDOWN_NOW = False
+    SETUP = ('import ("encoding/json"; "errors"; "fmt"; "image"; "image/color")\n'
+              'type Inner struct { A int `json:"a"`; secret string }\n'
+              'type Point struct{ X, Y int }\n'
+              'func (p Point) String() string { return fmt.Sprintf("(%d,%d)", p.X, p.Y) }\n'
+              'type Code struct{ N int; Why string }\n'
+              'func (c Code) Error() string { return fmt.Sprint("code ", c.N) }\n'
+              'type Missing struct{ Name string }\n'
+              'func (m *Missing) Error() string { return m.Name + " missing" }\n'
+              'type Checker struct{ N int }\n'
+              'func (c Checker) ColorModel() color.Model { return color.GrayModel }\n'
+              'func (c Checker) Bounds() image.Rectangle { return image.Rect(0, 0, c.N, c.N) }\n'
+              'func (c Checker) At(x, y int) color.Color { return color.Gray{uint8(255 * ((x + y) % 2))} }')
 
-    @classmethod
-    def tearDownClass(cls):
-        cls.kc.stop_channels()
-        cls.km.shutdown_kernel(now=False)
-
-    ok, stdout, value = GoSemantics.ok, GoSemantics.stdout, GoSemantics.value
+    stdout = GoSemantics.stdout
 
     def test_1_type_names_and_fields(self):
         self.assertEqual(self.stdout('in := Inner{1, "s"}\nfmt.Printf("%T %+v %#v\\n", in, in, []Inner{in})'),
@@ -257,25 +229,13 @@ class CellTypesReachNativeCode(unittest.TestCase):
 
 
 
-class InterpreterWorkaroundsByRewrite(unittest.TestCase):
+class InterpreterWorkaroundsByRewrite(KernelTestCase):
     """Interpreter faults the session's rewrite passes work around (issue
     12, passes func-defer and const-iota): each cell prints what `go run`
     prints for the same code."""
 
-    @classmethod
-    def setUpClass(cls):
-        cls.km, cls.kc = start_new_kernel(kernel_name=KERNEL, startup_timeout=TIMEOUT)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.kc.stop_channels()
-        cls.km.shutdown_kernel(now=False)
-
-    def stdout(self, code):
-        reply, outputs = run(self.kc, code)
-        self.assertEqual(reply["content"]["status"], "ok", f"{code!r}: {reply['content']}")
-        return "".join(m["content"]["text"] for m in outputs
-                       if m["msg_type"] == "stream" and m["content"]["name"] == "stdout")
+    SHUTDOWN_NOW = False
+    stdout = GoSemantics.stdout
 
     def test_1_deferred_closures_in_a_loop(self):
         self.stdout('import "fmt"')
