@@ -492,16 +492,7 @@ func scanVerbs(format string, n int) []fmtVerb {
 		arg = k - 1
 		return i + j + 1, true
 	}
-	for i := 0; i < len(format); i++ {
-		if format[i] != '%' {
-			continue
-		}
-		i++
-		sharp := false
-		for i < len(format) && strings.IndexByte("+-# 0", format[i]) >= 0 {
-			sharp = sharp || format[i] == '#'
-			i++
-		}
+	number := func(i int) int { // skips a width or precision at format[i]: [k], *, digits
 		if i < len(format) && format[i] == '[' {
 			i, _ = index(i)
 		}
@@ -512,18 +503,21 @@ func scanVerbs(format string, n int) []fmtVerb {
 		for i < len(format) && format[i] >= '0' && format[i] <= '9' {
 			i++
 		}
-		if i < len(format) && format[i] == '.' {
+		return i
+	}
+	for i := 0; i < len(format); i++ {
+		if format[i] != '%' {
+			continue
+		}
+		i++
+		sharp := false
+		for i < len(format) && strings.IndexByte("+-# 0", format[i]) >= 0 {
+			sharp = sharp || format[i] == '#'
 			i++
-			if i < len(format) && format[i] == '[' {
-				i, _ = index(i)
-			}
-			if i < len(format) && format[i] == '*' {
-				arg++
-				i++
-			}
-			for i < len(format) && format[i] >= '0' && format[i] <= '9' {
-				i++
-			}
+		}
+		i = number(i)
+		if i < len(format) && format[i] == '.' {
+			i = number(i + 1)
 		}
 		if i < len(format) && format[i] == '[' {
 			i, _ = index(i)
