@@ -109,6 +109,50 @@ static inline void tick_stream(void *dst, const void *src, size_t n) {
 #endif
 	__builtin_memcpy(d, s, n);
 }
+// tick_stream_lines is tick_stream for a dst aligned to 64 bytes, a src
+// aligned to the vector width and n a multiple of 64.
+static inline void tick_stream_lines(void *dst, const void *src, size_t n) {
+#if defined(__AVX512F__) || defined(__AVX__) || defined(__SSE2__)
+	char *d = dst;
+	const char *s = src;
+	for (size_t q = 0; q < n; q += 64) {
+#if defined(__AVX512F__)
+		_mm512_stream_si512((void *)(d + q), _mm512_load_si512((const void *)(s + q)));
+#elif defined(__AVX__)
+		_mm256_stream_si256((__m256i *)(d + q), _mm256_load_si256((const __m256i *)(s + q)));
+		_mm256_stream_si256((__m256i *)(d + q + 32), _mm256_load_si256((const __m256i *)(s + q + 32)));
+#else
+		for (int k = 0; k < 64; k += 16) _mm_stream_si128((__m128i *)(d + q + k), _mm_load_si128((const __m128i *)(s + q + k)));
+#endif
+	}
+#else
+	__builtin_memcpy(dst, src, n);
+#endif
+}
+// tick_v{f,d}_stream stores a vector at a 64-byte aligned p with a
+// non-temporal store (a plain store where the target has none).
+static inline void tick_vf_stream(float *p, tick_vf v) {
+#if defined(__AVX512F__)
+	_mm512_stream_ps(p, (__m512)v);
+#elif defined(__AVX__)
+	_mm256_stream_ps(p, (__m256)v);
+#elif defined(__SSE2__)
+	_mm_stream_ps(p, (__m128)v);
+#else
+	__builtin_memcpy(p, &v, sizeof v);
+#endif
+}
+static inline void tick_vd_stream(double *p, tick_vd v) {
+#if defined(__AVX512F__)
+	_mm512_stream_pd(p, (__m512d)v);
+#elif defined(__AVX__)
+	_mm256_stream_pd(p, (__m256d)v);
+#elif defined(__SSE2__)
+	_mm_stream_pd(p, (__m128d)v);
+#else
+	__builtin_memcpy(p, &v, sizeof v);
+#endif
+}
 static inline void tick_stream_fence(void) {
 #if defined(__AVX512F__) || defined(__AVX__) || defined(__SSE2__)
 	_mm_sfence();
@@ -375,26 +419,87 @@ func (r *cRender) elementwise(sb *strings.Builder) {
 		fmt.Fprintf(sb, "\t\t\to[j] = %s;\n\t\t}\n\t\ti += j1 - j0;\n\t}\n", r.store(v))
 		return
 	}
-	// Long rows stream their output past the cache in blocks (the result of
-	// a large kernel is not read back before it would be evicted anyway).
-	fmt.Fprintf(sb, "\t\tif (j1 - j0 >= %d) {\n", cStreamMin)
-	fmt.Fprintf(sb, "\t\tfor (int64_t jb = j0; jb < j1; jb += %d) {\n", cStreamBlock)
-	fmt.Fprintf(sb, "\t\tconst int64_t je = jb + %d < j1 ? jb + %d : j1;\n", cStreamBlock, cStreamBlock)
+	// Long rows stream their output past the cache: a scalar head up to
+	// the first 64-byte line of o, then blocks of cStreamBlock elements
+	// (a constant trip count, which gcc vectorizes without epilogues)
+	// computed into an aligned buffer in L1 and written with non-temporal
+	// stores a line at a time, then a scalar tail. (The result of a large
+	// kernel is not read back before it would be evicted anyway.)
+	scalar := func(cond string) {
+		fmt.Fprintf(sb, "\t\tfor (; %s; jb++) {\n\t\t\tconst int64_t j = jb;\n%s", cond, body)
+		fmt.Fprintf(sb, "\t\t\to[j] = %s;\n\t\t}\n", r.store(v))
+	}
+	fmt.Fprintf(sb, "\t\tif (j1 - j0 >= %d) {\n\t\tint64_t jb = j0;\n", cStreamMin)
+	scalar("jb < j1 && ((uintptr_t)&o[jb] & 63)")
+	if vec := r.elementwiseVector(); vec != "" {
+		// The expression in vector registers, each vector streamed
+		// straight to o: no round trip through L1.
+		r.vec, r.temps = vec, map[*Node]string{}
+		r.body.Reset()
+		r.bases(&strings.Builder{}, outer, last, "j") // the bases are declared above
+		vv := r.expr(r.k.Expr)
+		lanes := fmt.Sprintf("(int64_t)(TICK_VB / %d)", r.k.Bufs[0].DType.Size())
+		fmt.Fprintf(sb, "\t\tfor (; jb + %s <= j1; jb += %s) {\n\t\t\tconst int64_t j = jb;\n%s", lanes, lanes, r.body.String())
+		fmt.Fprintf(sb, "\t\t\t%s_stream(&o[jb], %s);\n\t\t}\n", vec, vv)
+		r.vec = ""
+	}
+	fmt.Fprintf(sb, "\t\tfor (; jb + %d <= j1; jb += %d) {\n", cStreamBlock, cStreamBlock)
 	fmt.Fprintf(sb, "\t\t%s tmp[%d] __attribute__((aligned(64)));\n", out, cStreamBlock)
-	fmt.Fprintf(sb, "\t\tfor (int64_t j = jb; j < je; j++) {\n%s", body)
-	fmt.Fprintf(sb, "\t\t\ttmp[j - jb] = %s;\n\t\t}\n", r.store(v))
-	sb.WriteString("\t\ttick_stream(&o[jb], tmp, (size_t)(je - jb) * sizeof(tmp[0]));\n\t\t}\n")
+	fmt.Fprintf(sb, "\t\tfor (int64_t q = 0; q < %d; q++) {\n\t\t\tconst int64_t j = jb + q;\n%s", cStreamBlock, body)
+	fmt.Fprintf(sb, "\t\t\ttmp[q] = %s;\n\t\t}\n", r.store(v))
+	sb.WriteString("\t\ttick_stream_lines(&o[jb], tmp, sizeof tmp);\n\t\t}\n")
+	scalar("jb < j1")
 	sb.WriteString("\t\ttick_stream_fence();\n\t\t} else {\n")
 	fmt.Fprintf(sb, "\t\tfor (int64_t j = j0; j < j1; j++) {\n%s", body)
 	fmt.Fprintf(sb, "\t\t\to[j] = %s;\n\t\t}\n\t\t}\n\t\ti += j1 - j0;\n\t}\n", r.store(v))
 }
 
+// elementwiseVector returns the vector type ("tick_vf" or "tick_vd") an
+// elementwise kernel's expression can be computed in, or "": a float
+// output of the expression's own type, the ops the vector helpers have
+// (+, -, *, /, negation, max, min, relu), and loads that walk the inner
+// axis contiguously or broadcast along it, unmasked. Lane for lane the
+// vector ops are the scalar ones (no contraction, the same selects), so the
+// results are identical.
+func (r *cRender) elementwiseVector() string {
+	k := r.k
+	dt := k.Expr.DType
+	if k.Reduce != ReduceNone || !dt.IsFloat() || k.Bufs[0].DType != dt {
+		return ""
+	}
+	last := len(r.shape) - 1
+	ok := true
+	walk(k.Expr, func(n *Node) {
+		switch n.Op {
+		case OpLoad:
+			li := r.loads[n]
+			ok = ok && (li.strides[last] == 0 || li.strides[last] == 1) && li.fullMask(last, r.shape[last])
+		case OpConst, OpAdd, OpSub, OpMul, OpDiv, OpNeg, OpMax, OpMin, OpRelu:
+		default:
+			ok = false
+		}
+		ok = ok && n.DType == dt
+	})
+	switch {
+	case !ok:
+		return ""
+	case dt == Float32:
+		return "tick_vf"
+	}
+	return "tick_vd"
+}
+
 // Elementwise rows of at least cStreamMin elements are computed in blocks of
 // cStreamBlock into an L1-resident buffer and written with non-temporal
-// stores where the target has them.
+// stores where the target has them. The block is a multiple of 64 bytes for
+// every element size (tick_stream_lines writes whole lines). Measured on the
+// relu chain at 16M (docs/benchmarks.md): blocks of a variable length
+// (1024, each with gcc's vector and scalar epilogues) streamed with an
+// alignment check per block reached about 60% of a plain non-temporal
+// copy; constant blocks of 256 on aligned lines reach it.
 const (
 	cStreamMin   = 1 << 20
-	cStreamBlock = 1024
+	cStreamBlock = 256
 )
 
 // store converts the expression value to the output buffer's type.

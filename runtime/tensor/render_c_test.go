@@ -40,6 +40,14 @@ func TestCPURenderMatchesReference(t *testing.T) {
 			Bufs: []BufferSpec{{f32, 1000}, {f32, 1000}}}, 0},
 		{"streamed", &Kernel{Name: "E_big", Shape: []int{3 << 20}, Expr: cpuBin(OpMul, f32, cpuLd(1, f32, []int{1}, 5, nil), cpuCst(f32, 3)),
 			Bufs: []BufferSpec{{f32, 3 << 20}, {f32, 3<<20 + 5}}}, 0},
+		// Streamed rows whose chunks start off a 64-byte line and end inside
+		// a block (heads and tails), for 8- and 1-byte outputs too.
+		{"streamed relu odd", &Kernel{Name: "E_big_odd", Shape: []int{3<<20 + 37}, Expr: cpuUn(OpRelu, f32, cpuBin(OpAdd, f32, cpuLd(1, f32, []int{1}, 3, nil), cpuCst(f32, -0.5))),
+			Bufs: []BufferSpec{{f32, 3<<20 + 37}, {f32, 3<<20 + 40}}}, 0},
+		{"streamed f64 rows", &Kernel{Name: "E_big_rows", Shape: []int{2, 1<<20 + 300}, Expr: cpuBin(OpMax, f64, cpuLd(1, f64, []int{1<<20 + 300, 1}, 0, nil), cpuLd(2, f64, []int{0, 1}, 0, nil)),
+			Bufs: []BufferSpec{{f64, 2 * (1<<20 + 300)}, {f64, 2 * (1<<20 + 300)}, {f64, 1<<20 + 300}}}, 0},
+		{"streamed bool", &Kernel{Name: "E_big_lt", Shape: []int{3<<20 + 1}, Expr: cpuBin(OpLt, Bool, cpuLd(1, f32, []int{1}, 0, nil), cpuCst(f32, 0.25)),
+			Bufs: []BufferSpec{{Bool, 3<<20 + 1}, {f32, 3<<20 + 1}}}, 0},
 		{"broadcast row", &Kernel{Name: "E_3_4", Shape: []int{3, 4},
 			Expr: cpuBin(OpSub, f32, cpuLd(1, f32, []int{4, 1}, 0, nil), cpuLd(2, f32, []int{0, 1}, 0, nil)),
 			Bufs: []BufferSpec{{f32, 12}, {f32, 12}, {f32, 4}}}, 0},
