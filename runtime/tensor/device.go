@@ -464,9 +464,9 @@ func (d *Dev) run(w *work) (err error) {
 				return nil
 			}
 		} else {
-			t0 := time.Now()
+			t0 := monoNow()
 			if d.batch.RunBatch(w.progs, w.mems, w.sizes) {
-				counters.deviceNS.Add(int64(time.Since(t0)))
+				counters.deviceNS.Add(int64(monoNow() - t0))
 				return nil
 			}
 		}

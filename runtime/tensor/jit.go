@@ -291,7 +291,7 @@ func (j *JITFunc) capture(in []*Tensor) []*Tensor {
 // replay enqueues the captured launches with in's buffers swapped in and
 // returns the outputs; see the file comment for what it reuses.
 func (j *JITFunc) replay(in []*Tensor) []*Tensor {
-	t0 := time.Now()
+	t0 := monoNow()
 	counters.jitReplays.Add(1)
 	if j.segs == nil {
 		j.buildReplay()
@@ -310,7 +310,7 @@ func (j *JITFunc) replay(in []*Tensor) []*Tensor {
 		b := in[indexOf(j.inputs, o.buf)].l.buf // fn returned an input unchanged
 		j.outBack[i] = outputTensor(b, o)
 	}
-	addPhase(&counters.launchNS, t0)
+	addPhaseAt(&counters.launchNS, t0)
 	if debugLevel() >= 2 {
 		debugSyncNotice()
 		_ = SynchronizeAll()
