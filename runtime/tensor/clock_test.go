@@ -64,7 +64,7 @@ func TestTSCClockTracksMono(t *testing.T) {
 				}
 				prev = s
 				if i > 200_000 { // after the first renewals absorbed the calibration's error
-					worst = max(worst, (time.Duration(int64(s)-f.ns)).Abs())
+					worst = max(worst, (time.Duration(int64(s) - f.ns)).Abs())
 				}
 			}
 			if worst > tt.maxError {
