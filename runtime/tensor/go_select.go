@@ -106,56 +106,33 @@ func selectBinary[T num](op Op) func(o, x, y []T) {
 	if op != OpMax && op != OpMin {
 		return nil
 	}
+	isMax := op == OpMax
 	var z T
 	switch any(z).(type) {
 	case float32:
-		f := max32
-		if op == OpMin {
-			f = min32
-		}
-		return func(o, x, y []T) { f(any(o).([]float32), any(x).([]float32), any(y).([]float32)) }
+		return func(o, x, y []T) { maxMin32(any(o).([]float32), any(x).([]float32), any(y).([]float32), isMax) }
 	case float64:
-		f := max64
-		if op == OpMin {
-			f = min64
-		}
-		return func(o, x, y []T) { f(any(o).([]float64), any(x).([]float64), any(y).([]float64)) }
+		return func(o, x, y []T) { maxMin64(any(o).([]float64), any(x).([]float64), any(y).([]float64), isMax) }
 	}
 	return nil
 }
 
-func max32(o, x, y []float32) {
+// maxMin32 is max (isMax) or min of x and y into o.
+func maxMin32(o, x, y []float32, isMax bool) {
 	x, y = x[:len(o)], y[:len(o)]
 	for i, a := range x {
 		b := y[i]
-		m := mask32(a != a) | mask32(a > b)
+		m := mask32(a != a) | mask32(isMax && a > b) | mask32(!isMax && a < b)
 		o[i] = math.Float32frombits(math.Float32bits(a)&m | math.Float32bits(b)&^m)
 	}
 }
 
-func min32(o, x, y []float32) {
+// maxMin64 is maxMin32 for float64.
+func maxMin64(o, x, y []float64, isMax bool) {
 	x, y = x[:len(o)], y[:len(o)]
 	for i, a := range x {
 		b := y[i]
-		m := mask32(a != a) | mask32(a < b)
-		o[i] = math.Float32frombits(math.Float32bits(a)&m | math.Float32bits(b)&^m)
-	}
-}
-
-func max64(o, x, y []float64) {
-	x, y = x[:len(o)], y[:len(o)]
-	for i, a := range x {
-		b := y[i]
-		m := mask64(a != a) | mask64(a > b)
-		o[i] = math.Float64frombits(math.Float64bits(a)&m | math.Float64bits(b)&^m)
-	}
-}
-
-func min64(o, x, y []float64) {
-	x, y = x[:len(o)], y[:len(o)]
-	for i, a := range x {
-		b := y[i]
-		m := mask64(a != a) | mask64(a < b)
+		m := mask64(a != a) | mask64(isMax && a > b) | mask64(!isMax && a < b)
 		o[i] = math.Float64frombits(math.Float64bits(a)&m | math.Float64bits(b)&^m)
 	}
 }
