@@ -30,6 +30,10 @@ if [ $need = 1 ]; then
 	fi
 fi
 go build -o "$OUT.bin" ./bench/cpubench
+# The matmul-only runs (no FMA, OpenBLAS with its kernels forced) are left
+# out when -cases names no matmul case.
+matmul=1
+case "$*" in *-cases*) case "$*" in *matmul*) ;; *) matmul=0 ;; esac ;; esac
 {
 	echo "#cpu	$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores"
 	echo "#flags	$(grep -m1 -o -w -E 'avx512f|avx2|fma|neon|asimd' /proc/cpuinfo | sort -u | tr '\n' ' ')"
@@ -40,9 +44,9 @@ go build -o "$OUT.bin" ./bench/cpubench
 	while [ $i -le "$ROUNDS" ]; do
 		echo "#load	round $i: $(cut -d' ' -f1-3 /proc/loadavg)"
 		"$OUT.bin" "$@"
-		TICK_FMA=0 "$OUT.bin" "$@" -matmul-only "tick CPU no FMA"
+		[ $matmul = 0 ] || TICK_FMA=0 "$OUT.bin" "$@" -matmul-only "tick CPU no FMA"
 		env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE $PY bench/cpu_numpy.py "$@" 2>/dev/null
-		for core in Haswell SkylakeX; do
+		[ $matmul = 0 ] || for core in Haswell SkylakeX; do
 			env -u OPENBLAS_L2_SIZE OPENBLAS_CORETYPE=$core $PY bench/cpu_numpy.py "$@" --matmul-only "OpenBLAS $core" 2>/dev/null
 		done
 		i=$((i + 1))

@@ -25,6 +25,23 @@ MATMUL_ONLY = sys.argv[sys.argv.index("--matmul-only") + 1] if "--matmul-only" i
 TRIALS = 2 if QUICK else 5
 
 
+def _cases():
+    """The -cases list cpubench was given (-cases X or -cases=X), or None."""
+    for i, a in enumerate(sys.argv):
+        if a in ("-cases", "--cases") and i + 1 < len(sys.argv):
+            return set(sys.argv[i + 1].split(","))
+        if a.startswith(("-cases=", "--cases=")):
+            return set(a.split("=", 1)[1].split(","))
+    return None
+
+
+CASES = _cases()
+
+
+def want(case):
+    return CASES is None or case in CASES
+
+
 def best(f, trials=TRIALS):
     """The fastest single call of f among those that fit in trials × 50 ms
     (at least three), as cpubench times tick."""
@@ -39,6 +56,8 @@ def best(f, trials=TRIALS):
 
 
 def emit(case, size, impl, v, unit):
+    if not want(case):
+        return
     print(f"{case}\t{size}\t{impl}\t{v:.4g}\t{unit}", flush=True)
 
 
@@ -70,7 +89,7 @@ def main():
     print(f"#{MATMUL_ONLY or 'numpy'}\tnumpy {np.__version__}; {config}; core {core} ({path}); numexpr {ne.__version__ if ne else 'missing'}"
           f" {ne.detect_number_of_threads() if ne else ''} threads", flush=True)
     rng = np.random.default_rng(1)
-    for n in ([256, 512] if QUICK else [256, 512, 1024, 2048]):
+    for n in ([256, 512] if QUICK else [256, 512, 1024, 2048]) if want("matmul f32") else []:
         a = rng.random((n, n), dtype=np.float32)
         b = rng.random((n, n), dtype=np.float32)
         d = best(lambda: a @ b)
