@@ -38,7 +38,7 @@ print(f"numpy x + 1 (256 float32): {best * 1e9:.0f} ns/op (best of 20 x 10000)")
 EOF
 }
 
-bench='Eager(Op|AddSync|Chain3)|JITReplayTutorial|JITReplayKernel'
+bench='^Benchmark(Eager(Op|AddSync|Chain3)|JITReplayTutorial|JITReplayKernel)$' # whole names: not BenchmarkEagerOpX
 for r in $(seq "$rounds"); do
 	for b in base new; do
 		echo "== round $r: $b ($(cut -d' ' -f1-3 /proc/loadavg))"

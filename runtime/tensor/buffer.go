@@ -118,11 +118,24 @@ func (p *bufPool) slabBuffer(pm pooledMem) *Buffer {
 	return &p.slab.bufs[a.n-1]
 }
 
-// releaseSlab is the cleanup of an unreachable slab.
+// releaseSlab is the cleanup of an unreachable slab: its buffers all come
+// from one device's pool, which takes them back under one lock.
 func releaseSlab(a *slabMems) {
-	for _, pm := range a.mems[:a.n] {
-		releaseMemory(pm)
+	pms := a.mems[:a.n]
+	if len(pms) == 0 {
+		return
 	}
+	var bytes, ext int64
+	for _, pm := range pms {
+		bytes += int64(pm.bytes)
+		if pm.external {
+			ext += int64(pm.bytes)
+		}
+	}
+	counters.memInUse.Add(-bytes)
+	counters.buffers.Add(-int64(len(pms)))
+	externalMem.inUse.Add(-ext)
+	pms[0].pool.put(pms...)
 }
 
 // external reports whether d's memory is outside Go's heap.
@@ -317,25 +330,34 @@ func releaseMemory(pm pooledMem) {
 	pm.pool.put(pm)
 }
 
-// put takes back pm's memory, or frees it when the pool is full.
-func (p *bufPool) put(pm pooledMem) {
+// put takes back the memory of pms, freeing what would take the pool past
+// its limit (a quarter of the memory limit, at most poolIdleMax).
+func (p *bufPool) put(pms ...pooledMem) {
 	limit := int64(poolIdleMax)
-	if l := debug.SetMemoryLimit(-1); l/4 < limit {
+	if l := debug.SetMemoryLimit(-1); l/4 < limit { // takes the runtime's heap lock: once per call
 		limit = l / 4
 	}
+	var kept, keptExt int64
+	var drop []Memory
 	p.mu.Lock()
-	if p.idle+int64(pm.bytes) > limit {
-		p.mu.Unlock()
-		pm.mem.Free()
-		return
+	for _, pm := range pms {
+		if p.idle+int64(pm.bytes) > limit {
+			drop = append(drop, pm.mem)
+			continue
+		}
+		p.free[pm.class] = append(p.free[pm.class], pm.mem)
+		p.idle += int64(pm.bytes)
+		kept += int64(pm.bytes)
+		if pm.external {
+			keptExt += int64(pm.bytes)
+		}
 	}
-	p.free[pm.class] = append(p.free[pm.class], pm.mem)
-	p.idle += int64(pm.bytes)
 	p.mu.Unlock()
-	poolIdle.Add(int64(pm.bytes))
-	if pm.external {
-		poolIdleExternal.Add(int64(pm.bytes))
+	for _, m := range drop {
+		m.Free()
 	}
+	poolIdle.Add(kept)
+	poolIdleExternal.Add(keptExt)
 }
 
 // drain frees every idle buffer.

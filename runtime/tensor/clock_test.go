@@ -122,11 +122,11 @@ func BenchmarkClock(b *testing.B) {
 	})
 }
 
-// BenchmarkEagerOpByClock: the eager op of BenchmarkEagerOp with stamps
+// BenchmarkClockEagerOp: the eager op of BenchmarkEagerOp with stamps
 // from the counter and from the monotonic clock, alternately in one
 // process (docs/benchmarks.md, "Eager op: the clock"). Without a usable
 // counter both halves use the monotonic clock.
-func BenchmarkEagerOpByClock(b *testing.B) {
+func BenchmarkClockEagerOp(b *testing.B) {
 	anchor := clock.cur.Load()
 	defer clock.cur.Store(anchor)
 	setDev(b, "CPU")

@@ -143,3 +143,42 @@ func TestMemoryLimitRefusesExternalBuffers(t *testing.T) {
 		runtime.KeepAlive(b)
 	}
 }
+
+// BenchmarkSlabRelease: a slab's 16 buffers back into the pool one put
+// each (as before the slab put) and in one put, alternately in one loop
+// (docs/benchmarks.md); each round takes them out again with get.
+func BenchmarkSlabRelease(b *testing.B) {
+	d := Device("GO")
+	var p bufPool
+	class, cbytes := sizeClass(1024)
+	pms := make([]pooledMem, slabN)
+	for i := range pms {
+		m, err := d.backend.Alloc(Float32, 256)
+		if err != nil {
+			b.Fatal(err)
+		}
+		pms[i] = pooledMem{pool: &p, mem: m, bytes: cbytes, class: class}
+	}
+	takeBack := func() {
+		for i := range pms {
+			if pms[i].mem = p.get(class, Float32, 256, false); pms[i].mem == nil {
+				b.Fatal("pool lost a buffer")
+			}
+		}
+	}
+	var each, once time.Duration
+	for range b.N {
+		t0 := time.Now()
+		for _, pm := range pms {
+			p.put(pm)
+		}
+		each += time.Since(t0)
+		takeBack()
+		t0 = time.Now()
+		p.put(pms...)
+		once += time.Since(t0)
+		takeBack()
+	}
+	b.ReportMetric(float64(each.Nanoseconds())/float64(b.N*slabN), "ns/buffer-each")
+	b.ReportMetric(float64(once.Nanoseconds())/float64(b.N*slabN), "ns/buffer-slab")
+}
