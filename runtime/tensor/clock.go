@@ -11,7 +11,9 @@ import (
 // about a sixth of the eager path. Where the CPU has an invariant
 // time-stamp counter (amd64 with constant_tsc and nonstop_tsc), stamps come
 // from RDTSC (22 ns there) scaled to nanoseconds, and stay within a few
-// microseconds of the monotonic clock: every tscSlewEvery the scale is
+// microseconds of the monotonic clock: calibrated over the first
+// tscCalibrate after start (without waiting: until then stamps come from
+// the monotonic clock), then every tscSlewEvery the scale is
 // recomputed from the whole run and nudged to absorb the difference over
 // the next interval, continuously, so a stamp never jumps and durations
 // are never negative. Elsewhere a stamp is time.Since(clockBase).
@@ -34,11 +36,15 @@ type tscAnchor struct {
 	next uint64 // the tick after which the anchor is renewed
 }
 
-// tscClock is the process's counter clock: first (the calibration, fixed)
-// and cur (renewed every tscSlewEvery). Nil cur: no usable counter.
+// tscClock is the process's counter clock: first (the calibration's first
+// reading, then the scale it found) and cur (renewed every tscSlewEvery).
+// Nil cur: stamps come from the monotonic clock (before calibration ends,
+// or with no usable counter).
 type tscClock struct {
-	first tscAnchor
-	cur   atomic.Pointer[tscAnchor]
+	first   tscAnchor
+	pending atomic.Bool // begun, not yet finished
+	cur     atomic.Pointer[tscAnchor]
+	read    func() (uint64, bool)
 }
 
 const (
@@ -49,44 +55,59 @@ const (
 // clock is process-wide because the counters it serves are.
 var clock tscClock
 
+// The calibration costs nothing at start: init takes its first reading,
+// and the first stamp at least tscCalibrate later finishes it.
 func init() {
-	mono := func() int64 { return int64(time.Since(clockBase)) }
-	if readCost(func() { readTSC() }) < readCost(func() { mono() }) {
-		clock.start(readTSC, mono)
+	if readCost(func() { readTSC() }) < readCost(func() { monoNS() }) {
+		clock.begin(readTSC, monoNS)
 	}
 }
 
-// start calibrates the counter against mono (ns since clockBase) over
-// tscCalibrate, from readings of mono bracketed by two of the counter
-// (the tightest of a few, so a preemption between them cannot skew the
-// scale). A counter that read reports unusable, or whose scale is not
-// plausible, leaves the clock on mono.
-func (k *tscClock) start(read func() (uint64, bool), mono func() int64) {
+// monoNS is the monotonic clock in ns since clockBase.
+func monoNS() int64 { return int64(time.Since(clockBase)) }
+
+// begin takes the calibration's first reading. The readings of mono are
+// bracketed by two of the counter (the tightest of a few, so a preemption
+// between them cannot skew the scale). A counter that read reports
+// unusable leaves the clock on mono.
+func (k *tscClock) begin(read func() (uint64, bool), mono func() int64) {
 	if _, ok := read(); !ok {
 		return
 	}
-	sample := func() (c uint64, t int64) {
-		width := uint64(1 << 63)
-		for range 8 {
-			a, _ := read()
-			m := mono()
-			b, _ := read()
-			if b >= a && b-a < width {
-				width, c, t = b-a, a+(b-a)/2, m
-			}
-		}
-		return c, t
+	k.read = read
+	c0, t0 := k.sample(mono)
+	k.first = tscAnchor{c0: c0, t0: float64(t0)}
+	k.pending.Store(true)
+}
+
+// finish ends the calibration once mono (m now) is tscCalibrate past its
+// first reading: one caller computes the scale and, when it is plausible,
+// installs the first anchor.
+func (k *tscClock) finish(m int64, mono func() int64) {
+	if time.Duration(m-int64(k.first.t0)) < tscCalibrate || !k.pending.CompareAndSwap(true, false) {
+		return
 	}
-	c0, t0 := sample()
-	for time.Duration(mono()-t0) < tscCalibrate {
-	}
-	c1, t1 := sample()
+	c1, t1 := k.sample(mono)
+	c0, t0 := k.first.c0, int64(k.first.t0)
 	mult := float64(t1-t0) / float64(c1-c0)
 	if !(c1 > c0 && mult > 0.01 && mult < 100) { // 10 MHz to 100 GHz
 		return
 	}
-	k.first = tscAnchor{c0: c0, t0: float64(t0), mult: mult}
+	k.first.mult = mult
 	k.cur.Store(&tscAnchor{c0: c1, t0: float64(t1), mult: mult, next: c1 + uint64(float64(tscSlewEvery)/mult)})
+}
+
+func (k *tscClock) sample(mono func() int64) (c uint64, t int64) {
+	width := uint64(1 << 63)
+	for range 8 {
+		a, _ := k.read()
+		m := mono()
+		b, _ := k.read()
+		if b >= a && b-a < width {
+			width, c, t = b-a, a+(b-a)/2, m
+		}
+	}
+	return c, t
 }
 
 // readCost is the best of a few timings of 64 calls of f.
@@ -126,8 +147,12 @@ func (k *tscClock) now(a *tscAnchor, c uint64, mono func() int64) stamp {
 func monoNow() stamp {
 	if a := clock.cur.Load(); a != nil {
 		if c, ok := readTSC(); ok {
-			return clock.now(a, c, func() int64 { return int64(time.Since(clockBase)) })
+			return clock.now(a, c, monoNS)
 		}
 	}
-	return stamp(time.Since(clockBase))
+	m := monoNS()
+	if clock.pending.Load() {
+		clock.finish(m, monoNS)
+	}
+	return stamp(m)
 }

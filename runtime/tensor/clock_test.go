@@ -27,6 +27,15 @@ func (f *fakeTicks) setRate(perNS float64) {
 }
 func (f *fakeTicks) mono() int64 { f.ns += f.step; return f.ns }
 
+// calibrate runs k's calibration to its end on read and mono, as the first
+// stamps after tscCalibrate do.
+func calibrate(k *tscClock, read func() (uint64, bool), mono func() int64) {
+	k.begin(read, mono)
+	for k.pending.Load() {
+		k.finish(mono(), mono)
+	}
+}
+
 // TestTSCClockTracksMono: stamps from a counter never go back and stay
 // close to the monotonic clock, also when the calibration's scale is off
 // (the counter's rate, seen over the calibration, differs from its rate
@@ -44,7 +53,7 @@ func TestTSCClockTracksMono(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			f := &fakeTicks{ns: 1e9, ns0: 1e9, base: 5e9, ticksPerNS: tt.perNS, step: 7}
 			var k tscClock
-			k.start(f.read, f.mono)
+			calibrate(&k, f.read, f.mono)
 			a := k.cur.Load()
 			if a == nil {
 				t.Fatal("calibration refused a plausible counter")
@@ -78,12 +87,12 @@ func TestTSCClockTracksMono(t *testing.T) {
 // that is unusable, leaves the clock on the monotonic clock.
 func TestTSCClockRefusesImplausible(t *testing.T) {
 	var k tscClock
-	k.start(func() (uint64, bool) { return 5, true }, func() int64 { return int64(time.Since(clockBase)) })
+	calibrate(&k, func() (uint64, bool) { return 5, true }, monoNS)
 	if k.cur.Load() != nil {
 		t.Error("a counter that never advances was accepted")
 	}
 	var k2 tscClock
-	k2.start(func() (uint64, bool) { return 0, false }, func() int64 { return 0 })
+	calibrate(&k2, func() (uint64, bool) { return 0, false }, func() int64 { return 0 })
 	if k2.cur.Load() != nil {
 		t.Error("an unusable counter was accepted")
 	}
