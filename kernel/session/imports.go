@@ -289,3 +289,14 @@ func (discardSink) Stream(string, string) {}
 func (discardSink) Publish(display.Data)  {}
 func (discardSink) Update(display.Data)   {}
 func (discardSink) Clear(bool)            {}
+
+// importsCopy returns the package names successful cells imported.
+func (s *Session) importsCopy() map[string]string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m := make(map[string]string, len(s.imports))
+	for k, v := range s.imports {
+		m[k] = v
+	}
+	return m
+}

@@ -3,6 +3,8 @@ package session
 import (
 	"fmt"
 	"reflect"
+
+	"github.com/tick-kernel/tick/kernel/session/stdgo"
 )
 
 // knownInts returns the session's global variables of integer type.
@@ -18,38 +20,11 @@ func (s *Session) knownInts() map[string]bool {
 	return ints
 }
 
-// prelude declares the builtins of Go 1.21+ that yaegi (frozen at Go
-// 1.22's library, 1.21's language) lacks, as generic package-level
-// functions. Calls with only untyped constants are folded by the rewrite
-// pass fold-min-max instead (yaegi cannot infer T from them).
-const prelude = `
-type ᐩordered interface {
-	~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr | ~float32 | ~float64 | ~string
-}
-func min[T ᐩordered](x T, y ...T) T {
-	for _, v := range y {
-		if v < x {
-			x = v
-		}
-	}
-	return x
-}
-func max[T ᐩordered](x T, y ...T) T {
-	for _, v := range y {
-		if v > x {
-			x = v
-		}
-	}
-	return x
-}
-`
-
-// loadPrelude declares the helpers that bridge modern Go.
+// loadPrelude declares the helpers that bridge modern Go: the builtins
+// yaegi lacks and the generic functions of the standard library (package
+// stdgo).
 func (s *Session) loadPrelude() error {
-	if _, err := s.ip.Eval(prelude); err != nil {
-		return fmt.Errorf("session: loading the prelude: %w", err)
-	}
-	if _, err := s.ip.Eval(stdGenericsSource); err != nil {
+	if _, err := s.ip.Eval(stdgo.Source()); err != nil {
 		return fmt.Errorf("session: loading the standard library's generic functions: %w", err)
 	}
 	if !s.importCellTypes() {

@@ -28,6 +28,7 @@ import (
 	"github.com/tick-kernel/tick/kernel/assist"
 	"github.com/tick-kernel/tick/kernel/session/cell"
 	"github.com/tick-kernel/tick/kernel/session/rewrite"
+	"github.com/tick-kernel/tick/kernel/session/stdgo"
 	"github.com/tick-kernel/tick/kernel/session/symbols"
 )
 
@@ -151,7 +152,7 @@ func New(opts Options) (*Session, error) {
 	if err := s.ip.Use(s.fmtSymbols()); err != nil {
 		return nil, fmt.Errorf("session: loading symbols: %w", err)
 	}
-	if err := s.ip.Use(stdGenericsSymbols()); err != nil {
+	if err := s.ip.Use(interp.Exports{rtPath + "/rt": stdgo.Helpers(), "iter/iter": {}}); err != nil {
 		return nil, fmt.Errorf("session: loading symbols: %w", err)
 	}
 	if err := s.ip.Use(s.blockingSymbols()); err != nil {

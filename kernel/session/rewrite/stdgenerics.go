@@ -8,11 +8,12 @@ import (
 	"strings"
 )
 
-// StdGeneric names the generic standard library functions the session
-// provides as interpreted Go (its prelude, kernel/session/stdgenerics.go):
-// import path → function names. The interpreter's symbol tables cannot
-// hold generic functions, and its own copies of slices and maps fail.
-var StdGeneric = map[string][]string{
+// stdGeneric names the generic standard library functions the session
+// provides as interpreted Go (package kernel/session/stdgo, whose tests
+// check that it declares each of them): import path → function names. The
+// interpreter's symbol tables cannot hold generic functions, and its own
+// copies of slices and maps fail.
+var stdGeneric = map[string][]string{
 	"slices": {"All", "BinarySearch", "Clip", "Clone", "Collect", "Compact", "CompactFunc", "Compare", "Concat", "Contains",
 		"ContainsFunc", "Delete", "DeleteFunc", "Equal", "EqualFunc", "Grow", "Index", "IndexFunc", "Insert", "IsSorted",
 		"IsSortedFunc", "Max", "MaxFunc", "Min", "MinFunc", "Repeat", "Replace", "Reverse", "Sort", "SortFunc",
@@ -46,12 +47,23 @@ func (u *Unit) importNames() map[string]string {
 	return names
 }
 
+// StdGenerics returns a copy of the list of the generic standard library
+// functions pass std-generics points at the session's shims: import path →
+// function names.
+func StdGenerics() map[string][]string {
+	out := make(map[string][]string, len(stdGeneric))
+	for p, fns := range stdGeneric {
+		out[p] = append([]string(nil), fns...)
+	}
+	return out
+}
+
 // StdGenericName is the prelude's name for function fn of package path.
 func StdGenericName(path, fn string) string {
 	return "ᐩstd" + strings.NewReplacer("/", "ᐩ").Replace(path) + "ᐩ" + fn
 }
 
-// stdGenerics (pass std-generics) points the calls of StdGeneric's
+// stdGenerics (pass std-generics) points the calls of stdGeneric's
 // functions at the prelude's implementations (`slices.Sort(x)` becomes
 // `ᐩstdslicesᐩSort(x)`), and writes iter.Seq[V] and iter.Seq2[K, V] as the
 // function types they are. Options.Imports says which package a name
@@ -59,7 +71,7 @@ func StdGenericName(path, fn string) string {
 func stdGenerics(u *Unit) {
 	names := u.importNames()
 	provided := map[string]bool{}
-	for p, fns := range StdGeneric {
+	for p, fns := range stdGeneric {
 		for _, f := range fns {
 			provided[p+"."+f] = true
 		}

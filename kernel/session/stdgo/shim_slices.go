@@ -1,29 +1,21 @@
-package session
+// Interpreted in every session (see stdgo.go): the generic functions of
+// package slices; its iterators (All, Values, Collect, Sorted) are
+// functions taking a yield callback.
 
-import (
-	"math/rand/v2"
-	"reflect"
-	"sort"
-	"strings"
+package stdgo
 
-	"github.com/tick-kernel/tick/kernel/session/rewrite"
-)
+func ᐩstdslicesᐩSort[E ᐩordered](x []E) {
+	ᐩrt.SortSlice(x, func(i, j int) bool { return x[i] < x[j] }, false)
+}
 
-// The generic functions of slices, maps, cmp and math/rand/v2 that cells
-// call (rewrite.StdGeneric), as interpreted Go written for tick: the
-// interpreter's symbol tables cannot hold generic functions. The rewrite
-// pass std-generics points `slices.Sort` at `ᐩstdslicesᐩSort`. Sorting
-// calls the standard library's sort.Slice (native) with an interpreted
-// comparison. Iterators (iter.Seq) are plain functions taking a yield
-// callback, since the interpreter cannot range over a function.
-const stdGenericsSource = `
-func ᐩstdslicesᐩSort[E ᐩordered](x []E) { ᐩrt.SortSlice(x, func(i, j int) bool { return x[i] < x[j] }, false) }
 func ᐩstdslicesᐩSortFunc[E any](x []E, cmp func(a, b E) int) {
 	ᐩrt.SortSlice(x, func(i, j int) bool { return cmp(x[i], x[j]) < 0 }, false)
 }
+
 func ᐩstdslicesᐩSortStableFunc[E any](x []E, cmp func(a, b E) int) {
 	ᐩrt.SortSlice(x, func(i, j int) bool { return cmp(x[i], x[j]) < 0 }, true)
 }
+
 func ᐩstdslicesᐩIsSorted[E ᐩordered](x []E) bool {
 	for i := 1; i < len(x); i++ {
 		if x[i] < x[i-1] {
@@ -32,6 +24,7 @@ func ᐩstdslicesᐩIsSorted[E ᐩordered](x []E) bool {
 	}
 	return true
 }
+
 func ᐩstdslicesᐩIsSortedFunc[E any](x []E, cmp func(a, b E) int) bool {
 	for i := 1; i < len(x); i++ {
 		if cmp(x[i], x[i-1]) < 0 {
@@ -40,6 +33,7 @@ func ᐩstdslicesᐩIsSortedFunc[E any](x []E, cmp func(a, b E) int) bool {
 	}
 	return true
 }
+
 func ᐩstdslicesᐩMax[E ᐩordered](x []E) E {
 	if len(x) == 0 {
 		panic("slices.Max: empty list")
@@ -52,6 +46,7 @@ func ᐩstdslicesᐩMax[E ᐩordered](x []E) E {
 	}
 	return m
 }
+
 func ᐩstdslicesᐩMin[E ᐩordered](x []E) E {
 	if len(x) == 0 {
 		panic("slices.Min: empty list")
@@ -64,6 +59,7 @@ func ᐩstdslicesᐩMin[E ᐩordered](x []E) E {
 	}
 	return m
 }
+
 func ᐩstdslicesᐩMaxFunc[E any](x []E, cmp func(a, b E) int) E {
 	if len(x) == 0 {
 		panic("slices.MaxFunc: empty list")
@@ -76,6 +72,7 @@ func ᐩstdslicesᐩMaxFunc[E any](x []E, cmp func(a, b E) int) E {
 	}
 	return m
 }
+
 func ᐩstdslicesᐩMinFunc[E any](x []E, cmp func(a, b E) int) E {
 	if len(x) == 0 {
 		panic("slices.MinFunc: empty list")
@@ -88,11 +85,13 @@ func ᐩstdslicesᐩMinFunc[E any](x []E, cmp func(a, b E) int) E {
 	}
 	return m
 }
+
 func ᐩstdslicesᐩReverse[E any](x []E) {
 	for i, j := 0, len(x)-1; i < j; i, j = i+1, j-1 {
 		x[i], x[j] = x[j], x[i]
 	}
 }
+
 func ᐩstdslicesᐩClone[E any](x []E) []E {
 	if x == nil {
 		return x
@@ -101,7 +100,9 @@ func ᐩstdslicesᐩClone[E any](x []E) []E {
 	copy(out, x)
 	return out
 }
+
 func ᐩstdslicesᐩClip[E any](x []E) []E { return x[:len(x):len(x)] }
+
 func ᐩstdslicesᐩGrow[E any](x []E, n int) []E {
 	if n < 0 {
 		panic("cannot be negative")
@@ -113,6 +114,7 @@ func ᐩstdslicesᐩGrow[E any](x []E, n int) []E {
 	}
 	return x
 }
+
 func ᐩstdslicesᐩCompact[E comparable](x []E) []E {
 	if len(x) < 2 {
 		return x
@@ -125,6 +127,7 @@ func ᐩstdslicesᐩCompact[E comparable](x []E) []E {
 	}
 	return out
 }
+
 func ᐩstdslicesᐩCompactFunc[E any](x []E, eq func(a, b E) bool) []E {
 	if len(x) < 2 {
 		return x
@@ -137,6 +140,7 @@ func ᐩstdslicesᐩCompactFunc[E any](x []E, eq func(a, b E) bool) []E {
 	}
 	return out
 }
+
 func ᐩstdslicesᐩIndex[E comparable](x []E, v E) int {
 	for i := range x {
 		if x[i] == v {
@@ -145,6 +149,7 @@ func ᐩstdslicesᐩIndex[E comparable](x []E, v E) int {
 	}
 	return -1
 }
+
 func ᐩstdslicesᐩIndexFunc[E any](x []E, f func(E) bool) int {
 	for i := range x {
 		if f(x[i]) {
@@ -153,6 +158,7 @@ func ᐩstdslicesᐩIndexFunc[E any](x []E, f func(E) bool) int {
 	}
 	return -1
 }
+
 func ᐩstdslicesᐩContains[E comparable](x []E, v E) bool {
 	for i := range x {
 		if x[i] == v {
@@ -161,6 +167,7 @@ func ᐩstdslicesᐩContains[E comparable](x []E, v E) bool {
 	}
 	return false
 }
+
 func ᐩstdslicesᐩContainsFunc[E any](x []E, f func(E) bool) bool {
 	for i := range x {
 		if f(x[i]) {
@@ -169,6 +176,7 @@ func ᐩstdslicesᐩContainsFunc[E any](x []E, f func(E) bool) bool {
 	}
 	return false
 }
+
 func ᐩstdslicesᐩEqual[E comparable](a, b []E) bool {
 	if len(a) != len(b) {
 		return false
@@ -180,6 +188,7 @@ func ᐩstdslicesᐩEqual[E comparable](a, b []E) bool {
 	}
 	return true
 }
+
 func ᐩstdslicesᐩEqualFunc[E, F any](a []E, b []F, eq func(E, F) bool) bool {
 	if len(a) != len(b) {
 		return false
@@ -191,6 +200,7 @@ func ᐩstdslicesᐩEqualFunc[E, F any](a []E, b []F, eq func(E, F) bool) bool {
 	}
 	return true
 }
+
 func ᐩstdslicesᐩCompare[E ᐩordered](a, b []E) int {
 	for i := 0; i < len(a) && i < len(b); i++ {
 		if a[i] < b[i] {
@@ -208,6 +218,7 @@ func ᐩstdslicesᐩCompare[E ᐩordered](a, b []E) int {
 	}
 	return 0
 }
+
 func ᐩstdslicesᐩInsert[E any](x []E, i int, vs ...E) []E {
 	if i < 0 || i > len(x) {
 		panic("slices.Insert: index out of range")
@@ -217,6 +228,7 @@ func ᐩstdslicesᐩInsert[E any](x []E, i int, vs ...E) []E {
 	out = append(out, vs...)
 	return append(out, x[i:]...)
 }
+
 func ᐩstdslicesᐩDelete[E any](x []E, i, j int) []E {
 	if i < 0 || j > len(x) || i > j {
 		panic("slices.Delete: index out of range")
@@ -228,6 +240,7 @@ func ᐩstdslicesᐩDelete[E any](x []E, i, j int) []E {
 	}
 	return x[:i+n]
 }
+
 func ᐩstdslicesᐩDeleteFunc[E any](x []E, del func(E) bool) []E {
 	out := x[:0]
 	for _, v := range x {
@@ -241,10 +254,12 @@ func ᐩstdslicesᐩDeleteFunc[E any](x []E, del func(E) bool) []E {
 	}
 	return out
 }
+
 func ᐩstdslicesᐩReplace[E any](x []E, i, j int, vs ...E) []E {
 	tail := append([]E{}, x[j:]...)
 	return append(append(x[:i], vs...), tail...)
 }
+
 func ᐩstdslicesᐩConcat[E any](xs ...[]E) []E {
 	var out []E
 	for _, x := range xs {
@@ -252,6 +267,7 @@ func ᐩstdslicesᐩConcat[E any](xs ...[]E) []E {
 	}
 	return out
 }
+
 func ᐩstdslicesᐩRepeat[E any](x []E, n int) []E {
 	if n < 0 {
 		panic("cannot be negative")
@@ -262,6 +278,7 @@ func ᐩstdslicesᐩRepeat[E any](x []E, n int) []E {
 	}
 	return out
 }
+
 func ᐩstdslicesᐩBinarySearch[E ᐩordered](x []E, t E) (int, bool) {
 	lo, hi := 0, len(x)
 	for lo < hi {
@@ -274,6 +291,7 @@ func ᐩstdslicesᐩBinarySearch[E ᐩordered](x []E, t E) (int, bool) {
 	}
 	return lo, lo < len(x) && x[lo] == t
 }
+
 func ᐩstdslicesᐩAll[E any](x []E) func(yield func(int, E) bool) {
 	return func(yield func(int, E) bool) {
 		for i, v := range x {
@@ -283,6 +301,7 @@ func ᐩstdslicesᐩAll[E any](x []E) func(yield func(int, E) bool) {
 		}
 	}
 }
+
 func ᐩstdslicesᐩValues[E any](x []E) func(yield func(E) bool) {
 	return func(yield func(E) bool) {
 		for _, v := range x {
@@ -292,216 +311,23 @@ func ᐩstdslicesᐩValues[E any](x []E) func(yield func(E) bool) {
 		}
 	}
 }
+
 func ᐩstdslicesᐩCollect[E any](seq func(yield func(E) bool)) []E {
 	var out []E
 	seq(func(v E) bool { out = append(out, v); return true })
 	return out
 }
+
 func ᐩstdslicesᐩSorted[E ᐩordered](seq func(yield func(E) bool)) []E {
 	var out []E
 	seq(func(v E) bool { out = append(out, v); return true })
 	ᐩrt.SortSlice(out, func(i, j int) bool { return out[i] < out[j] }, false)
 	return out
 }
+
 func ᐩstdslicesᐩSortedFunc[E any](seq func(yield func(E) bool), cmp func(a, b E) int) []E {
 	var out []E
 	seq(func(v E) bool { out = append(out, v); return true })
 	ᐩrt.SortSlice(out, func(i, j int) bool { return cmp(out[i], out[j]) < 0 }, false)
 	return out
-}
-func ᐩstdmapsᐩKeys[K comparable, V any](m map[K]V) func(yield func(K) bool) {
-	return func(yield func(K) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
-}
-func ᐩstdmapsᐩValues[K comparable, V any](m map[K]V) func(yield func(V) bool) {
-	return func(yield func(V) bool) {
-		for _, v := range m {
-			if !yield(v) {
-				return
-			}
-		}
-	}
-}
-func ᐩstdmapsᐩAll[K comparable, V any](m map[K]V) func(yield func(K, V) bool) {
-	return func(yield func(K, V) bool) {
-		for k, v := range m {
-			if !yield(k, v) {
-				return
-			}
-		}
-	}
-}
-func ᐩstdmapsᐩCollect[K comparable, V any](seq func(yield func(K, V) bool)) map[K]V {
-	out := map[K]V{}
-	seq(func(k K, v V) bool { out[k] = v; return true })
-	return out
-}
-func ᐩstdmapsᐩClone[K comparable, V any](m map[K]V) map[K]V {
-	if m == nil {
-		return m
-	}
-	out := map[K]V{}
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
-}
-func ᐩstdmapsᐩCopy[K comparable, V any](dst, src map[K]V) {
-	for k, v := range src {
-		dst[k] = v
-	}
-}
-func ᐩstdmapsᐩDeleteFunc[K comparable, V any](m map[K]V, del func(K, V) bool) {
-	for k, v := range m {
-		if del(k, v) {
-			delete(m, k)
-		}
-	}
-}
-func ᐩstdmapsᐩEqual[K, V comparable](a, b map[K]V) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if w, ok := b[k]; !ok || w != v {
-			return false
-		}
-	}
-	return true
-}
-func ᐩstdmapsᐩEqualFunc[K comparable, V1, V2 any](a map[K]V1, b map[K]V2, eq func(V1, V2) bool) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if w, ok := b[k]; !ok || !eq(v, w) {
-			return false
-		}
-	}
-	return true
-}
-func ᐩstdcmpᐩCompare[T ᐩordered](x, y T) int {
-	if x < y {
-		return -1
-	}
-	if x > y {
-		return 1
-	}
-	return 0
-}
-func ᐩstdcmpᐩLess[T ᐩordered](x, y T) bool { return x < y }
-func ᐩstdcmpᐩOr[T comparable](vals ...T) T {
-	var zero T
-	for _, v := range vals {
-		if v != zero {
-			return v
-		}
-	}
-	return zero
-}
-func ᐩstdcmpᐩOr2[T comparable](x, y T) T {
-	var zero T
-	if x != zero {
-		return x
-	}
-	return y
-}
-func ᐩstdsyncᐩOnceValue[T any](f func() T) func() T {
-	g := ᐩstdsyncᐩOnceValues(func() (T, bool) { return f(), true })
-	return func() T {
-		v, _ := g()
-		return v
-	}
-}
-func ᐩstdsyncᐩOnceValues[T1, T2 any](f func() (T1, T2)) func() (T1, T2) {
-	var (
-		done  bool
-		v1    T1
-		v2    T2
-		p     any
-		panicked bool
-		lock  = make(chan struct{}, 1)
-	)
-	return func() (T1, T2) {
-		lock <- struct{}{}
-		if !done {
-			done = true
-			func() {
-				panicked = true
-				defer func() {
-					if panicked {
-						p = recover()
-					}
-				}()
-				v1, v2 = f()
-				panicked = false
-			}()
-		}
-		<-lock
-		if panicked {
-			panic(p)
-		}
-		return v1, v2
-	}
-}
-func ᐩstdmathᐩrandᐩv2ᐩN[T ~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64](n T) T {
-	r := n
-	ᐩrt.RandN(&r)
-	return r
-}
-`
-
-// stdGenericsSymbols returns the native helpers of stdGenericsSource, and
-// an empty package iter (its types are rewritten as function types).
-func stdGenericsSymbols() map[string]map[string]reflect.Value {
-	return map[string]map[string]reflect.Value{
-		rtPath + "/rt": {
-			"SortSlice": reflect.ValueOf(func(x any, less func(i, j int) bool, stable bool) {
-				if stable {
-					sort.SliceStable(x, less)
-				} else {
-					sort.Slice(x, less)
-				}
-			}),
-			"RandN": reflect.ValueOf(randN),
-		},
-		"iter/iter": {},
-	}
-}
-
-// the prelude's names follow rewrite.StdGenericName.
-var _ = strings.Contains(stdGenericsSource, rewrite.StdGenericName("slices", "Sort"))
-
-// importsCopy returns the package names successful cells imported.
-func (s *Session) importsCopy() map[string]string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	m := make(map[string]string, len(s.imports))
-	for k, v := range s.imports {
-		m[k] = v
-	}
-	return m
-}
-
-// randN sets the integer *p points to to a random number in [0, *p), as
-// math/rand/v2.N does.
-func randN(p any) {
-	v := reflect.ValueOf(p).Elem()
-	switch v.Kind() {
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		if v.Int() <= 0 {
-			panic("invalid argument to N")
-		}
-		v.SetInt(rand.Int64N(v.Int()))
-	default:
-		if v.Uint() == 0 {
-			panic("invalid argument to N")
-		}
-		v.SetUint(rand.Uint64N(v.Uint()))
-	}
 }

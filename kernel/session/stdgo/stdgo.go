@@ -1,0 +1,94 @@
+// Package stdgo holds the generic functions of the standard library that
+// cells call (slices, maps, cmp, sync.OnceValue, math/rand/v2.N) and the
+// builtins yaegi lacks (min, max), as Go source the session interprets:
+// yaegi's symbol tables cannot hold generic functions, and its own copies
+// of slices and maps fail. The rewrite pass std-generics points
+// `slices.Sort` at `ᐩstdslicesᐩSort` (rewrite.StdGenericName).
+//
+// The shims are ordinary Go files of this package (shim_*.go), so gofmt,
+// vet and the compiler check them and tests run them against the standard
+// library; Source embeds them for the interpreter. In a session, ᐩrt is
+// the session's runtime package, whose SortSlice and RandN are Helpers;
+// here it is a variable with the same methods.
+package stdgo
+
+import (
+	"embed"
+	"math/rand/v2"
+	"reflect"
+	"sort"
+	"strings"
+)
+
+// files are the shims in the order the session declares them: the
+// builtins first (the others use ᐩordered).
+var files = []string{"shim_builtins.go", "shim_slices.go", "shim_maps.go", "shim_cmp.go", "shim_sync.go", "shim_rand.go"}
+
+//go:embed shim_*.go
+var shims embed.FS
+
+// Source returns the shims as one piece of package-level Go for the
+// interpreter: the files in order, without their package clauses.
+func Source() string {
+	var b strings.Builder
+	for _, name := range files {
+		text, err := shims.ReadFile(name)
+		if err != nil {
+			panic("stdgo: " + err.Error()) // embedded: a missing file is a bug here
+		}
+		_, body, ok := strings.Cut(string(text), "\npackage stdgo\n")
+		if !ok {
+			panic("stdgo: " + name + " has no package clause")
+		}
+		b.WriteString(body)
+	}
+	return b.String()
+}
+
+// Helpers returns the native functions the shims call through ᐩrt, for
+// the session's runtime package's symbol table.
+func Helpers() map[string]reflect.Value {
+	return map[string]reflect.Value{
+		"SortSlice": reflect.ValueOf(sortSlice),
+		"RandN":     reflect.ValueOf(randN),
+	}
+}
+
+// sortSlice sorts x (a slice) with less, stably when asked.
+func sortSlice(x any, less func(i, j int) bool, stable bool) {
+	if stable {
+		sort.SliceStable(x, less)
+	} else {
+		sort.Slice(x, less)
+	}
+}
+
+// randN sets the integer *p points to to a random number in [0, *p), as
+// math/rand/v2.N does.
+func randN(p any) {
+	v := reflect.ValueOf(p).Elem()
+	switch v.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		if v.Int() <= 0 {
+			panic("invalid argument to N")
+		}
+		v.SetInt(rand.Int64N(v.Int()))
+	default:
+		if v.Uint() == 0 {
+			panic("invalid argument to N")
+		}
+		v.SetUint(rand.Uint64N(v.Uint()))
+	}
+}
+
+// runtimeHelpers is ᐩrt as the compiled shims see it.
+type runtimeHelpers struct{}
+
+func (runtimeHelpers) SortSlice(x any, less func(i, j int) bool, stable bool) {
+	sortSlice(x, less, stable)
+}
+func (runtimeHelpers) RandN(p any) { randN(p) }
+
+// ᐩrt stands for the session's runtime package when the shims are
+// compiled as Go.
+var ᐩrt runtimeHelpers
