@@ -22,12 +22,13 @@ type Profile struct {
 	Dropped  int64 // events that did not fit the buffer
 	Capacity int   // the buffer's size in events
 	Debug    int   // the DEBUG level the statement ran at
+	Clamped  int   // events whose stamps were moved so none runs backwards (tensor.Recording)
 }
 
 // FromRecording wraps a runtime recording.
 func FromRecording(label string, rec *tensor.Recording, debug int) *Profile {
 	return &Profile{Label: label, Start: rec.Start, Duration: rec.Duration, Events: rec.Events,
-		Dropped: rec.Dropped, Capacity: rec.Capacity, Debug: debug}
+		Dropped: rec.Dropped, Capacity: rec.Capacity, Debug: debug, Clamped: rec.Clamped}
 }
 
 // HostLane is the name of the host's lane; device lanes are named by their

@@ -98,6 +98,9 @@ func (p *Profile) Warnings() []string {
 	if p.Dropped > 0 {
 		w = append(w, fmt.Sprintf("%d events did not fit the buffer of %d and are missing from the timeline and table; profile fewer calls, or raise the capacity", p.Dropped, p.Capacity))
 	}
+	if p.Clamped > 0 {
+		w = append(w, fmt.Sprintf("%d events' stamps were moved forward (by at most the clocks' 50 µs error bound) so that none starts before the profile, before its enqueue or ends before it starts: host spans read the monotonic clock, device lanes the runtime's phase clock", p.Clamped))
+	}
 	if p.Debug >= 2 {
 		w = append(w, fmt.Sprintf("DEBUG=%d waits for every kernel to time it: the overlap above is what the forced waits leave, not how the program normally runs", p.Debug))
 	}

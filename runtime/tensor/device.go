@@ -57,7 +57,7 @@ type work struct {
 	pool  *workPool     // a JIT replay's item: returned to its pool once run
 	eager *eagerItem    // an eager item: recycled once run (eager.go)
 	keep  []*Buffer     // buffers the launches read that nothing else keeps alive
-	enq   time.Time     // when it was enqueued, set only while a profile is taken
+	enq   stamp         // when it was enqueued, set only while a profile is taken
 	spin  time.Duration // a Spin item: busy-wait this long instead of launching
 }
 
@@ -352,7 +352,7 @@ func SynchronizeAll() error {
 func (d *Dev) enqueue(w *work) {
 	noteWork(d, w)
 	if prof.on.Load() {
-		w.enq = time.Now()
+		w.enq = monoNow() // the phase clock, like the kernel's start (clock.go)
 	}
 	d.mu.Lock()
 	d.pending++
@@ -377,6 +377,9 @@ func (d *Dev) runInline(w *work) bool {
 	d.pending++
 	d.mu.Unlock()
 	noteWork(d, w)
+	if prof.on.Load() {
+		w.enq = monoNow() // a pooled item's stamp is from its last launch
+	}
 	d.execMu.Lock()
 	err := d.run(w)
 	d.execMu.Unlock()
@@ -466,7 +469,7 @@ func (d *Dev) run(w *work) (err error) {
 		} else {
 			t0 := monoNow()
 			if d.batch.RunBatch(w.progs, w.mems, w.sizes) {
-				counters.deviceNS.Add(int64(monoNow() - t0))
+				counters.deviceNS.Add(int64(max(monoNow(), t0) - t0))
 				return nil
 			}
 		}
@@ -476,10 +479,10 @@ func (d *Dev) run(w *work) (err error) {
 		cur = i
 		t0 := monoNow()
 		runSplitRows(l.prog, w.mems[i], w.sizes[i], w.reds[i], w.rows[i])
-		el := time.Duration(monoNow() - t0)
+		el := time.Duration(max(monoNow(), t0) - t0)
 		counters.deviceNS.Add(int64(el))
 		if rec {
-			recordKernel(d, l.k, w.enq, t0.time(), el)
+			recordKernel(d, l.k, w.enq, t0, el)
 		}
 		if dbg {
 			debugKernel(d, l.k, el)

@@ -97,6 +97,12 @@ type Recording struct {
 	Events   []Event
 	Capacity int   // the buffer's size in events
 	Dropped  int64 // events not recorded because the buffer was full
+	// Clamped counts events whose stamps were moved so that no time is
+	// negative and none runs backwards (a start before the profile began,
+	// an end before its start, a kernel started before it was enqueued):
+	// host spans read the monotonic clock, kernels the phase clock
+	// (clock.go), which agree within its stated error bound.
+	Clamped int
 }
 
 // rawEvent is an Event as recorded: pointers instead of copied fields, so a
@@ -152,7 +158,7 @@ func StartProfile(capacity int) error {
 		prof.buf = make([]rawEvent, capacity)
 	}
 	prof.n.Store(0)
-	prof.epoch = time.Now()
+	prof.epoch = monoNow().time() // the phase clock's, like the kernel lane's stamps
 	prof.on.Store(true)
 	return nil
 }
@@ -163,7 +169,11 @@ func Profiling() bool { return prof.on.Load() }
 // StopProfile stops recording and returns the events, or nil when no
 // profile was being taken. It does not synchronize: call SynchronizeAll
 // first to include every enqueued kernel.
-func StopProfile() *Recording {
+func StopProfile() *Recording { return stopProfile(true) }
+
+// stopProfile is StopProfile; without clamp the stamps are exported as
+// recorded (the clock tests look at them raw).
+func stopProfile(clamp bool) *Recording {
 	prof.mu.Lock()
 	defer prof.mu.Unlock()
 	if !prof.on.Load() {
@@ -181,6 +191,9 @@ func StopProfile() *Recording {
 	est := map[*Kernel][2]int64{} // FLOPs and Bytes walk the IR: once per kernel
 	for i := range rec.Events {
 		rec.Events[i] = prof.buf[i].export(est)
+		if clamp && rec.Events[i].clamp() {
+			rec.Clamped++
+		}
 		prof.buf[i] = rawEvent{} // drop the references
 	}
 	return rec
@@ -233,11 +246,11 @@ func recordPhase(a *atomic.Int64, start time.Time, el time.Duration) {
 }
 
 // recordKernel records one launch of k on d that ran from start for el.
-func recordKernel(d *Dev, k *Kernel, enq, start time.Time, el time.Duration) {
+func recordKernel(d *Dev, k *Kernel, enq, start stamp, el time.Duration) {
 	prof.writers.Add(1)
 	if prof.on.Load() {
-		e := rawEvent{kind: EventKernel, dev: d, k: k, enq: int64(enq.Sub(prof.epoch))}
-		e.start = int64(start.Sub(prof.epoch))
+		e := rawEvent{kind: EventKernel, dev: d, k: k, enq: int64(enq.time().Sub(prof.epoch))}
+		e.start = int64(start.time().Sub(prof.epoch))
 		e.end = e.start + int64(el)
 		if i := prof.n.Add(1) - 1; i < int64(len(prof.buf)) {
 			prof.buf[i] = e
@@ -283,6 +296,20 @@ func (e *rawEvent) export(est map[*Kernel][2]int64) Event {
 	return out
 }
 
+// clamp keeps e's times ordered — 0 ≤ Enqueued ≤ Start ≤ End for a
+// kernel, 0 ≤ Start ≤ End for a span — and reports whether it moved one.
+// With one clock per lane a move is at most the clocks' disagreement.
+func (e *Event) clamp() bool {
+	s, en, q := e.Start, e.End, e.Enqueued
+	if e.Kind == EventKernel {
+		e.Enqueued = max(e.Enqueued, 0)
+		e.Start = max(e.Start, e.Enqueued)
+	}
+	e.Start = max(e.Start, 0)
+	e.End = max(e.End, e.Start)
+	return s != e.Start || en != e.End || q != e.Enqueued
+}
+
 // compileOrigin is where a freshly compiled program came from: a backend
 // with a disk cache says (CacheOrigin); otherwise it was compiled.
 func compileOrigin(p Program) string {
@@ -321,15 +348,15 @@ func (d *Dev) runBatchTimed(w *work) bool {
 		*scratch = make([]int64, len(w.launches))
 	}
 	el := (*scratch)[:len(w.launches)]
-	t0 := time.Now()
+	t0 := monoNow()
 	if !tb.RunBatchTimed(w.progs, w.mems, w.sizes, el) {
 		return false
 	}
-	counters.deviceNS.Add(int64(time.Since(t0)))
+	counters.deviceNS.Add(int64(max(monoNow(), t0) - t0))
 	// One reservation for the whole batch.
 	prof.writers.Add(1)
 	if prof.on.Load() {
-		base, enq := int64(t0.Sub(prof.epoch)), int64(w.enq.Sub(prof.epoch))
+		base, enq := int64(t0.time().Sub(prof.epoch)), int64(w.enq.time().Sub(prof.epoch))
 		first := prof.n.Add(int64(len(w.launches))) - int64(len(w.launches))
 		prev := int64(0)
 		for i := range w.launches {
