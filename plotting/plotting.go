@@ -224,11 +224,8 @@ func count(n int, one, many string) string {
 }
 
 // measured returns the floor-subtracted per-loop times of the measured
-// samples in ns.
+// samples in ns (at least 0, as in the result's statistics).
 func measured(r *timing.Result) []float64 {
-	xs := r.Measured()
-	for i := range xs {
-		xs[i] -= r.Floor
-	}
+	xs, _ := r.NetOfFloor()
 	return xs
 }

@@ -284,12 +284,10 @@ func label(rs []*Result, i int) string {
 
 func (c *Comparison) label(rs []*Result, i int) string { return label(rs, i) }
 
-// floorless returns r's measured per-loop times with the floor subtracted.
+// floorless returns r's measured per-loop times with the floor subtracted
+// (at least 0: Result.NetOfFloor).
 func floorless(r *Result) []float64 {
-	xs := r.Measured()
-	for i := range xs {
-		xs[i] -= r.Floor
-	}
+	xs, _ := r.NetOfFloor()
 	return xs
 }
 

@@ -57,8 +57,13 @@ func (r *Result) floorText(f func(float64) string) string {
 	if r.FloorSource == "empty statement" {
 		covers = "the interpreter's call into the loop, the loop, the clock reads and the syncs"
 	}
-	return fmt.Sprintf("floor %s per loop subtracted (%s, %s through the same harness: %s)",
+	s := fmt.Sprintf("floor %s per loop subtracted (%s, %s through the same harness: %s)",
 		f(r.Floor), r.FloorSource, plural(len(r.FloorSamples), "sample", "samples"), covers)
+	if r.FloorClamped > 0 {
+		s += fmt.Sprintf("; %s of %d below the floor count as 0, not as negative times (the statement costs less than the harness's own variation)",
+			plural(r.FloorClamped, "sample", "samples"), r.Repeats)
+	}
+	return s
 }
 
 // deviceText is the device line: kernels, estimated FLOPs and bytes per

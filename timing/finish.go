@@ -10,7 +10,10 @@ func (r *runner) finish() *Result {
 	res.Repeats = len(r.measured)
 	xs := make([]float64, len(r.measured))
 	for i, x := range r.measured {
-		xs[i] = x - res.Floor
+		if xs[i] = x - res.Floor; xs[i] < 0 {
+			xs[i] = 0 // below the floor: the harness's noise, not a negative time
+			res.FloorClamped++
+		}
 	}
 	res.Stats = Summarize(xs, r.o.Confidence)
 	var enq []float64

@@ -97,7 +97,7 @@ func (r *runner) progress(p CallPhase, done, total int) {
 			slices.Sort(s)
 			r.median, r.medianAt = Quantile(s, 0.5), now
 		}
-		pr.Median = r.median - r.res.Floor
+		pr.Median = max(r.median-r.res.Floor, 0)
 	}
 	r.o.Progress(pr)
 }

@@ -34,6 +34,10 @@ type Result struct {
 	Floor        float64  `json:"floor_ns"`
 	FloorSource  string   `json:"floor_source"`
 	FloorSamples []Sample `json:"floor_samples,omitempty"`
+	// FloorClamped counts measured samples whose per-loop time was below
+	// the floor: they count as 0 in Stats (a time is never negative), and
+	// Text says so.
+	FloorClamped int `json:"floor_clamped,omitempty"`
 	// Resolution is the measured timer resolution; SyncCost the median cost
 	// of an empty Sync; SampleTarget the sample length calibration aimed at.
 	Resolution   time.Duration `json:"resolution_ns"`
@@ -165,6 +169,18 @@ func (r *Result) Measured() []float64 {
 		}
 	}
 	return xs
+}
+
+// NetOfFloor returns r's measured per-loop times with the floor
+// subtracted, each at least 0, and how many were below the floor.
+func (r *Result) NetOfFloor() (xs []float64, clamped int) {
+	xs = r.Measured()
+	for i := range xs {
+		if xs[i] -= r.Floor; xs[i] < 0 {
+			xs[i], clamped = 0, clamped+1
+		}
+	}
+	return xs, clamped
 }
 
 // CheckError reports that Target.Check was false: When says at which call
