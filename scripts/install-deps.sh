@@ -8,6 +8,7 @@
 # into tests/lab (the Lab ranking test). jupyterhub (Debian's 3.0, with its
 # configurable-http-proxy) is for tests/jupyter/test_hub.py.
 set -euo pipefail
+cd "$(dirname "$0")/.."
 pkgs="python3-jupyter-client jupyter-client python3-ipykernel python3-jupyter-kernel-test
 python3-nbclient python3-nbformat python3-nbconvert jupyter-nbconvert jupyter-console
 jupyter-notebook tmux jupyterhub"
@@ -18,10 +19,10 @@ for p in $pkgs; do
 done
 if [ -n "$missing" ]; then
   echo "installing Debian packages:$missing"
-  sudo_cmd=""
-  [ "$(id -u)" -ne 0 ] && sudo_cmd=sudo
-  $sudo_cmd apt-get update -q
-  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -q --no-install-recommends $missing
+  # apt-get-wait.sh waits (up to TICK_APT_LOCK_WAIT s, 600) for another
+  # apt-get or an unattended upgrade to release the package locks.
+  scripts/apt-get-wait.sh update -q
+  scripts/apt-get-wait.sh install -y -q --no-install-recommends $missing
 fi
 if ! command -v cc >/dev/null 2>&1 && ! command -v gcc >/dev/null 2>&1; then
   echo "note: no C compiler; the native CPU backend is tested only where one exists"
