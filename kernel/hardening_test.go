@@ -60,7 +60,9 @@ func healthy(t *testing.T, k *kernel.Kernel, ci kernel.ConnectionInfo) {
 	c := dial(t, k, ci, []byte(ci.Key))
 	c.ready()
 	h := c.send(c.shell, "execute_request", map[string]any{"code": "1+1"}, c.key)
-	if r, ok := c.await(c.shellMsgs, h, "execute_reply", 5*time.Second); !ok || !strings.Contains(string(r.Content), `"status":"ok"`) {
+	// A bound against a wedged kernel, not a speed claim: generous, so a
+	// busy machine does not trip it.
+	if r, ok := c.await(c.shellMsgs, h, "execute_reply", time.Minute); !ok || !strings.Contains(string(r.Content), `"status":"ok"`) {
 		t.Fatalf("after the attack, execute_reply = %v", r)
 	}
 }
@@ -206,16 +208,14 @@ func TestHugeFrameHeaderIsRefused(t *testing.T) {
 	healthy(t, k, ci)
 }
 
+// The idle peers are kept for an hour: a client that had to wait for them
+// to be dropped would not be served within healthy's minute.
 func TestIdleConnectionDoesNotBlockOthers(t *testing.T) {
-	k, ci, _ := startKernel(t, zmtp.Limits{Handshake: time.Minute})
+	k, ci, _ := startKernel(t, zmtp.Limits{Handshake: time.Hour})
 	for _, sock := range sockets {
 		dialRaw(t, k, sock) // connects and never sends a byte
 	}
-	start := time.Now()
 	healthy(t, k, ci)
-	if d := time.Since(start); d > 20*time.Second {
-		t.Errorf("a new client waited %v behind idle connections", d)
-	}
 }
 
 func TestSilentPeerIsDroppedAfterHandshakeDeadline(t *testing.T) {

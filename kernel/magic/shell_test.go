@@ -60,13 +60,11 @@ func TestShellInterrupt(t *testing.T) {
 		time.Sleep(300 * time.Millisecond)
 		s.Interrupt()
 	}()
-	start := time.Now()
+	// "was killed" is the interrupt's doing: the command would end by
+	// itself only after its sleep, and exit 0.
 	res, _ := run(t, s, 2, "!echo started; sleep 30; echo never")
 	if res.Err == nil || res.Err.Name != cell.Interrupted || !strings.Contains(res.Err.Error(), "was killed") {
 		t.Fatalf("interrupted shell: %v", res.Err)
-	}
-	if d := time.Since(start); d > 10*time.Second {
-		t.Errorf("the interrupt took %v", d)
 	}
 	if v, err := s.Eval("kept"); err != nil || v.Int() != 7 {
 		t.Errorf("kept = %v, %v", v, err)

@@ -3,6 +3,9 @@ package session
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -39,9 +42,9 @@ vals := []int{3, 1, 2}`
 			if res.Err == nil || res.Err.Name != "Interrupted" {
 				t.Fatalf("got %v, want an Interrupted error", res.Err)
 			}
-			if late > time.Second {
-				t.Errorf("cell ended %v after the interrupt", late)
-			}
+			// The loops never end by themselves: the error is the interrupt's
+			// doing. How soon is a speed (reported here, not asserted: load
+			// stretches it).
 			t.Logf("stopped %v after the interrupt", late)
 			// Everything defined before still works.
 			res, _ = exec(t, s, 3, "sort.Ints(vals)\nadd(2) + spin(10) + vals[0]")
@@ -139,19 +142,40 @@ func TestPanicTraceback(t *testing.T) {
 	}
 }
 
+// goOnSink creates a file when the first text reaches it: a cell that waits
+// for that file goes on only if its output was streamed while it ran.
+type goOnSink struct {
+	*recorder
+	path string
+}
+
+func (g goOnSink) Stream(name, text string) {
+	g.recorder.Stream(name, text)
+	if strings.Contains(text, "first") {
+		_ = os.WriteFile(g.path, nil, 0o644)
+	}
+}
+
+// The cell prints, then waits (a minute at most) for the sink to have the
+// line: an order of events, not a time, so load cannot break it.
 func TestStreamingArrivesBeforeCellEnds(t *testing.T) {
 	s := newSession(t)
-	start := time.Now()
-	res, rec := exec(t, s, 1, "import (\"fmt\"; \"time\")\nfmt.Println(\"first\")\ntime.Sleep(300 * time.Millisecond)\nfmt.Println(\"second\")")
-	end := time.Since(start)
+	sink := goOnSink{&recorder{}, filepath.Join(t.TempDir(), "go-on")}
+	code := fmt.Sprintf(`import ("fmt"; "os"; "time")
+fmt.Println("first")
+_, err := os.Stat(%[1]q)
+for i := 0; i < 6000 && err != nil; i++ {
+	time.Sleep(10 * time.Millisecond)
+	_, err = os.Stat(%[1]q)
+}
+fmt.Println("second", err == nil)`, sink.path)
+	res := s.Execute(context.Background(), Cell{Code: code, Count: 1}, sink)
 	if res.Err != nil {
 		t.Fatal(res.Err)
 	}
-	if len(rec.streams) != 2 || rec.streams[0].text != "first\n" || rec.streams[1].text != "second\n" {
-		t.Fatalf("streams %q, want first and second in two messages", rec.streams)
-	}
-	if at := rec.times[0].Sub(start); at > end-200*time.Millisecond {
-		t.Errorf("first output arrived %v after start, the cell took %v: not streamed", at, end)
+	rec := sink.recorder
+	if len(rec.streams) != 2 || rec.streams[0].text != "first\n" || rec.streams[1].text != "second true\n" {
+		t.Fatalf("streams %q, want first and \"second true\" in two messages (false: the first line reached the sink only when the cell ended)", rec.streams)
 	}
 }
 

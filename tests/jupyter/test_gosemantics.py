@@ -19,8 +19,7 @@ class GoSemantics(KernelTestCase):
 
     def interrupt_after_start(self, code, interrupts=1):
         """Run code that prints "waiting" and then blocks; interrupt it
-        (once, or twice with a pause); return the reply and the seconds from
-        the last interrupt to the reply."""
+        (once, or twice with a pause); return the reply."""
         msg_id = self.kc.execute(code)
 
         def started():
@@ -35,12 +34,10 @@ class GoSemantics(KernelTestCase):
         for i in range(interrupts):
             if i:
                 time.sleep(0.5)
-            t0 = time.monotonic()
             self.km.interrupt_kernel()
         reply = shell_reply(self.kc, msg_id)
-        elapsed = time.monotonic() - t0
         collect(self.kc, msg_id)
-        return reply, elapsed
+        return reply
 
     def test_1_interrupt_each_blocking_op(self):
         self.ok('import ("fmt"; "sync"; "time")\nkept := 41\nnext := func() int { kept++; return kept }\n'
@@ -58,17 +55,18 @@ class GoSemantics(KernelTestCase):
         }
         for name, code in ops.items():
             with self.subTest(op=name):
-                reply, elapsed = self.interrupt_after_start('fmt.Println("waiting")\n' + code)
+                # Each op waits forever (the sleep a minute: it would end "ok"),
+                # so an Interrupted reply is the interrupt's doing.
+                reply = self.interrupt_after_start('fmt.Println("waiting")\n' + code)
                 self.assertEqual(reply["content"]["status"], "error")
                 self.assertEqual(reply["content"]["ename"], "Interrupted", reply["content"])
-                self.assertLess(elapsed, 3, f"{name}: the interrupt took {elapsed:.2f}s")
                 self.assertTrue(self.km.is_alive())
                 self.value("next()")
         self.assertEqual(self.value("kept"), str(41 + len(ops)))
 
     def test_2_sleep_then_statement_not_run(self):
         self.ok('import ("fmt"; "time")\nafter := 0')
-        reply, _ = self.interrupt_after_start('fmt.Println("waiting")\ntime.Sleep(4 * time.Second)\nafter = 1')
+        reply = self.interrupt_after_start('fmt.Println("waiting")\ntime.Sleep(40 * time.Second)\nafter = 1')
         self.assertEqual(reply["content"]["ename"], "Interrupted")
         self.assertEqual(self.value("after"), "0")
 
@@ -76,7 +74,7 @@ class GoSemantics(KernelTestCase):
         out = self.stdout('import "fmt"\nz := 3\ndefer func() {\n\tif r := recover(); r != nil {\n'
                           '\t\tfmt.Println("recovered", r)\n\t}\n}()\npanic("boom")')
         self.assertEqual(out, "recovered boom\n")
-        reply, elapsed = self.interrupt_after_start('fmt.Println("waiting")\nfor {\n}')
+        reply = self.interrupt_after_start('fmt.Println("waiting")\nfor {\n}')
         self.assertEqual(reply["content"]["ename"], "Interrupted")
         # the kernel answers every kind of request, and a later panic is not swallowed
         self.assertEqual(self.value("z * 2"), "6")
@@ -88,7 +86,7 @@ class GoSemantics(KernelTestCase):
 
     def test_4_second_interrupt_abandons(self):
         self.ok('import "fmt"\nstay := 5\nnever := make(chan int)')
-        reply, elapsed = self.interrupt_after_start('fmt.Println("waiting")\nfmt.Println(len(""), <-never)', interrupts=2)
+        reply = self.interrupt_after_start('fmt.Println("waiting")\nfmt.Println(len(""), <-never)', interrupts=2)
         self.assertEqual(reply["content"]["ename"], "Interrupted")
         self.assertIn("blocked in", reply["content"]["evalue"])
         self.assertIn("restart the kernel", reply["content"]["evalue"])
@@ -271,15 +269,12 @@ class InterpreterWorkaroundsByRewrite(KernelTestCase):
                 wait_until(lambda: any(m["msg_type"] == "stream" and "waiting" in m["content"]["text"]
                                        for m in self._iopub(msg_id)), what="the cell to start waiting")
                 time.sleep(0.2)
-                t0 = time.monotonic()
-                self.km.interrupt_kernel()  # once
+                self.km.interrupt_kernel()  # once: the wait never ends by itself
                 reply = shell_reply(self.kc, msg_id)
-                elapsed = time.monotonic() - t0
                 collect(self.kc, msg_id)
                 self.assertEqual(reply["content"]["status"], "error")
                 self.assertEqual(reply["content"]["ename"], "Interrupted")
                 self.assertNotIn("restart the kernel", reply["content"]["evalue"])
-                self.assertLess(elapsed, 5, "the first interrupt ended the wait")
         # state and closures are kept
         self.assertEqual(self.stdout('fmt.Println(bump())'), "43\n")
 
