@@ -125,6 +125,11 @@ func Overlap(name string) (PhaseOverlap, string) {
 	return Sequential, ""
 }
 
+// Headline is the line of Text a reader looks for first: the wall time.
+func (o *Once) Headline(digits int) string {
+	return "Wall time: " + FormatDuration(float64(o.Wall), digits)
+}
+
 // Text renders the run like IPython's %time, followed by the phase table:
 // sequential phases with "other" (what no phase accounts for) add up to
 // the wall time; nested and concurrent phases follow, indented, each with
@@ -145,7 +150,7 @@ func (o *Once) Text(digits int) string {
 	} else {
 		fmt.Fprintf(&b, "CPU times: not measured on %s (tick reads them with getrusage, which only Unix has)\n", runtime.GOOS)
 	}
-	fmt.Fprintf(&b, "Wall time: %s\n", f(o.Wall))
+	b.WriteString(o.Headline(digits) + "\n")
 	if c := o.CallText(); c != "" {
 		b.WriteString("Timed call: " + c + "\n")
 	}

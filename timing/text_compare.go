@@ -20,16 +20,9 @@ func (c *Comparison) Text(digits int) string {
 		digits = DefaultDigits
 	}
 	var b strings.Builder
-	w := len("statement")
-	labels := make([]string, len(c.Rows))
-	for i, r := range c.Rows {
-		labels[i] = shorten(r.Label, maxTableLabel)
-		w = max(w, runes(labels[i]))
-	}
-	line := func(cols ...string) {
-		b.WriteString(strings.TrimRight(fmt.Sprintf("%s  %11s  %6s  %8s  %-16s  %s", pad(cols[0], w), cols[1], cols[2], cols[3], cols[4], cols[5]), " ") + "\n")
-	}
-	line("statement", "median/loop", "± CI", "vs base", "p (U test)", "ratio")
+	labels, w := c.labels()
+	line := func(cols ...string) { b.WriteString(tableLine(w, cols...) + "\n") }
+	line(tableHeader...)
 	for i, r := range c.Rows {
 		ci := "± ?"
 		if r.Stats.CIValid {
@@ -50,6 +43,33 @@ func (c *Comparison) Text(digits int) string {
 	}
 	writeWarnings(&b, "", c.Warnings)
 	return b.String()
+}
+
+// tableHeader are the column names of the table Text draws.
+var tableHeader = []string{"statement", "median/loop", "± CI", "vs base", "p (U test)", "ratio"}
+
+// Header is the first line of Text: the table's column names, laid out
+// for its rows.
+func (c *Comparison) Header() string {
+	_, w := c.labels()
+	return tableLine(w, tableHeader...)
+}
+
+// labels returns the rows' labels as the table shows them and the width
+// of its first column.
+func (c *Comparison) labels() ([]string, int) {
+	w := len("statement")
+	labels := make([]string, len(c.Rows))
+	for i, r := range c.Rows {
+		labels[i] = shorten(r.Label, maxTableLabel)
+		w = max(w, runes(labels[i]))
+	}
+	return labels, w
+}
+
+// tableLine lays out one line of the table, the first column w wide.
+func tableLine(w int, cols ...string) string {
+	return strings.TrimRight(fmt.Sprintf("%s  %11s  %6s  %8s  %-16s  %s", pad(cols[0], w), cols[1], cols[2], cols[3], cols[4], cols[5]), " ")
 }
 
 // shorten cuts s to at most n characters, ending it with "…" when cut.

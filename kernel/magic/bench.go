@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tick-kernel/tick/display"
+	"github.com/tick-kernel/tick/kernel/session"
 	"github.com/tick-kernel/tick/timing"
 )
 
@@ -43,7 +44,7 @@ func benchMagic() Magic {
 }
 
 // bench runs %bench.
-func bench(ctx context.Context, h Host, pub display.Publisher, args string) (*display.Data, error) {
+func bench(ctx context.Context, h Evaluator, pub outputSink, args string) (*display.Data, error) {
 	p, err := parseOptions("bench", benchUsage, args, benchSpecs)
 	if err != nil {
 		return nil, err
@@ -104,7 +105,7 @@ func bench(ctx context.Context, h Host, pub display.Publisher, args string) (*di
 		doc := newDocument(KindBenchVs)
 		doc.Comparison, doc.Results = c, []*timing.Result{ra, rb}
 		text := c.Text(digits) + "\n" + ra.Text(digits) + "\n" + rb.Text(digits) + "\n" + goBenchLines(ra, a) + goBenchLines(rb, b)
-		rep = report{Text: text, Doc: doc}
+		rep = report{Text: text, Headlines: []string{c.Header(), ra.Headline(digits), rb.Headline(digits)}, Doc: doc}
 		r = ra
 	} else {
 		r, err = timing.Measure(ctx, a.target, opts)
@@ -120,7 +121,7 @@ func bench(ctx context.Context, h Host, pub display.Publisher, args string) (*di
 		}
 		doc := newDocument(KindBench)
 		doc.Result = r
-		rep = report{Text: r.Text(digits) + "\n" + goBenchLines(r, a), Plots: pl, Alt: alt, SVG: p.has("--svg"), Doc: doc}
+		rep = report{Text: r.Text(digits) + "\n" + goBenchLines(r, a), Headlines: []string{r.Headline(digits)}, Plots: pl, Alt: alt, SVG: p.has("--svg"), Doc: doc}
 	}
 	if v := p.strs["-v"]; v != "" {
 		if err := h.SetVar(v, r); err != nil {
@@ -163,7 +164,7 @@ type benchRun struct {
 }
 
 // benchTarget finds the benchmark function name in the session.
-func benchTarget(h Host, name string, clock *benchClock) (*benchRun, error) {
+func benchTarget(h Evaluator, name string, clock *benchClock) (*benchRun, error) {
 	v, err := h.Eval(name)
 	if err != nil {
 		return nil, fmt.Errorf("%%bench: no benchmark %s: %w", name, err)
@@ -196,13 +197,9 @@ func benchTarget(h Host, name string, clock *benchClock) (*benchRun, error) {
 	return br, nil
 }
 
-// backendOfFunc says whether fn is compiled Go or an interpreted function
-// (the interpreter's functions are reflect.MakeFunc closures of yaegi).
+// backendOfFunc says whether fn is compiled Go or an interpreted function.
 func backendOfFunc(fn reflect.Value) string {
-	if f := runtime.FuncForPC(fn.Pointer()); f != nil && strings.HasPrefix(f.Name(), "github.com/traefik/yaegi/") {
-		return "interpreted Go (yaegi)"
-	}
-	if f := runtime.FuncForPC(fn.Pointer()); f != nil && strings.HasPrefix(f.Name(), "reflect.") {
+	if session.IsInterpreted(fn) {
 		return "interpreted Go (yaegi)"
 	}
 	return "compiled Go (" + runtime.Version() + ")"

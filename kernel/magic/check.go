@@ -17,7 +17,7 @@ import (
 // evalCheck evaluates a --check expression. ok is its value; when it is
 // false, seen says what the check saw ("y.Float32s()[0] is 5"). Anything
 // but a bool is an error that says so.
-func evalCheck(h Host, expr string) (ok bool, seen string, err error) {
+func evalCheck(h Evaluator, expr string) (ok bool, seen string, err error) {
 	v, err := h.Eval(expr)
 	if err != nil {
 		return false, "", fmt.Errorf("--check %s: %w", expr, err)
@@ -38,7 +38,7 @@ func evalCheck(h Host, expr string) (ok bool, seen string, err error) {
 // describeFalse says why a false check is false: for a comparison, the
 // value of each side that is not a literal; for a && b, the part that is
 // false; otherwise that the expression is false.
-func describeFalse(h Host, expr string) string {
+func describeFalse(h Evaluator, expr string) string {
 	e, err := parser.ParseExpr(expr)
 	if err != nil {
 		return expr + " is false"
@@ -46,7 +46,7 @@ func describeFalse(h Host, expr string) string {
 	return describe(h, expr, e)
 }
 
-func describe(h Host, src string, e ast.Expr) string {
+func describe(h Evaluator, src string, e ast.Expr) string {
 	text := func(n ast.Node) string { return src[n.Pos()-1 : n.End()-1] }
 	switch x := ast.Unparen(e).(type) {
 	case *ast.BinaryExpr:
@@ -77,7 +77,7 @@ func describe(h Host, src string, e ast.Expr) string {
 }
 
 // evalTrue evaluates a boolean sub-expression.
-func evalTrue(h Host, expr string) (bool, error) {
+func evalTrue(h Evaluator, expr string) (bool, error) {
 	v, err := h.Eval(expr)
 	if err != nil || !v.IsValid() || v.Kind() != reflect.Bool {
 		return false, err
@@ -86,7 +86,7 @@ func evalTrue(h Host, expr string) (bool, error) {
 }
 
 // valueText evaluates expr and renders its value on one short line.
-func valueText(h Host, expr string) string {
+func valueText(h Evaluator, expr string) string {
 	v, err := h.Eval(expr)
 	if err != nil || !v.IsValid() {
 		return "?"

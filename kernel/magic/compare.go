@@ -28,7 +28,7 @@ var compareSpecs = []optSpec{
 // the first, with box plots side by side. With -v NAME the
 // *timing.Comparison is bound to a session variable; with -o it is also
 // the cell's value (the table as text, the comparison as JSON).
-func compare(h Host, pub display.Publisher, args string) (*display.Data, error) {
+func compare(h Evaluator, pub outputSink, args string) (*display.Data, error) {
 	p, err := parseOptions("compare", compareUsage, args, compareSpecs)
 	if err != nil {
 		return nil, err
@@ -82,10 +82,10 @@ func compare(h Host, pub display.Publisher, args string) (*display.Data, error) 
 }
 
 // showComparison publishes the comparison's table, box plots and JSON.
-func showComparison(pub display.Publisher, p *parsed, c *timing.Comparison, results []*timing.Result) error {
+func showComparison(pub outputSink, p *parsed, c *timing.Comparison, results []*timing.Result) error {
 	doc := newDocument(KindCompare)
 	doc.Comparison, doc.Results = c, results
-	rep := report{Text: c.Text(p.ints["-p"]), SVG: p.has("--svg"), Doc: doc}
+	rep := report{Text: c.Text(p.ints["-p"]), Headlines: []string{c.Header()}, SVG: p.has("--svg"), Doc: doc}
 	if p.strs["--plot"] != "none" {
 		box, err := plotting.Box(results...)
 		if err != nil {
@@ -102,7 +102,7 @@ func showComparison(pub display.Publisher, p *parsed, c *timing.Comparison, resu
 }
 
 // savedResult reads a result bound with %timeit -v NAME.
-func savedResult(h Host, name string) (*timing.Result, error) {
+func savedResult(h Evaluator, name string) (*timing.Result, error) {
 	bad := func(reason string) error {
 		return &UsageError{Magic: "compare", Option: name, Reason: reason, Usage: compareUsage}
 	}

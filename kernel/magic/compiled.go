@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"reflect"
 	"strings"
 	"sync"
 	"time"
@@ -215,20 +214,10 @@ func (c *Compiled) env(ctx context.Context) string {
 		c.b.GoCommand(), h.GoVersion, strings.Join(flags, " "), src, cache, sess, len(h.Deps))
 }
 
-// symbolUser is what %%go needs of the engine besides Exec: registering
-// compiled symbols, and where the cell's body is.
-type symbolUser interface {
-	Use(map[string]map[string]reflect.Value) error
-	Locate(text string) cell.Pos
-}
-
 // cell runs %%go: compile the body as a package, load it, and bring its
 // exported names into the interpreted cells' scope.
 func (c *Compiled) cell(ctx context.Context, call *Call) error {
-	eng, ok := call.Eval.(symbolUser)
-	if !ok {
-		return errors.New("%%go needs the tick engine (its evaluator cannot register compiled packages)")
-	}
+	eng := call.Eval
 	if strings.TrimSpace(call.Args) != "" {
 		return &UsageError{Magic: "go", Option: call.Args, Reason: "%%go takes no arguments: the cell below the line is the Go file's body", Usage: goUsage}
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	goscanner "go/scanner"
 	"go/token"
-	"reflect"
 	"strings"
 	"time"
 
@@ -33,8 +32,8 @@ const attributionMin = 5 // CPU profile samples needed to say anything
 // call of a function an ordinary cell declared), and returns a warning
 // when most of its CPU time is the interpreter's: its median then says
 // more about yaegi than about the code.
-func interpretedWarning(ctx context.Context, h Host, stmt string, t timing.Target, r *timing.Result) *timing.Warning {
-	if !mayInterpret(h, stmt) || r.Loops == 0 {
+func interpretedWarning(ctx context.Context, stmt string, t timedStmt, r *timing.Result) *timing.Warning {
+	if !mayInterpret(stmt, t.Interpreted) || r.Loops == 0 {
 		return nil
 	}
 	var share float64
@@ -58,33 +57,23 @@ func interpretedWarning(ctx context.Context, h Host, stmt string, t timing.Targe
 
 // mayInterpret reports whether stmt can run interpreted Go beyond its own
 // few operations: a loop or func literal in it, or a call of a function
-// an interpreted cell declared.
-func mayInterpret(h Host, stmt string) bool {
+// that runs interpreted (interpreted: the engine's list of them).
+func mayInterpret(stmt string, interpreted []string) bool {
+	if len(interpreted) > 0 {
+		return true
+	}
 	var s goscanner.Scanner
 	fset := token.NewFileSet()
 	s.Init(fset.AddFile("", fset.Base(), len(stmt)), []byte(stmt), nil, 0)
 	for {
 		_, tok, _ := s.Scan()
 		if tok == token.EOF {
-			break
+			return false
 		}
 		if tok == token.FOR || tok == token.FUNC || tok == token.GO {
 			return true
 		}
 	}
-	for _, id := range identifiers(stmt) {
-		v, err := h.Eval(id)
-		if err != nil || !v.IsValid() {
-			continue
-		}
-		if v.Kind() == reflect.Interface {
-			v = v.Elem()
-		}
-		if v.IsValid() && v.Kind() == reflect.Func && !v.IsNil() && strings.HasPrefix(backendOfFunc(v), "interpreted") {
-			return true
-		}
-	}
-	return false
 }
 
 // interpretedShare runs call(loops) under a CPU profile for about d and

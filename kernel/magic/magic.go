@@ -10,6 +10,7 @@ import (
 
 	"github.com/tick-kernel/tick/display"
 	"github.com/tick-kernel/tick/kernel/session"
+	"github.com/tick-kernel/tick/kernel/session/cell"
 )
 
 // Magic is a command cells invoke with %name (line magic) or %%name (cell
@@ -41,7 +42,7 @@ type Call struct {
 	// compiles are the magic's place in the cell.
 	Eval Evaluator
 	// Sink receives the magic's output, in order with the cell's.
-	Sink session.Sink
+	Sink session.CellSink
 }
 
 // Output is what a call produces besides what it streams and publishes.
@@ -52,8 +53,11 @@ type Output struct {
 	Page string
 }
 
-// Evaluator is what a magic sees of the Go engine. *session.Evaluator
-// implements it.
+// Evaluator is what a magic sees of the Go engine, all of it: the one
+// interface between the magics and the engine. *session.Evaluator
+// implements it. What only some engines can do is declared here too, not
+// discovered by type assertions: an engine without a capability returns
+// an error wrapping errors.ErrUnsupported from its method.
 type Evaluator interface {
 	// Exec runs Go code (declarations and statements) as the magic's cell.
 	Exec(code string) error
@@ -61,10 +65,23 @@ type Evaluator interface {
 	Eval(expr string) (reflect.Value, error)
 	// SetVar binds a Go value to a session variable.
 	SetVar(name string, v any) error
-	// CompileLoop compiles, once, an interpreted func(n int) that runs
-	// setup and then stmt n times; the loop itself has no interrupt
-	// checkpoint.
-	CompileLoop(setup, stmt string) (func(n int) error, error)
+	// CompileTimed compiles, once, an interpreted func(n int) that runs
+	// setup and then stmt n times (the loop itself has no interrupt
+	// checkpoint), the same around an empty statement (the floor), and
+	// says which functions stmt calls run interpreted: one call to the
+	// engine, whatever the statement.
+	CompileTimed(setup, stmt string) (session.Timed, error)
+	// Interrupted reports whether the user interrupted the cell (magics
+	// that wait on something else than Go, a shell command, poll it).
+	Interrupted() bool
+	// Vars lists the session's variables and constants (%who, %whos).
+	Vars() []session.Var
+	// Locate is where text, code of the magic, is in the cell.
+	Locate(text string) cell.Pos
+	// Use registers compiled packages' yaegi symbol tables ("path/name"
+	// keys), so that Go the magic runs next can import them (%%go). An
+	// engine that cannot load compiled Go returns errors.ErrUnsupported.
+	Use(tables map[string]map[string]reflect.Value) error
 }
 
 var _ Evaluator = (*session.Evaluator)(nil)

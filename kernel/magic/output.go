@@ -62,8 +62,12 @@ func newDocument(kind string) Document { return Document{Version: SchemaVersion,
 // report is what one magic shows: its text block, optional charts (with a
 // description of them in words) and its Document.
 type report struct {
-	Text  string
-	Plots []*plot.Plot
+	Text string
+	// Headlines are what a reader looks for first, as the results give
+	// them (timing.Result.Headline, timing.Once.Headline,
+	// timing.Comparison.Header): shown in bold where Text has them.
+	Headlines []string
+	Plots     []*plot.Plot
 	// Alt describes the charts for front ends that show no images.
 	Alt string
 	SVG bool
@@ -88,7 +92,7 @@ func (r report) outputs(jsonOnly bool) ([]display.Data, error) {
 		}
 		return []display.Data{{Bundle: display.Bundle{"text/plain": string(pretty)}}}, nil
 	}
-	out := []display.Data{textOutput(r.Text, json.RawMessage(raw))}
+	out := []display.Data{textOutput(r.Text, r.Headlines, json.RawMessage(raw))}
 	if len(r.Plots) == 0 {
 		return out, nil
 	}
@@ -99,10 +103,10 @@ func (r report) outputs(jsonOnly bool) ([]display.Data, error) {
 	return append(out, chart), nil
 }
 
-// textOutput is a text block as text/plain and text/html, with doc (when
-// not nil) under ResultMIME.
-func textOutput(text string, doc json.RawMessage) display.Data {
-	b := display.Bundle{"text/plain": text, "text/html": textHTML(text)}
+// textOutput is a text block as text/plain and text/html (headlines in
+// bold), with doc (when not nil) under ResultMIME.
+func textOutput(text string, headlines []string, doc json.RawMessage) display.Data {
+	b := display.Bundle{"text/plain": text, "text/html": textHTML(text, headlines)}
 	if doc != nil {
 		b[ResultMIME] = doc
 	}
@@ -110,13 +114,15 @@ func textOutput(text string, doc json.RawMessage) display.Data {
 }
 
 // textHTML renders a text block as a <pre> that wraps between words only
-// (Notebook 6's stylesheet breaks <pre> text anywhere), with the headline
-// in bold and warnings marked. Its innerText is the text itself.
-func textHTML(text string) string {
+// (Notebook 6's stylesheet breaks <pre> text anywhere), with the lines of
+// the headlines in bold and warnings marked. Its innerText is the text
+// itself.
+func textHTML(text string, headlines []string) string {
 	var b strings.Builder
 	b.WriteString(`<pre class="tick-timing" style="white-space: pre-wrap; word-break: normal; overflow-wrap: normal; ` +
 		`font-size: 13px; line-height: 1.35; margin: 0; padding: 2px 0;">`)
 	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	bold := headlineLines(lines, headlines)
 	inWarning := false
 	for i, l := range lines {
 		if i > 0 {
@@ -135,7 +141,7 @@ func textHTML(text string) string {
 		switch {
 		case inWarning:
 			b.WriteString(`<span style="color: #953800;">` + e + `</span>`)
-		case isHeadline(l):
+		case bold[i]:
 			b.WriteString("<b>" + e + "</b>")
 		default:
 			b.WriteString(e)
@@ -145,11 +151,31 @@ func textHTML(text string) string {
 	return b.String()
 }
 
-// isHeadline recognizes the lines a reader looks for first: the %timeit
-// headline, %time's wall time, and a table's header.
-func isHeadline(l string) bool {
-	return strings.Contains(l, " per loop (median") || strings.HasPrefix(l, "Wall time:") ||
-		strings.HasPrefix(l, "statement ")
+// headlineLines marks the lines that spell one of the headlines: a
+// headline wider than the text allows is written over several lines
+// (timing's layout breaks it before its parenthesis), so a run of lines
+// whose words are the headline's is one.
+func headlineLines(lines, headlines []string) map[int]bool {
+	bold := map[int]bool{}
+	for _, h := range headlines {
+		want := strings.Join(strings.Fields(h), " ")
+		if want == "" {
+			continue
+		}
+		for i := range lines {
+			got := ""
+			for j := i; j < len(lines) && len(got) < len(want); j++ {
+				got = strings.TrimSpace(got + " " + strings.Join(strings.Fields(lines[j]), " "))
+				if got == want {
+					for k := i; k <= j; k++ {
+						bold[k] = true
+					}
+					break
+				}
+			}
+		}
+	}
+	return bold
 }
 
 // chartOutput renders the charts side by side as one image with alt as its
@@ -226,10 +252,15 @@ const (
 	progressEvery = 250 * time.Millisecond
 )
 
-// shownCounter is implemented by the session's sink: the number of outputs
+// outputSink is what the magics that show results need of the cell's
+// Sink (session.CellSink has it): publishing, and the number of outputs
 // the running cell has shown so far (stream text included; a clear starts
-// again from 0).
-type shownCounter interface{ Shown() int }
+// again from 0), or -1 from a sink that does not count them (a progress
+// line is then never cleared, only replaced by a note).
+type outputSink interface {
+	display.Publisher
+	Shown() int
+}
 
 // progress shows a live progress line for long measurements, published
 // with a display ID and updated in place (front ends without
@@ -239,17 +270,17 @@ type shownCounter interface{ Shown() int }
 // so the result takes its place without a flicker); otherwise it is
 // replaced by a one-line note, never left empty.
 type progress struct {
-	pub   display.Publisher
+	pub   outputSink
 	name  string
 	id    string // set once the line is published
-	at    int    // the cell's output count just after the line was published; -1 unknown
+	at    int    // the cell's output count just after the line was published
 	start time.Time
 	last  time.Time
 	now   func() time.Time
 }
 
-func newProgress(pub display.Publisher, name string) *progress {
-	return &progress{pub: pub, name: name, start: time.Now(), now: time.Now, at: -1}
+func newProgress(pub outputSink, name string) *progress {
+	return &progress{pub: pub, name: name, start: time.Now(), now: time.Now}
 }
 
 // update is the timing.Options.Progress callback.
@@ -264,9 +295,7 @@ func (p *progress) update(pr timing.Progress) {
 		p.id = "tick-progress-" + uuid.NewString()
 		d.ID = p.id
 		p.pub.Publish(d)
-		if c, ok := p.pub.(shownCounter); ok {
-			p.at = c.Shown()
-		}
+		p.at = p.pub.Shown()
 		return
 	}
 	d.ID = p.id
@@ -289,8 +318,7 @@ func progressLine(name string, pr timing.Progress) string {
 // alone reports whether the progress line is the only output the cell has
 // shown (so clearing the cell's output removes nothing else).
 func (p *progress) alone() bool {
-	c, ok := p.pub.(shownCounter)
-	return ok && p.at == 1 && c.Shown() == 1
+	return p.at == 1 && p.pub.Shown() == 1
 }
 
 // show publishes outs as new outputs after removing the progress line (if

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"gonum.org/v1/plot"
 
@@ -28,7 +29,7 @@ func (c *countingSink) Clear(wait bool)        { c.clears = append(c.clears, wai
 func (c *countingSink) Shown() int             { return c.shown }
 
 // startProgress runs a progress line past its first publish.
-func startProgress(t *testing.T, k display.Publisher) *progress {
+func startProgress(t *testing.T, k outputSink) *progress {
 	t.Helper()
 	p := newProgress(k, "timeit")
 	now := p.start.Add(600 * time.Millisecond)
@@ -186,5 +187,34 @@ func TestReportOutputs(t *testing.T) {
 	js, err := rep.outputs(true)
 	if err != nil || len(js) != 1 || !strings.Contains(js[0].Bundle["text/plain"].(string), `"version": 1`) {
 		t.Errorf("--json: %v %v", js, err)
+	}
+}
+
+// The headline is bold in the HTML because the result says which line it
+// is, also when the layout broke it over two lines; nothing else is bold.
+func TestHeadlinesBold(t *testing.T) {
+	r := &timing.Result{Label: "step", Loops: 100_000_000, Repeats: 10_000}
+	for i := range r.Repeats {
+		perLoop := 1000 + time.Duration(i%100)*time.Duration(i%100)*(time.Duration(i%7)+1)
+		r.Samples = append(r.Samples, timing.Sample{Phase: timing.PhaseMeasured, N: r.Loops, Elapsed: perLoop * time.Duration(r.Loops)})
+	}
+	r.Stats = timing.Summarize(r.Measured(), 0.95)
+	text := r.Text(0)
+	head := r.Headline(0)
+	if utf8.RuneCountInString(head) <= timing.TextWidth || !strings.Contains(text, "\n  (median") {
+		t.Fatalf("the headline %q fits on one line: this test needs one the layout breaks", head)
+	}
+	page := textHTML(text, []string{head})
+	bold := regexp.MustCompile(`<b>([^<]*)</b>`).FindAllStringSubmatch(page, -1)
+	var got []string
+	for _, b := range bold {
+		got = append(got, strings.TrimSpace(html.UnescapeString(b[1])))
+	}
+	if strings.Join(got, " ") != head {
+		t.Errorf("bold lines %q, want the headline %q", got, head)
+	}
+	once := &timing.Once{Wall: 1310 * time.Microsecond}
+	if page := textHTML(once.Text(0), []string{once.Headline(0)}); !strings.Contains(page, "<b>Wall time: 1.31 ms</b>") {
+		t.Errorf("%%time's wall time is not bold: %s", page)
 	}
 }

@@ -105,15 +105,16 @@ func parseProf(args, body string, cell bool) (*profArgs, error) {
 // events, and synchronized once at the end (never per call or per kernel:
 // the profile shows the program as it normally runs, unless --debug asks
 // for DEBUG=2's forced waits).
-func prof(ctx context.Context, h Host, pub display.Publisher, args, body string, cell bool) (*display.Data, error) {
+func prof(ctx context.Context, h Evaluator, pub outputSink, args, body string, cell bool) (*display.Data, error) {
 	a, err := parseProf(args, body, cell)
 	if err != nil {
 		return nil, err
 	}
-	call, err := h.CompileLoop("", a.stmt)
+	c, err := h.CompileTimed("", a.stmt)
 	if err != nil {
 		return nil, fmt.Errorf("%%prof: %w", compileErr(err))
 	}
+	call := c.Loop
 	for i := 0; i < a.warm; i++ {
 		if err := runCall(ctx, call); err != nil {
 			return nil, fmt.Errorf("%%prof: warm-up call %d: %w", i+1, err)

@@ -10,3 +10,6 @@ type sink struct{ pub, upd []display.Data }
 func (k *sink) Publish(d display.Data) { k.pub = append(k.pub, d) }
 func (k *sink) Update(d display.Data)  { k.upd = append(k.upd, d) }
 func (k *sink) Clear(bool)             {}
+
+// Shown says the sink does not count its outputs (session.CellSink).
+func (k *sink) Shown() int { return -1 }

@@ -93,10 +93,6 @@ func unwrapPath(err error) error {
 	return err
 }
 
-// interruptible is how the shell sees an interrupt of the cell
-// (*session.Evaluator has it).
-type interruptible interface{ Interrupted() bool }
-
 // runShell runs c.Args with the system shell in the kernel's directory
 // and environment, streaming its stdout and stderr as they come. An
 // interrupt kills the command (and what it started).
@@ -127,7 +123,7 @@ wait:
 			break wait
 		case <-ctx.Done():
 		case <-tick.C:
-			if i, ok := c.Eval.(interruptible); !ok || !i.Interrupted() {
+			if !c.Eval.Interrupted() {
 				continue
 			}
 		}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	goscanner "go/scanner"
 	"go/token"
-	"reflect"
 	"time"
 
 	"github.com/tick-kernel/tick/kernel/session"
@@ -13,48 +12,36 @@ import (
 	"github.com/tick-kernel/tick/timing"
 )
 
-// Host is what the magics need from a notebook session. *session.Session
-// implements it; tests may use a fake.
-type Host interface {
-	// CompileLoop compiles, once, an interpreted func(n int) that runs
-	// setup and then stmt n times.
-	CompileLoop(setup, stmt string) (func(n int) error, error)
-	// Eval evaluates a Go expression in the session's scope.
-	Eval(expr string) (reflect.Value, error)
-	// SetVar binds a Go value to a session variable.
-	SetVar(name string, v any) error
+// timedStmt is a statement compiled for timing in one call to the engine
+// (Evaluator.CompileTimed): its target, the target of the empty statement
+// after the same setup (the floor), and the functions it calls that run
+// interpreted.
+type timedStmt struct {
+	timing.Target
+	Floor       *timing.Target
+	Interpreted []string
 }
 
 // compileTarget compiles stmt (after setup) once into a timing target with
 // the tensor runtime's synchronize, counters and facts, and check (a
-// boolean Go expression, may be empty) as its correctness check. label
-// names the statement in errors.
-func compileTarget(h Host, setup, stmt, check string) (timing.Target, error) {
-	call, err := h.CompileLoop(setup, stmt)
+// boolean Go expression, may be empty) as its correctness check.
+func compileTarget(h Evaluator, setup, stmt, check string) (timedStmt, error) {
+	c, err := h.CompileTimed(setup, stmt)
 	if err != nil {
 		// A session error already names its kind and position; say which
 		// step failed without repeating "CompileError:".
 		var se *session.Error
 		if errors.As(err, &se) {
-			return timing.Target{}, fmt.Errorf("compiling the statement: %s", se.Value)
+			return timedStmt{}, fmt.Errorf("compiling the statement: %s", se.Value)
 		}
-		return timing.Target{}, fmt.Errorf("compiling the statement: %w", err)
+		return timedStmt{}, fmt.Errorf("compiling the statement: %w", err)
 	}
-	t := timing.Target{Call: call, Sync: tensor.SynchronizeAll, Probe: probe, Record: recordFacts, Label: label(stmt)}
+	t := timing.Target{Call: c.Loop, Sync: tensor.SynchronizeAll, Probe: probe, Record: recordFacts, Label: label(stmt)}
 	if check != "" {
 		t.Check = func() (bool, string, error) { return evalCheck(h, check) }
 	}
-	return t, nil
-}
-
-// floorTarget is the empty statement compiled the same way as the timed
-// one (with the same setup, so setup cost is part of the floor).
-func floorTarget(h Host, setup string) (*timing.Target, error) {
-	call, err := h.CompileLoop(setup, "")
-	if err != nil {
-		return nil, fmt.Errorf("compiling the empty statement for the floor: %w", err)
-	}
-	return &timing.Target{Call: call, Sync: tensor.SynchronizeAll, Probe: probe}, nil
+	floor := &timing.Target{Call: c.Floor, Sync: tensor.SynchronizeAll, Probe: probe}
+	return timedStmt{Target: t, Floor: floor, Interpreted: c.Interpreted}, nil
 }
 
 // probe maps the tensor runtime's counters onto timing.Probe. Devices run

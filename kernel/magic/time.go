@@ -6,7 +6,6 @@ import (
 
 	"gonum.org/v1/plot"
 
-	"github.com/tick-kernel/tick/display"
 	"github.com/tick-kernel/tick/plotting"
 	"github.com/tick-kernel/tick/runtime/tensor"
 	"github.com/tick-kernel/tick/timing"
@@ -26,7 +25,7 @@ var timeSpecs = []optSpec{
 
 // timeOnce runs %time / %%time: the statement is compiled once, then run
 // once synchronized; wall and CPU time and the runtime's phases are shown.
-func timeOnce(ctx context.Context, h Host, pub display.Publisher, args, body string, cell bool) error {
+func timeOnce(ctx context.Context, h Evaluator, pub outputSink, args, body string, cell bool) error {
 	usage := timeUsage
 	if cell {
 		usage = cellTimeUsage
@@ -53,14 +52,14 @@ func timeOnce(ctx context.Context, h Host, pub display.Publisher, args, body str
 		return fmt.Errorf("%%time: %w", err)
 	}
 	end := tensor.SummarizeDebug("%time")
-	o, err := timing.TimeOnce(t, timing.WallClock(), timing.Provenance{})
+	o, err := timing.TimeOnce(t.Target, timing.WallClock(), timing.Provenance{})
 	end()
 	if err != nil {
 		return fmt.Errorf("%%time: %w", err)
 	}
 	doc := newDocument(KindTime)
 	doc.Once = o
-	rep := report{Text: o.Text(p.ints["-p"]), SVG: p.has("--svg"), Doc: doc}
+	rep := report{Text: o.Text(p.ints["-p"]), Headlines: []string{o.Headline(p.ints["-p"])}, SVG: p.has("--svg"), Doc: doc}
 	if p.strs["--plot"] != "none" {
 		bar, err := plotting.PhaseBar(o)
 		if err != nil {

@@ -16,7 +16,7 @@ import (
 // timeit runs %timeit (cell false: args is the line) or %%timeit (args is
 // the first line, body the cell). It publishes the result to pub and
 // returns the cell value (with -o) or nil.
-func timeit(ctx context.Context, h Host, pub display.Publisher, args, body string, cell bool) (*display.Data, error) {
+func timeit(ctx context.Context, h Evaluator, pub outputSink, args, body string, cell bool) (*display.Data, error) {
 	a, err := parseTimeit(args, body, cell)
 	if err != nil {
 		return nil, err
@@ -25,9 +25,7 @@ func timeit(ctx context.Context, h Host, pub display.Publisher, args, body strin
 	if err != nil {
 		return nil, fmt.Errorf("%%timeit: %w", err)
 	}
-	if a.Opts.Floor, err = floorTarget(h, a.Setup); err != nil {
-		return nil, fmt.Errorf("%%timeit: %w", err)
-	}
+	a.Opts.Floor = target.Floor
 	// DEBUG≥1 inside the magic: a summary per kernel after the measurement,
 	// not a line per launch for thousands of calls.
 	defer tensor.SummarizeDebug("%timeit")()
@@ -38,9 +36,9 @@ func timeit(ctx context.Context, h Host, pub display.Publisher, args, body strin
 	var rep report
 	var r *timing.Result
 	if a.Vs != "" {
-		r, rep, err = timeitVs(ctx, h, a, target)
+		r, rep, err = timeitVs(ctx, h, a, target.Target)
 	} else {
-		r, rep, err = timeitOne(ctx, h, a, target)
+		r, rep, err = timeitOne(ctx, a, target)
 	}
 	if err != nil {
 		prog.abort(stopReason(ctx))
@@ -69,13 +67,13 @@ func timeit(ctx context.Context, h Host, pub display.Publisher, args, body strin
 }
 
 // timeitOne measures one statement.
-func timeitOne(ctx context.Context, h Host, a *timeitArgs, t timing.Target) (*timing.Result, report, error) {
-	r, err := timing.Measure(ctx, t, a.Opts)
+func timeitOne(ctx context.Context, a *timeitArgs, t timedStmt) (*timing.Result, report, error) {
+	r, err := timing.Measure(ctx, t.Target, a.Opts)
 	if err != nil {
 		return nil, report{}, err
 	}
 	r.Label = label(a.Stmt)
-	if w := interpretedWarning(ctx, h, a.Stmt, t, r); w != nil { // interpreted.go
+	if w := interpretedWarning(ctx, a.Stmt, t, r); w != nil { // interpreted.go
 		r.Warnings = append(r.Warnings, *w)
 	}
 	plots, alt, err := resultPlots(r, a.Plots)
@@ -84,17 +82,17 @@ func timeitOne(ctx context.Context, h Host, a *timeitArgs, t timing.Target) (*ti
 	}
 	doc := newDocument(KindTimeit)
 	doc.Result = r
-	return r, report{Text: r.Text(a.Digits), Plots: plots, Alt: alt, SVG: a.SVG, Doc: doc}, nil
+	return r, report{Text: r.Text(a.Digits), Headlines: []string{r.Headline(a.Digits)}, Plots: plots, Alt: alt, SVG: a.SVG, Doc: doc}, nil
 }
 
 // timeitVs interleaves the statement with --vs OTHER and compares them.
 // The returned result is the statement's own.
-func timeitVs(ctx context.Context, h Host, a *timeitArgs, t timing.Target) (*timing.Result, report, error) {
+func timeitVs(ctx context.Context, h Evaluator, a *timeitArgs, t timing.Target) (*timing.Result, report, error) {
 	other, err := compileTarget(h, a.Setup, a.Vs, a.VsCheck)
 	if err != nil {
 		return nil, report{}, fmt.Errorf("--vs: %w", err)
 	}
-	ra, rb, err := timing.Interleave(ctx, t, other, a.Opts)
+	ra, rb, err := timing.Interleave(ctx, t, other.Target, a.Opts)
 	if err != nil {
 		return nil, report{}, err
 	}
@@ -102,7 +100,8 @@ func timeitVs(ctx context.Context, h Host, a *timeitArgs, t timing.Target) (*tim
 	c := timing.Compare(ra, rb)
 	doc := newDocument(KindTimeitVs)
 	doc.Comparison, doc.Results = c, []*timing.Result{ra, rb}
-	rep := report{Text: c.Text(a.Digits) + "\n" + ra.Text(a.Digits) + "\n" + rb.Text(a.Digits), SVG: a.SVG, Doc: doc}
+	rep := report{Text: c.Text(a.Digits) + "\n" + ra.Text(a.Digits) + "\n" + rb.Text(a.Digits), SVG: a.SVG, Doc: doc,
+		Headlines: []string{c.Header(), ra.Headline(a.Digits), rb.Headline(a.Digits)}}
 	if len(a.Plots) > 0 {
 		box, err := plotting.Box(ra, rb)
 		if err != nil {

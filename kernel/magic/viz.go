@@ -17,7 +17,7 @@ const VizMIME = "application/vnd.tick.viz.v1+dot"
 // expression is lazy: nothing is computed), planned, laid out and shown
 // as text/html (summary, the SVG graph, each kernel's IR and source in a
 // collapsible section), text/plain for consoles and image/svg+xml.
-func vizMagic(h Host, pub display.Publisher, args string) error {
+func vizMagic(h Evaluator, pub display.Publisher, args string) error {
 	p, err := parseOptions("viz", vizUsage, args, nil)
 	if err != nil {
 		return err

@@ -9,9 +9,6 @@ import (
 	"github.com/tick-kernel/tick/kernel/session"
 )
 
-// varLister is what %who needs of the engine (*session.Evaluator has it).
-type varLister interface{ Vars() []session.Var }
-
 // whoMagics are %who (names) and %whos (names, types and values).
 func whoMagics() []Magic {
 	return []Magic{
@@ -29,13 +26,9 @@ func whoMagics() []Magic {
 }
 
 func who(c *Call, table bool) error {
-	l, ok := c.Eval.(varLister)
-	if !ok {
-		return fmt.Errorf("%%%s: this engine cannot list its variables", c.Name)
-	}
 	want := strings.Fields(c.Args)
 	var vars []session.Var
-	for _, v := range l.Vars() {
+	for _, v := range c.Eval.Vars() {
 		if len(want) == 0 || typeIn(v.Type, want) {
 			vars = append(vars, v)
 		}

@@ -21,6 +21,19 @@ type Sink interface {
 	Stream(name, text string)
 }
 
+// CellSink is the Sink of a running cell as ExecuteWith hands it to the
+// code that runs the cell (Run.Sink), and to the magics: each call keeps
+// its place among the text the cell printed, and Shown says how many
+// outputs the cell has shown.
+type CellSink interface {
+	Sink
+	// Shown returns the number of outputs (stream text included) the
+	// cell has sent since it began or was last cleared, or -1 when the
+	// sink does not count them. Magics use it to clear a progress line
+	// only when nothing else would be cleared with it.
+	Shown() int
+}
+
 // Cell is one execution request.
 type Cell struct {
 	Code string

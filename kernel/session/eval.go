@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"reflect"
+	goruntime "runtime"
 	"strings"
 
 	"github.com/traefik/yaegi/interp"
@@ -51,7 +52,7 @@ func (s *Session) Eval(expr string) (reflect.Value, error) { return s.evaluator(
 func (s *Session) SetVar(name string, v any) error { return s.evaluator().SetVar(name, v) }
 
 // CompileLoop is Evaluator.CompileLoop with the code placed at its own
-// line 1, column 1.
+// line 1, column 1 (for tests and benchmarks).
 func (s *Session) CompileLoop(setup, stmt string) (func(n int) error, error) {
 	return s.evaluator().CompileLoop(setup, stmt)
 }
@@ -116,22 +117,64 @@ func (e *Evaluator) SetVar(name string, v any) error {
 	return e.Exec(fmt.Sprintf("%s := %s.%s", name, varsName, key))
 }
 
-// CompileLoop compiles, once and in the session's scope, an interpreted
-// func(n int) that runs setup once and then stmt n times in a loop
-// (rewrite.TimedLoop), and returns a Go function that calls it. Errors in
-// setup and stmt are reported at their place in the magic's cell. A panic
-// (or an interrupt) in the loop is returned as an *Error. The loop itself
-// has no interrupt checkpoint: the function's entry has one, as do loops
-// inside stmt.
+// Timed is a statement compiled for timing (Evaluator.CompileTimed).
+type Timed struct {
+	// Loop runs setup once, then the statement n times. A panic (or an
+	// interrupt) in it is returned as an *Error. The loop itself has no
+	// interrupt checkpoint: the function's entry has one, as do loops
+	// inside the statement.
+	Loop func(n int) error
+	// Floor is the same loop around an empty statement, after the same
+	// setup: what the harness itself costs per loop.
+	Floor func(n int) error
+	// Interpreted names the functions the statement calls by name that
+	// run as interpreted Go: functions cells declared, and variables
+	// holding interpreted closures (IsInterpreted), in the order the
+	// statement names them.
+	Interpreted []string
+}
+
+// CompileTimed compiles stmt for timing, once and in the session's scope:
+// an interpreted func(n int) that runs setup once and then stmt n times
+// (rewrite.TimedLoop), the same around an empty statement (the floor),
+// and which functions stmt calls run interpreted. Errors in setup and
+// stmt are reported at their place in the magic's cell. It is one call,
+// whatever the statement: a magic needs nothing else of the engine to
+// time it.
+func (e *Evaluator) CompileTimed(setup, stmt string) (Timed, error) {
+	var names []string
+	loop, err := e.compileLoop(setup, stmt, &names)
+	if err != nil {
+		return Timed{}, err
+	}
+	floor, err := e.compileLoop(setup, "", nil)
+	if err != nil {
+		return Timed{}, fmt.Errorf("session: compiling the empty statement for the floor: %w", err)
+	}
+	return Timed{Loop: loop, Floor: floor, Interpreted: e.s.interpretedFuncs(names)}, nil
+}
+
+// CompileLoop is CompileTimed's Loop alone.
 func (e *Evaluator) CompileLoop(setup, stmt string) (func(n int) error, error) {
+	return e.compileLoop(setup, stmt, nil)
+}
+
+// compileLoop compiles the timed loop of setup and stmt (rewrite.TimedLoop)
+// and returns a Go function that calls it. When names is not nil, it
+// receives the identifiers stmt names (not those after a '.').
+func (e *Evaluator) compileLoop(setup, stmt string, names *[]string) (func(n int) error, error) {
 	s := e.s
 	name := fmt.Sprintf("ᐩloop%d", s.nextVar())
 	code := rewrite.TimedLoop(name, setup, stmt, e.locate(setup), e.locate(stmt))
 	timed := func(pc *cell.Parsed) []ast.Node {
-		if loop := rewrite.TimedLoopNode(pc); loop != nil {
-			return []ast.Node{loop}
+		loop := rewrite.TimedLoopNode(pc)
+		if loop == nil {
+			return nil
 		}
-		return nil
+		if names != nil {
+			*names = identifiers(loop.(*ast.ForStmt).Body)
+		}
+		return []ast.Node{loop}
 	}
 	if res := s.runMarked(cell.Cell{N: e.n, Code: code}, timed); res.Err != nil {
 		return nil, res.Err
@@ -154,6 +197,58 @@ func (e *Evaluator) CompileLoop(setup, stmt string) (func(n int) error, error) {
 		fn(n)
 		return nil
 	}, nil
+}
+
+// identifiers returns the identifiers n names, in order, leaving out the
+// selectors after a '.' (fields, methods, package members).
+func identifiers(n ast.Node) []string {
+	var out []string
+	var visit func(ast.Node) bool
+	visit = func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.SelectorExpr:
+			ast.Inspect(x.X, visit)
+			return false
+		case *ast.Ident:
+			out = append(out, x.Name)
+		}
+		return true
+	}
+	ast.Inspect(n, visit)
+	return out
+}
+
+// interpretedFuncs returns those of names (once each, in order) that name
+// a function a cell declared, or a global variable holding an
+// interpreted function.
+func (s *Session) interpretedFuncs(names []string) []string {
+	g := s.globals()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []string
+	seen := map[string]bool{}
+	for _, n := range names {
+		if seen[n] {
+			continue
+		}
+		seen[n] = true
+		_, declared := s.funcCell[n]
+		v := g[n]
+		if v.IsValid() && v.Kind() == reflect.Interface {
+			v = v.Elem()
+		}
+		if declared || v.IsValid() && v.Kind() == reflect.Func && !v.IsNil() && IsInterpreted(v) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// IsInterpreted reports whether fn, a func value, runs as interpreted Go:
+// the interpreter's functions are reflect.MakeFunc closures of yaegi.
+func IsInterpreted(fn reflect.Value) bool {
+	f := goruntime.FuncForPC(fn.Pointer())
+	return f != nil && (strings.HasPrefix(f.Name(), "github.com/traefik/yaegi/") || strings.HasPrefix(f.Name(), "reflect."))
 }
 
 // locate is where text, code of the magic, is in the cell (line 1,

@@ -122,9 +122,7 @@ func (o orderedSink) Clear(wait bool) {
 	o.st.pass(func(k Sink) { k.Clear(wait); o.st.shown = 0 })
 }
 
-// Shown returns the number of outputs (stream text included) the cell has
-// sent since it began or was last cleared. Magics use it to clear a
-// progress line only when nothing else would be cleared with it.
+// Shown is CellSink's.
 func (o orderedSink) Shown() (n int) {
 	o.st.pass(func(Sink) { n = o.st.shown })
 	return n

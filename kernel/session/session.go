@@ -263,7 +263,7 @@ func (s *Session) ExecuteWith(ctx context.Context, c Cell, sink Sink, run func(*
 type Run struct {
 	s    *Session
 	cell *cell.Cell
-	sink Sink
+	sink CellSink
 }
 
 // Cell is the running cell.
@@ -271,7 +271,7 @@ func (r *Run) Cell() *cell.Cell { return r.cell }
 
 // Sink is where the cell's output goes: writes to it keep their order
 // among the text the cell printed.
-func (r *Run) Sink() Sink { return r.sink }
+func (r *Run) Sink() CellSink { return r.sink }
 
 // Interrupted reports whether an interrupt is pending for the cell.
 func (r *Run) Interrupted() bool { return r.s.Interrupted() }
