@@ -120,8 +120,11 @@ func boxNote(c *timing.Comparison, i int) string {
 	if i == 0 {
 		return s + "\n(baseline)"
 	}
-	if row.DeltaText == "~" {
+	switch row.Verdict {
+	case timing.VerdictSame:
 		return s + "\n~ no difference, " + pValue(row.P)
+	case timing.VerdictCannotTell:
+		return s + "\n? cannot tell (see the text)"
 	}
 	return s + "\n" + row.DeltaText + " vs baseline, " + pValue(row.P)
 }

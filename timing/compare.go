@@ -2,23 +2,24 @@ package timing
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"maps"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
-
-	"github.com/aclements/go-moremath/stats"
-	"golang.org/x/perf/benchmath"
 )
 
 // Interleave measures a and b together: each goes through its own cold,
-// capture, warm-up and calibration phases, then their samples alternate
-// (a, b, a, b, …) until the shared budget is spent, so slow drift of the
-// machine (thermal, frequency, background load) affects both alike.
+// capture, warm-up and calibration phases, then sampling proceeds in
+// rounds, one sample of each statement per round, back to back in an order
+// drawn at random for every round, until the shared budget is spent: slow
+// drift of the machine (thermal, frequency, background load) affects both
+// alike, and no statement is always the one that runs first after the
+// other (a fixed order would give one of them the other's leftovers:
+// caches, the collector's debt, a CPU the scheduler just handed back).
 //
 // Each statement's --check runs on its own calls: a false check in either
 // stops the measurement with the *CheckError wrapped in the statement's
@@ -49,11 +50,18 @@ func Interleave(ctx context.Context, a, b Target, o Options) (*Result, *Result, 
 	restore := ra.o.gcOff()
 	ra.begin()
 	rb.begin()
-	for ra.wantMore() || rb.wantMore() {
-		for i, r := range []*runner{ra, rb} {
+	order := rand.New(rand.NewPCG(0x7469636b, 0x726f756e64)) // the same balanced sequence every call
+	for round := 1; ra.wantMore() || rb.wantMore(); round++ {
+		rs, names := [2]*runner{ra, rb}, [2]int{0, 1}
+		if order.IntN(2) == 1 {
+			rs, names = [2]*runner{rb, ra}, [2]int{1, 0}
+		}
+		for j, r := range rs {
+			i := names[j]
 			if !r.wantMore() {
 				continue
 			}
+			r.round = round
 			if err := r.sample(ctx); err != nil {
 				restore()
 				return nil, nil, wrapf(err, "%s", name(r.t, i))
@@ -76,39 +84,64 @@ func Interleave(ctx context.Context, a, b Target, o Options) (*Result, *Result, 
 // a Group.
 var interleaveID atomic.Int64
 
-// Comparison is a benchstat-style comparison of results against the first.
+// Comparison compares results against the first (the base).
 type Comparison struct {
-	// Alpha is the significance level: a p-value above it means "no
-	// detectable difference" and the delta is shown as "~".
+	// Alpha is the significance level: a difference is claimed when the
+	// ratio's 1-Alpha interval excludes 1 (equivalently p < Alpha, the
+	// p-value coming from the same resamples).
 	Alpha float64 `json:"alpha"`
 	// Interleaved reports that the results were measured together, their
-	// samples interleaved (%timeit --vs): drift of the machine affected
-	// them alike. Otherwise DriftAllowance is the relative difference
-	// below which a delta is shown as "~" however small p is (see
-	// Compare).
+	// samples interleaved in rounds (%timeit --vs): drift of the machine
+	// affected them alike, and rounds are resampled whole. Otherwise
+	// DriftAllowance is the relative difference below which a difference
+	// is not claimed however narrow the interval (see Compare).
 	Interleaved    bool            `json:"interleaved"`
 	DriftAllowance float64         `json:"drift_allowance,omitempty"`
 	Rows           []ComparisonRow `json:"rows"`
 	Warnings       []Warning       `json:"warnings"`
 }
 
+// Verdict is what a comparison row concludes.
+type Verdict string
+
+// Verdicts. VerdictCannotTell is given instead of a verdict the
+// measurement cannot support: the load changed during the comparison.
+const (
+	VerdictBase       Verdict = "base"
+	VerdictSlower     Verdict = "slower"
+	VerdictFaster     Verdict = "faster"
+	VerdictSame       Verdict = "no detectable difference"
+	VerdictCannotTell Verdict = "cannot tell"
+)
+
 // ComparisonRow is one result compared with the baseline (row 0).
 type ComparisonRow struct {
 	Label string `json:"label"`
 	// Stats are the result's per-loop statistics (ns).
 	Stats Stats `json:"stats"`
-	// Delta is median/baseline median - 1; P the Mann–Whitney U p-value
-	// against the baseline's per-loop times; DeltaText "+10.2%" or "~".
-	Delta     float64 `json:"delta"`
-	P         float64 `json:"p"`
-	DeltaText string  `json:"delta_text"`
-	// WithinDrift reports that p ≤ Alpha but the results were not
-	// interleaved and |Delta| is under the drift allowance: shown as "~".
+	// Ratio is median/baseline median, [RatioLo, RatioHi] its interval at
+	// 1-Alpha and P its p-value, all from one block bootstrap (Estimate);
+	// Delta is Ratio - 1 and DeltaText "+10.2%" when a difference is
+	// claimed, "~" when none is detectable, "?" when the comparison cannot
+	// tell.
+	Ratio     float64       `json:"ratio"`
+	RatioLo   float64       `json:"ratio_lo"`
+	RatioHi   float64       `json:"ratio_hi"`
+	P         float64       `json:"p"`
+	Delta     float64       `json:"delta"`
+	DeltaText string        `json:"delta_text"`
+	Estimate  RatioEstimate `json:"estimate"`
+	Verdict   Verdict       `json:"verdict"`
+	// Why says, for VerdictCannotTell, what the measurement saw.
+	Why string `json:"why,omitempty"`
+	// LoadShift is how far the machine's speed moved during the
+	// comparison: the largest relative difference between the median
+	// per-round level (both statements' geometric mean) of any two
+	// quarters of the rounds (interleaved results only).
+	LoadShift float64 `json:"load_shift,omitempty"`
+	// WithinDrift reports that the interval excludes 1 but the results
+	// were not interleaved and |Delta| is under the drift allowance.
 	WithinDrift bool `json:"within_drift,omitempty"`
-	// Ratio is median/baseline median and RatioErr its approximate
-	// uncertainty: the relative CI half-widths combined in quadrature.
-	Ratio    float64 `json:"ratio"`
-	RatioErr float64 `json:"ratio_err"`
 }
 
 // WarnProvenance: the compared results were measured under different
@@ -116,8 +149,8 @@ type ComparisonRow struct {
 // method); the message names each field that differs.
 const WarnProvenance WarningKind = "provenance-differs"
 
-// WarnTooFewToCompare: a result has so few samples that the U test could
-// not report a difference at CompareAlpha however far apart they were.
+// WarnTooFewToCompare: a result has so few samples that no interval for
+// the ratio could exclude 1 however far apart they were.
 const WarnTooFewToCompare WarningKind = "too-few-to-compare"
 
 // WarnNotInterleaved: the results were measured one after the other, so
@@ -126,6 +159,17 @@ const WarnNotInterleaved WarningKind = "not-interleaved"
 
 // CompareAlpha is the significance level Compare uses.
 const CompareAlpha = 0.05
+
+// MaxLoadShift is the largest change of the machine's speed during an
+// interleaved comparison (LoadShift) under which a ratio whose interval
+// contains 1 is read as "no detectable difference"; above it the verdict
+// is "cannot tell: the load changed during the comparison". Calibrated by
+// bench/calibrate (docs/timing.md).
+const MaxLoadShift = 0.25
+
+// minCompareSamples is the fewest samples (rounds) per result from which
+// the bootstrap interval can exclude 1 at CompareAlpha.
+const minCompareSamples = 6
 
 // DriftFloor is the smallest drift allowance for results measured one
 // after the other: on a shared machine, back-to-back runs of one statement
@@ -141,22 +185,21 @@ const DriftFloor = 0.05
 // not-interleaved warning says so.
 const DriftFactor = 3.0
 
-// Compare compares results against the first: median ± CI, delta, p-value
-// of a Mann–Whitney U test (benchmath.AssumeNothing.Compare; "~" when
-// p > CompareAlpha), and the ratio with its uncertainty. It warns when the
-// results' provenance differs (naming each field), and when benchmath finds
-// too few samples to detect any difference.
+// Compare compares results against the first with one method: the ratio
+// of medians, its 95% interval and p-value from a moving-block bootstrap
+// (bootstrap.go). A difference is claimed exactly when the interval
+// excludes 1, and, for interleaved results, when the first and second
+// halves of the rounds agree on its direction; otherwise, when the
+// machine's speed moved by more than MaxLoadShift during the comparison
+// or the halves disagree, the verdict is "cannot tell".
 //
-// The U test assumes every sample of both results came from one
-// unchanging machine. Results measured one after the other (not by one
-// Interleave) break that: drift between the runs shifts one result as a
-// whole, and the test, seeing many consistent samples, calls the shift
-// significant. So for them Compare sets a drift allowance — the larger of
+// Results measured one after the other (not by one Interleave) are
+// resampled separately, and drift between the runs can shift one as a
+// whole; for them Compare sets a drift allowance — the larger of
 // DriftFloor and DriftFactor times the largest drift seen within one run
 // (the change of the median from the first to the last third of its
-// samples, beyond their intervals) — and shows a delta smaller than it as
-// "~" (WithinDrift), with a warning that says so and advises --vs. The
-// p-value itself is reported unchanged.
+// samples, beyond their intervals) — and claims no difference smaller than
+// it (WithinDrift), with a warning that says so and advises --vs.
 func Compare(results ...*Result) *Comparison {
 	c := &Comparison{Alpha: CompareAlpha, Interleaved: interleaved(results)}
 	if len(results) == 0 {
@@ -168,16 +211,13 @@ func Compare(results ...*Result) *Comparison {
 			c.DriftAllowance = math.Max(c.DriftAllowance, DriftFactor*withinDrift(r))
 		}
 	}
-	th := &benchmath.Thresholds{CompareAlpha: CompareAlpha}
-	base := benchmath.NewSample(floorless(results[0]), th)
-	bs := results[0].Stats
 	for i, r := range results {
-		row := ComparisonRow{Label: r.Label, Stats: r.Stats, Ratio: 1, P: 1, DeltaText: "base"}
+		row := ComparisonRow{Label: r.Label, Stats: r.Stats, Ratio: 1, RatioLo: 1, RatioHi: 1, P: 1, DeltaText: "base", Verdict: VerdictBase}
 		if row.Label == "" {
 			row.Label = fmt.Sprintf("#%d", i+1)
 		}
 		if i > 0 {
-			c.compareRow(&row, base, bs, r, results, th)
+			c.compareRow(&row, results[0], r, results)
 		}
 		c.Rows = append(c.Rows, row)
 	}
@@ -189,29 +229,34 @@ func Compare(results ...*Result) *Comparison {
 
 // compareRow fills row (result r against the baseline) and adds its
 // warnings.
-func (c *Comparison) compareRow(row *ComparisonRow, base *benchmath.Sample, bs Stats, r *Result, results []*Result, th *benchmath.Thresholds) {
-	u := benchmath.AssumeNothing.Compare(base, benchmath.NewSample(floorless(r), th))
-	row.P = u.P
-	if bs.Median != 0 {
-		row.Ratio = r.Stats.Median / bs.Median
-		row.Delta = row.Ratio - 1
-		row.RatioErr = row.Ratio * math.Hypot(rel(bs), rel(r.Stats))
+func (c *Comparison) compareRow(row *ComparisonRow, base, r *Result, results []*Result) {
+	var a, b []float64
+	if c.Interleaved {
+		a, b = rounds(base, r)
+	} else {
+		a, b = floorless(base), floorless(r)
 	}
-	row.DeltaText = "~"
-	if u.P <= u.Alpha {
-		if !c.Interleaved && math.Abs(row.Delta) < c.DriftAllowance {
-			row.WithinDrift = true
-		} else {
-			row.DeltaText = fmt.Sprintf("%+.1f%%", 100*row.Delta)
-		}
+	var e RatioEstimate
+	if c.Interleaved {
+		e = ratioOfRounds(a, b, 1-c.Alpha)
+	} else {
+		e = ratioOfMedians(a, b, false, 1-c.Alpha, seedOf(a, b))
 	}
-	for _, w := range u.Warnings {
-		if errors.Is(w, stats.ErrSamplesEqual) {
-			continue // every time identical: "~" is the truth
-		}
+	row.Estimate, row.P = e, e.P
+	if !math.IsNaN(e.Ratio) {
+		row.Ratio, row.RatioLo, row.RatioHi, row.Delta = e.Ratio, e.Lo, e.Hi, e.Ratio-1
+	}
+	if c.Interleaved {
+		row.LoadShift = loadShift(a, b)
+	}
+	c.verdict(row, a, b)
+	if n := min(len(a), len(b)); n < minCompareSamples {
+		row.Verdict, row.DeltaText = VerdictCannotTell, "?"
+		row.Why = fmt.Sprintf("%d and %d samples are too few (the interval needs %d each)", len(a), len(b), minCompareSamples)
 		c.Warnings = append(c.Warnings, Warning{Kind: WarnTooFewToCompare,
-			Message: fmt.Sprintf("%s vs %s (n=%d+%d): %v", c.label(results, 0), row.Label, u.N1, u.N2, w),
-			Fix:     "measure longer (-T) or with more samples (-r) before reading \"~\" as \"no difference\""})
+			Message: fmt.Sprintf("%s vs %s: %d and %d samples are too few for an interval of the ratio that could exclude 1",
+				c.label(results, 0), row.Label, len(a), len(b)),
+			Fix: "measure longer (-T) or with more samples (-r) before reading \"~\" as \"no difference\""})
 	}
 	if d := provenanceDiff(results[0], r); len(d) > 0 {
 		fix := "compare results from the same machine, device, inputs and settings"
@@ -224,6 +269,105 @@ func (c *Comparison) compareRow(row *ComparisonRow, base *benchmath.Sample, bs S
 			Message: fmt.Sprintf("%s and %s were measured under different conditions: %s", c.label(results, 0), row.Label, strings.Join(d, "; ")),
 			Fix:     fix})
 	}
+}
+
+// verdict decides row's verdict from its interval, the halves of an
+// interleaved run and the load's change.
+func (c *Comparison) verdict(row *ComparisonRow, a, b []float64) {
+	e := row.Estimate
+	row.Verdict, row.DeltaText = VerdictSame, "~"
+	switch {
+	case math.IsNaN(e.Ratio):
+		row.Verdict, row.DeltaText = VerdictCannotTell, "?"
+		row.Why = "there are no samples (or a zero median) to compare"
+	case e.Excludes1() && !c.Interleaved && math.Abs(row.Delta) < c.DriftAllowance:
+		row.WithinDrift = true
+	case e.Excludes1():
+		if c.Interleaved {
+			if h1, h2 := halves(a, b); (h1-1)*(e.Ratio-1) <= 0 || (h2-1)*(e.Ratio-1) <= 0 {
+				row.Verdict, row.DeltaText = VerdictCannotTell, "?"
+				row.Why = fmt.Sprintf("the load changed during the comparison: the first half of the rounds gives a ratio of %s, the second %s",
+					formatSig(h1, 3), formatSig(h2, 3))
+				return
+			}
+		}
+		row.Verdict, row.DeltaText = VerdictSlower, fmt.Sprintf("%+.1f%%", 100*row.Delta)
+		if row.Ratio < 1 {
+			row.Verdict = VerdictFaster
+		}
+	case row.LoadShift > MaxLoadShift:
+		row.Verdict, row.DeltaText = VerdictCannotTell, "?"
+		row.Why = fmt.Sprintf("the load changed during the comparison: the machine's speed moved by %.0f%% between quarters of the run, "+
+			"and the ratio's interval [%s, %s] is too wide to tell", 100*row.LoadShift, formatSig(e.Lo, 3), formatSig(e.Hi, 3))
+	}
+}
+
+// rounds pairs a's and b's measured per-loop times (floor subtracted) by
+// the Interleave round they were taken in.
+func rounds(a, b *Result) (xa, xb []float64) {
+	na, _ := a.NetOfFloor()
+	nb, _ := b.NetOfFloor()
+	if !hasRounds(a) || !hasRounds(b) { // built by hand or read from old JSON: pair in order
+		k := min(len(na), len(nb))
+		return na[:k], nb[:k]
+	}
+	byRound := map[int]float64{}
+	i := 0
+	for _, s := range a.Samples {
+		if s.Phase == PhaseMeasured {
+			if s.Round > 0 {
+				byRound[s.Round] = na[i]
+			}
+			i++
+		}
+	}
+	i = 0
+	for _, s := range b.Samples {
+		if s.Phase == PhaseMeasured {
+			if x, ok := byRound[s.Round]; ok && s.Round > 0 {
+				xa, xb = append(xa, x), append(xb, nb[i])
+			}
+			i++
+		}
+	}
+	return xa, xb
+}
+
+func hasRounds(r *Result) bool {
+	return slices.ContainsFunc(r.Samples, func(s Sample) bool { return s.Round > 0 })
+}
+
+// halves is the ratio of medians over the first and over the second half
+// of the rounds.
+func halves(a, b []float64) (float64, float64) {
+	k := len(a) / 2
+	r := func(x, y []float64) float64 {
+		if m := median(x); m > 0 {
+			return median(y) / m
+		}
+		return math.NaN()
+	}
+	return r(a[:k], b[:k]), r(a[k:], b[k:])
+}
+
+// loadShift is how far the machine's speed moved over the rounds: the
+// level of a round is the geometric mean of its two samples; the largest
+// ratio between the median levels of two quarters of the rounds, less 1.
+func loadShift(a, b []float64) float64 {
+	n := len(a)
+	if n < 8 {
+		return 0
+	}
+	lv := make([]float64, n)
+	for i := range lv {
+		lv[i] = (math.Log(math.Max(a[i], 1e-3)) + math.Log(math.Max(b[i], 1e-3))) / 2
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for q := range 4 {
+		m := median(lv[q*n/4 : (q+1)*n/4])
+		lo, hi = math.Min(lo, m), math.Max(hi, m)
+	}
+	return math.Exp(hi-lo) - 1
 }
 
 // interleaved reports whether all results come from one Interleave call.
@@ -270,7 +414,7 @@ func notInterleaved(rs []*Result, allowance float64) Warning {
 	}
 	return Warning{Kind: WarnNotInterleaved,
 		Message: fmt.Sprintf("these results were measured one after the other, not interleaved (%s): drift of the machine between the runs "+
-			"is part of each difference and the U test does not know it, so differences under %.0f%% (the drift allowance) are shown as ~",
+			"is part of each difference and the bootstrap cannot tell it from one, so differences under %.0f%% (the drift allowance) are not claimed",
 			strings.Join(when, ", "), 100*allowance),
 		Fix: "measure the two together, samples interleaved, with %timeit --vs 'OTHER' STATEMENT"}
 }
@@ -289,14 +433,6 @@ func (c *Comparison) label(rs []*Result, i int) string { return label(rs, i) }
 func floorless(r *Result) []float64 {
 	xs, _ := r.NetOfFloor()
 	return xs
-}
-
-// rel is the relative half-width of the median's interval (0 without one).
-func rel(s Stats) float64 {
-	if s.Median == 0 {
-		return 0
-	}
-	return s.HalfWidth() / math.Abs(s.Median)
 }
 
 // provenanceDiff names every condition under which a and b differ.

@@ -67,6 +67,9 @@ type runner struct {
 	medianAt   time.Duration
 	sched0     schedSnapshot
 	wallStart0 time.Time
+	// round numbers the next measured sample for Interleave (0: not
+	// interleaved)
+	round int
 }
 
 func newRunner(t Target, o Options) (*runner, error) {
@@ -488,6 +491,7 @@ func (r *runner) sample(ctx context.Context) error {
 		r.lastKind = kindOf(d)
 	}
 	r.loops += s.N
+	s.Round = r.round
 	r.record(s, PhaseMeasured)
 	r.measured = append(r.measured, s.PerLoop())
 	r.progress(PhaseMeasured, k+1, r.o.Repeats)

@@ -2,6 +2,7 @@ package timing
 
 import (
 	"fmt"
+	"math"
 	"strings"
 )
 
@@ -10,66 +11,118 @@ import (
 const maxTableLabel = 30
 
 // Text renders the comparison as a table, a line saying how to read it,
-// then its warnings, each line at most TextWidth characters:
+// one sentence per row with its verdict, then the warnings, each line at
+// most TextWidth characters. Intervals are shown as times and ratios, never
+// as ± percentages:
 //
-//	statement  median/loop    ± CI   vs base  p (U test)        ratio
-//	base           1.06 µs    ± 3%      base
-//	fast            802 ns    ± 2%    -24.3%  p=0.000 n=57+60   0.757 ± 0.027×
+//	statement  median/loop  95% CI of the median  vs base  ratio [95% CI]
+//	base           1.06 µs  [1.02 µs, 1.10 µs]       base
+//	fast            802 ns  [790 ns, 815 ns]       -24.3%  0.757× [0.741, 0.772]
 func (c *Comparison) Text(digits int) string {
 	if digits <= 0 {
 		digits = DefaultDigits
 	}
 	var b strings.Builder
-	labels, w := c.labels()
-	line := func(cols ...string) { b.WriteString(tableLine(w, cols...) + "\n") }
-	line(tableHeader...)
+	l := c.layout(digits)
+	b.WriteString(l.header + "\n")
+	f := func(ns float64) string { return FormatDuration(ns, digits) }
+	level := fmt.Sprintf("%.0f%%", 100*(1-c.Alpha))
 	for i, r := range c.Rows {
-		ci := "± ?"
-		if r.Stats.CIValid {
-			ci = fmt.Sprintf("± %s%%", formatSig(100*rel(r.Stats), 2))
+		ratio := ""
+		if i > 0 && !math.IsNaN(r.Estimate.Ratio) {
+			ratio = fmt.Sprintf("%s× [%s, %s]", formatSig(r.Ratio, digits), formatSig(r.RatioLo, digits), formatSig(r.RatioHi, digits))
 		}
-		p, ratio := "", ""
-		if i > 0 {
-			p = fmt.Sprintf("p=%.3f n=%d+%d", r.P, c.Rows[0].Stats.N, r.Stats.N)
-			ratio = fmt.Sprintf("%s ± %s×", formatSig(r.Ratio, digits), formatSig(r.RatioErr, 2))
-		}
-		line(labels[i], FormatDuration(r.Stats.Median, digits), ci, r.DeltaText, p, ratio)
+		b.WriteString(l.line(l.labels[i], f(r.Stats.Median), l.cis[i], r.DeltaText, ratio) + "\n")
 	}
 	if len(c.Rows) > 1 {
-		writeWrapped(&b, "", fmt.Sprintf("median per loop ± its %.0f%% confidence interval (as %% of the median); vs base: "+
-			"change of the median, ~ when p > %.2g (no detectable difference); p: two-sided Mann–Whitney U test "+
-			"on the per-loop times, n samples each; ratio: median / base median ± its uncertainty",
-			100*DefaultConfidence, c.Alpha))
+		writeWrapped(&b, "", fmt.Sprintf("median per loop and its %s confidence interval; ratio: %s; vs base: the change "+
+			"when the ratio's interval excludes 1, ~ when it contains 1 (no detectable difference), ? when the measurement cannot tell",
+			level, c.method(level)))
+		for _, r := range c.Rows[1:] {
+			writeWrapped(&b, "", r.sentence(c, digits))
+		}
 	}
 	writeWarnings(&b, "", c.Warnings)
 	return b.String()
 }
 
-// tableHeader are the column names of the table Text draws.
-var tableHeader = []string{"statement", "median/loop", "± CI", "vs base", "p (U test)", "ratio"}
-
-// Header is the first line of Text: the table's column names, laid out
-// for its rows.
-func (c *Comparison) Header() string {
-	_, w := c.labels()
-	return tableLine(w, tableHeader...)
+// tableLayout is the table's columns: the rows' labels and median
+// intervals as shown, and the widths of those two columns.
+type tableLayout struct {
+	labels, cis []string
+	w, wci      int
+	header      string
 }
 
-// labels returns the rows' labels as the table shows them and the width
-// of its first column.
-func (c *Comparison) labels() ([]string, int) {
-	w := len("statement")
-	labels := make([]string, len(c.Rows))
-	for i, r := range c.Rows {
-		labels[i] = shorten(r.Label, maxTableLabel)
-		w = max(w, runes(labels[i]))
+// layout lays the table out for digits significant digits.
+func (c *Comparison) layout(digits int) tableLayout {
+	if digits <= 0 {
+		digits = DefaultDigits
 	}
-	return labels, w
+	f := func(ns float64) string { return FormatDuration(ns, digits) }
+	level := fmt.Sprintf("%.0f%%", 100*(1-c.Alpha))
+	l := tableLayout{labels: make([]string, len(c.Rows)), cis: make([]string, len(c.Rows)),
+		w: len("statement"), wci: len(level + " CI of the median")}
+	for i, r := range c.Rows {
+		l.labels[i] = shorten(r.Label, maxTableLabel)
+		l.w = max(l.w, runes(l.labels[i]))
+		l.cis[i] = "(too few samples)"
+		if r.Stats.CIValid {
+			l.cis[i] = fmt.Sprintf("[%s, %s]", f(r.Stats.CILo), f(r.Stats.CIHi))
+		}
+		l.wci = max(l.wci, runes(l.cis[i]))
+	}
+	l.header = l.line("statement", "median/loop", level+" CI of the median", "vs base", "ratio ["+level+" CI]")
+	return l
 }
 
-// tableLine lays out one line of the table, the first column w wide.
-func tableLine(w int, cols ...string) string {
-	return strings.TrimRight(fmt.Sprintf("%s  %11s  %6s  %8s  %-16s  %s", pad(cols[0], w), cols[1], cols[2], cols[3], cols[4], cols[5]), " ")
+func (l tableLayout) line(cols ...string) string {
+	return strings.TrimRight(fmt.Sprintf("%s  %11s  %s  %7s  %s", pad(cols[0], l.w), cols[1], pad(cols[2], l.wci), cols[3], cols[4]), " ")
+}
+
+// Header is the first line of Text(digits): the table's column names,
+// laid out for its rows.
+func (c *Comparison) Header(digits int) string { return c.layout(digits).header }
+
+// method says how the ratio and its interval were computed.
+func (c *Comparison) method(level string) string {
+	if c.Interleaved {
+		return "the median of the per-round ratios (each round one sample of each statement, in random order) and its " + level +
+			" interval from the sign test, exact whatever the load did"
+	}
+	return "median / base median and its " + level + " interval from a block bootstrap (samples resampled in blocks, " +
+		"so the samples one burst of load slowed count once)"
+}
+
+// sentence is the row's verdict in words, with the evidence.
+func (r ComparisonRow) sentence(c *Comparison, digits int) string {
+	e := r.Estimate
+	how := fmt.Sprintf("%d samples in blocks of %d, %d resamples, p%s from the same resamples", e.N, e.Block, e.Resamples, pText(r.P))
+	if e.Paired {
+		how = fmt.Sprintf("%d rounds: %d above 1, %d below; sign test p%s", e.N, e.Above, e.Below, pText(r.P))
+	}
+	iv := fmt.Sprintf("[%s, %s]", formatSig(r.RatioLo, digits), formatSig(r.RatioHi, digits))
+	base := c.Rows[0].Label
+	switch r.Verdict {
+	case VerdictSlower, VerdictFaster:
+		return fmt.Sprintf("%s is %.1f%% %s than %s: the ratio's interval %s excludes 1 (%s)",
+			r.Label, math.Abs(100*r.Delta), r.Verdict, base, iv, how)
+	case VerdictCannotTell:
+		return fmt.Sprintf("%s vs %s: cannot tell: %s (%s)", r.Label, base, r.Why, how)
+	}
+	if r.WithinDrift {
+		return fmt.Sprintf("%s vs %s: no difference claimed: the ratio's interval %s excludes 1, but by less than the drift "+
+			"allowance of %.0f%% for results measured one after the other (%s)", r.Label, base, iv, 100*c.DriftAllowance, how)
+	}
+	return fmt.Sprintf("%s vs %s: no detectable difference: the ratio's interval %s contains 1 (%s)", r.Label, base, iv, how)
+}
+
+// pText formats a bootstrap p-value ("<0.001" below the resolution).
+func pText(p float64) string {
+	if p < 0.001 {
+		return "<0.001"
+	}
+	return fmt.Sprintf("=%.3f", p)
 }
 
 // shorten cuts s to at most n characters, ending it with "…" when cut.

@@ -137,6 +137,15 @@ func TestTextGolden(t *testing.T) {
 	fast.Provenance.Inputs = []string{"[16 16] float32 on CPU"}
 	checkText(t, "compare.txt", Compare(base, fast).Text(0))
 
+	// %timeit --vs: interleaved rounds, the sign test.
+	a, b := pairSeed(100*time.Microsecond, 115*time.Microsecond, 0.1, 0, 1)
+	ra, rb, err := Interleave(context.Background(), a.target(), b.target(), Options{Clock: a.c, Budget: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ra.Label, rb.Label = "timing.Spin(100 * time.Microsecond)", "timing.Spin(115 * time.Microsecond)"
+	checkText(t, "compare-vs.txt", Compare(ra, rb).Text(0))
+
 	us := time.Microsecond
 	o := &Once{Wall: 1310 * us, User: 1200 * us, Phases: []PhaseTime{{PhaseGraph, 40 * us}, {PhaseSchedule, 120 * us},
 		{PhaseCodegen, 60 * us}, {PhaseCompile, 500 * us}, {PhaseAlloc, 30 * us}, {PhaseLaunch, 90 * us},

@@ -313,6 +313,10 @@ type Sample struct {
 	// Drain is how long the device needed, after t1, to finish the work
 	// the sample left queued (SyncNone only; not part of Elapsed).
 	Drain time.Duration `json:"drain_ns,omitempty"`
+	// Round is, for a measured sample of Interleave, the round it was
+	// taken in (from 1): each round takes one sample of each statement,
+	// back to back in random order.
+	Round int `json:"round,omitempty"`
 }
 
 // PerLoop returns the sample's time per call in nanoseconds.
