@@ -167,6 +167,12 @@ const CompareAlpha = 0.05
 // bench/calibrate (docs/timing.md).
 const MaxLoadShift = 0.25
 
+// MaxSameSpread is the widest interval (its upper bound over its lower)
+// read as "no detectable difference" when it contains 1: a wider one
+// could hide a difference of 20% either way, and the verdict is "cannot
+// tell" instead.
+const MaxSameSpread = 1.5
+
 // minCompareSamples is the fewest samples (rounds) per result from which
 // the bootstrap interval can exclude 1 at CompareAlpha.
 const minCompareSamples = 6
@@ -299,6 +305,10 @@ func (c *Comparison) verdict(row *ComparisonRow, a, b []float64) {
 		row.Verdict, row.DeltaText = VerdictCannotTell, "?"
 		row.Why = fmt.Sprintf("the load changed during the comparison: the machine's speed moved by %.0f%% between quarters of the run, "+
 			"and the ratio's interval [%s, %s] is too wide to tell", 100*row.LoadShift, formatSig(e.Lo, 3), formatSig(e.Hi, 3))
+	case !(e.Hi <= MaxSameSpread*e.Lo):
+		row.Verdict, row.DeltaText = VerdictCannotTell, "?"
+		row.Why = fmt.Sprintf("the ratio's interval [%s, %s] is too wide to tell a difference from none (the samples varied too much: "+
+			"measure longer with -T, or on a quieter machine)", formatSig(e.Lo, 3), formatSig(e.Hi, 3))
 	}
 }
 
