@@ -59,7 +59,7 @@ var hostColors = map[tensor.EventKind]color.Color{
 
 // jitColors colour JIT calls by phase: light tints, the row is context.
 var jitColors = map[string]color.Color{
-	"warm-up": color.RGBA{0xF2, 0xB4, 0x8C, 0xff}, "capture": color.RGBA{0xF5, 0xD7, 0x8E, 0xff}, "replay": color.RGBA{0x8F, 0xD3, 0xBE, 0xff},
+	"cold": color.RGBA{0xF2, 0xB4, 0x8C, 0xff}, "capture": color.RGBA{0xF5, 0xD7, 0x8E, 0xff}, "replay": color.RGBA{0x8F, 0xD3, 0xBE, 0xff},
 }
 
 // kernelColors colour the kernels with the most device time (the rest are
@@ -237,7 +237,7 @@ func TimelineWindow(p *profile.Profile, from, to time.Duration) (*plot.Plot, err
 			plt.Legend.Add(name, swatch{c})
 		}
 	}
-	for _, ph := range []string{"warm-up", "capture", "replay"} {
+	for _, ph := range []string{"cold", "capture", "replay"} {
 		if p.JITCalls()[ph] > 0 {
 			addLegend("JIT "+ph, jitColors[ph])
 		}
@@ -268,7 +268,7 @@ func TimelineSize(p *profile.Profile) (w, h vg.Length) {
 }
 
 // WarmWindow is the part of p after its cold start, when the cold start
-// (compiling, the JIT's warm-up and capture calls) takes most of the wall
+// (compiling, the JIT's cold and capture calls) takes most of the wall
 // time and would squeeze the warm calls into a sliver: from the first JIT
 // replay (or the end of the last compile) to the end. ok is false when the
 // whole profile reads well on its own.

@@ -20,7 +20,7 @@ func syntheticProfile(calls, kernelsPerCall int, forced bool) *profile.Profile {
 	names := []string{"E_4096", "R_r4096", "E_4096_4096"}
 	for c := 1; c <= calls; c++ {
 		start := host
-		phase := []string{"warm-up", "capture", "replay"}[min(c, 3)-1]
+		phase := []string{"cold", "capture", "replay"}[min(c, 3)-1]
 		if c == 1 {
 			p.Events = append(p.Events, tensor.Event{Kind: tensor.EventCompile, Name: "E_4096", Detail: "compiled", Start: host, End: host + 3*time.Millisecond})
 			host += 3 * time.Millisecond

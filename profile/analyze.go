@@ -181,7 +181,7 @@ func (p *Profile) Phases() map[tensor.EventKind]time.Duration {
 	return out
 }
 
-// JITCalls counts p's JIT calls by phase ("warm-up", "capture", "replay").
+// JITCalls counts p's JIT calls by phase ("cold", "capture", "replay").
 func (p *Profile) JITCalls() map[string]int {
 	out := map[string]int{}
 	for _, e := range p.Events {

@@ -181,7 +181,7 @@ func TestChromeTraceValidatesAndLoadsBack(t *testing.T) {
 	if o1, o2 := p.Overlap(), back.Overlap(); absDur(o1.DeviceBusy-o2.DeviceBusy) > 100 || absDur(o1.HostWaiting-o2.HostWaiting) > 100 {
 		t.Errorf("overlap read back %+v, written %+v", o2, o1)
 	}
-	if jit := back.JITCalls(); jit["warm-up"] != 1 || jit["capture"] != 1 || jit["replay"] != 2 {
+	if jit := back.JITCalls(); jit["cold"] != 1 || jit["capture"] != 1 || jit["replay"] != 2 {
 		t.Errorf("JIT calls read back %v", jit)
 	}
 }
@@ -223,7 +223,7 @@ func TestTextSaysWhatItMeasured(t *testing.T) {
 	p := record(t, 3.25) // a kernel not compiled before
 	text := p.Text()
 	for _, want := range []string{"step.Call(x)", "kernels on GO", "of host work ran while a device was busy",
-		"1 warm-up · 1 capture · 2 replay calls", "estimates", "E_512", "R_r512", "compiled"} {
+		"1 cold · 1 capture · 2 replay calls", "estimates", "E_512", "R_r512", "compiled"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("text lacks %q:\n%s", want, text)
 		}

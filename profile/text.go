@@ -33,7 +33,7 @@ func (p *Profile) Text() string {
 	fmt.Fprintf(&b, "  overlap  %s of host work ran while a device was busy · device busy %s (%s of wall) · host waiting %s (%s)\n",
 		pct(o.HostHidden()), dur(o.DeviceBusy), pct(o.DeviceUtilization()), dur(o.HostWaiting), pct(o.HostWaitShare()))
 	if jit := p.JITCalls(); len(jit) > 0 {
-		fmt.Fprintf(&b, "  JIT      %d warm-up · %d capture · %d replay calls\n", jit["warm-up"], jit["capture"], jit["replay"])
+		fmt.Fprintf(&b, "  JIT      %d cold · %d capture · %d replay calls\n", jit["cold"], jit["capture"], jit["replay"])
 	}
 	ph := p.Phases()
 	var parts []string

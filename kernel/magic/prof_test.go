@@ -73,7 +73,7 @@ func TestProfThroughSession(t *testing.T) {
 		t.Fatalf("%d outputs, want 1", len(k.pub))
 	}
 	d := k.pub[0]
-	text := visible(t, d, "y = many.Call(x)", "of host work ran while a device was busy", "1 warm-up · 1 capture · 4 replay calls", "E_2048", "trace    written to")
+	text := visible(t, d, "y = many.Call(x)", "of host work ran while a device was busy", "1 cold · 1 capture · 4 replay calls", "E_2048", "trace    written to")
 	img, ok := d.Bundle["image/png"].([]byte)
 	if !ok {
 		t.Fatalf("no image/png")

@@ -37,7 +37,7 @@ const (
 	EventTransfer                  // copying data in or out
 	EventLaunch                    // enqueueing one queue item of launches
 	EventSync                      // waiting in Synchronize
-	EventJIT                       // one JIT call (Name: warm-up, capture, replay)
+	EventJIT                       // one JIT call (Name: cold, capture, replay)
 	EventMark                      // a span marked by the caller (ProfileSpan)
 	numEventKinds
 )
@@ -82,7 +82,7 @@ type Event struct {
 
 	Shape        []int // EventKernel: the iteration space (shared: do not modify)
 	FLOPs, Bytes int64 // EventKernel: estimates from the IR (Kernel.FLOPs, Kernel.Bytes)
-	Call         int   // EventJIT: the JIT's call number (1 warm-up, 2 capture, 3+ replay)
+	Call         int   // EventJIT: the JIT's call number (1 cold, 2 capture, 3+ replay)
 }
 
 // Duration is End - Start.
@@ -266,7 +266,7 @@ func recordCompile(d *Dev, k *Kernel, state string, start, end time.Time) {
 }
 
 // jitPhases names a JIT call by its number.
-var jitPhases = [...]string{"warm-up", "capture", "replay"}
+var jitPhases = [...]string{"cold", "capture", "replay"}
 
 // recordJIT records JIT call n, which started at start.
 func recordJIT(n int, start time.Time) {

@@ -150,7 +150,7 @@ func TestProfileJITPhases(t *testing.T) {
 					}
 				}
 			}
-			want := []string{"warm-up", "capture", "replay", "replay", "replay"}
+			want := []string{"cold", "capture", "replay", "replay", "replay"}
 			if len(phases) != len(want) {
 				t.Fatalf("JIT phases %q, want %q", phases, want)
 			}

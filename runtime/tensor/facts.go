@@ -34,7 +34,7 @@ type KernelFact struct {
 }
 
 // JITCallFact is one call of a JIT: its number (1-based, since the JIT was
-// made or Reset), what it did ("warm-up": ran the function; "capture";
+// made or Reset), what it did ("cold": ran the function; "capture";
 // "replay") and its input signature ("[256] float32 on CPU").
 type JITCallFact struct {
 	Call   int      `json:"call"`

@@ -78,7 +78,7 @@ func TestFactsOfJITCalls(t *testing.T) {
 			t.Errorf("call %d: devices %q", i, f.Devices)
 		}
 	}
-	if want := []string{"warm-up", "capture", "replay", "replay"}; !reflect.DeepEqual(phases, want) {
+	if want := []string{"cold", "capture", "replay", "replay"}; !reflect.DeepEqual(phases, want) {
 		t.Errorf("phases %q, want %q", phases, want)
 	}
 }

@@ -88,7 +88,7 @@ func TestJITPlan(t *testing.T) {
 	onDevice(t, "GO")
 	x := Arange(64).Realize()
 	step := JIT(func(a ...*Tensor) *Tensor { return a[0].Mul(2).Realize().Add(1).Sum().Realize() })
-	if p := step.Plan(); len(p.Kernels) != 0 || !strings.Contains(p.Title, "next: warm-up") {
+	if p := step.Plan(); len(p.Kernels) != 0 || !strings.Contains(p.Title, "next: cold") {
 		t.Errorf("before any call: %+v", p)
 	}
 	step.Call(x)

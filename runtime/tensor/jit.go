@@ -1,9 +1,9 @@
 package tensor
 
-// The JIT: an explicit warm-up → capture → replay state machine, in the
+// The JIT: an explicit cold → capture → replay state machine, in the
 // spirit of tinygrad's TinyJit.
 //
-//	call 1 (warm-up): run fn normally (compiles its kernels)
+//	call 1 (cold): run fn normally (compiles its kernels)
 //	call 2 (capture): run fn again, recording every kernel launch and buffer
 //	call 3+ (replay): enqueue the recorded launches with the new inputs'
 //	                  buffers swapped in; fn is NOT run
@@ -155,7 +155,7 @@ func (j *JITFunc) call(in []*Tensor) ([]*Tensor, error) {
 		return nil, err
 	}
 	j.calls++
-	noteJITCall(j, j.calls, [...]string{"warm-up", "capture", "replay"}[min(j.calls, 3)-1], args)
+	noteJITCall(j, j.calls, [...]string{"cold", "capture", "replay"}[min(j.calls, 3)-1], args)
 	if prof.on.Load() {
 		defer recordJIT(j.calls, time.Now())
 	}
@@ -442,7 +442,7 @@ func indexOf(bs []*Buffer, b *Buffer) int {
 	return -1
 }
 
-// Reset forgets the capture: the next call is a warm-up again.
+// Reset forgets the capture: the next call is a cold call again.
 func (j *JITFunc) Reset() {
 	j.calls, j.sig, j.launches, j.inputs, j.outs = 0, nil, nil, nil, nil
 	j.segs, j.outT, j.outBack = nil, nil, nil
@@ -451,7 +451,7 @@ func (j *JITFunc) Reset() {
 // JITState is an inspectable snapshot of a JIT.
 type JITState struct {
 	Calls   int      // calls so far
-	Phase   string   // what the next call does: "warm-up", "capture" or "replay"
+	Phase   string   // what the next call does: "cold", "capture" or "replay"
 	Kernels []string // captured kernel names, in launch order
 	Inputs  []string // the input signature: "[256] float32 on GO"
 	Outputs int      // captured outputs
@@ -459,7 +459,7 @@ type JITState struct {
 
 // State returns the JIT's state.
 func (j *JITFunc) State() JITState {
-	s := JITState{Calls: j.calls, Phase: [...]string{"warm-up", "capture", "replay"}[min(j.calls, 2)], Outputs: len(j.outs)}
+	s := JITState{Calls: j.calls, Phase: [...]string{"cold", "capture", "replay"}[min(j.calls, 2)], Outputs: len(j.outs)}
 	for _, l := range j.launches {
 		s.Kernels = append(s.Kernels, l.l.k.Name)
 	}

@@ -41,7 +41,7 @@ func TestJITSeesChangedInputAndSkipsFn(t *testing.T) {
 		}
 	}
 	if ran != 2 {
-		t.Errorf("fn ran %d times, want 2 (warm-up and capture only)", ran)
+		t.Errorf("fn ran %d times, want 2 (cold and capture only)", ran)
 	}
 }
 

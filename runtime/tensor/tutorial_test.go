@@ -3,7 +3,7 @@ package tensor
 import "testing"
 
 // TestTutorialExample is the timing tutorial's example in Go: a tensor of
-// 0..255, a JIT'd step a*2+1, two warm-up calls, synchronize, ten timed
+// 0..255, a JIT'd step a*2+1, the cold and capture calls, synchronize, ten timed
 // calls, synchronize, and a check that the result is 2i+1.
 func TestTutorialExample(t *testing.T) {
 	for _, dev := range testDevices(t) {

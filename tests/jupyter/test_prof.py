@@ -18,7 +18,7 @@ from tickenv import KernelTestCase, displays, run
 SETUP = """import "tick/runtime/tensor"
 x := tensor.Rand(1<<16).Realize()
 // newMany is a fresh JIT of a step of ten kernels (each test gets its own,
-// so its first call is a warm-up).
+// so its first call is a cold call).
 newMany := func() *tensor.JITFunc {
 	return tensor.JIT(func(a ...*tensor.Tensor) *tensor.Tensor {
 		y := a[0]
@@ -81,7 +81,7 @@ class ProfTests(KernelTestCase):
         shown = displays(outputs)
         self.assertEqual(len(shown), 1)
         data, meta = shown[0]["data"], shown[0]["metadata"]
-        self.assertVisible(data, ["of host work ran while a device was busy", "1 warm-up · 1 capture · 4 replay calls",
+        self.assertVisible(data, ["of host work ran while a device was busy", "1 cold · 1 capture · 4 replay calls",
                                   "E_65536", "written to " + trace], '<img src="data:image/png;base64,')
         summary = data["application/vnd.tick.profile.v1+json"]
         reply, outputs = run(self.kc, "len(m1.State().Kernels)")

@@ -47,7 +47,7 @@ class ProfBrowserTests(ServerTestCase):
 
         # %prof: the text a person reads, and the timeline as a decoded image.
         prof = texts[1]
-        for want in ("of host work ran while a device was busy", "1 warm-up · 1 capture · 4 replay calls",
+        for want in ("of host work ran while a device was busy", "1 cold · 1 capture · 4 replay calls",
                      "kernels  device time per kernel", "GFLOP/s", "R_128_128_r128"):
             self.assertIn(want, prof)
         width = browser.eval("Jupyter.notebook.get_cells()[1].output_area.element[0].querySelector('img').naturalWidth")
