@@ -143,7 +143,7 @@ nocgo() {
 
 build() {
   mkdir -p bin
-  go build -ldflags "-X github.com/tick-kernel/tick/internal/version.commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" -o bin/tick ./cmd/tick
+  go build -ldflags "-X github.com/tick-kernel/tick/internal/version.commit=$(git rev-parse --short HEAD 2>/dev/null)" -o bin/tick ./cmd/tick
   bin/tick install --name tick
 }
 

@@ -41,10 +41,17 @@ func Interleave(ctx context.Context, a, b Target, o Options) (*Result, *Result, 
 		return nil, nil, wrapf(err, "%s", name(b, 1))
 	}
 	defer rb.settle()
-	if err := ra.prepare(ctx); err != nil {
+	if err := ra.prepareCalls(ctx); err != nil {
 		return nil, nil, wrapf(err, "%s", name(a, 0))
 	}
-	if err := rb.prepare(ctx); err != nil {
+	if err := rb.prepareCalls(ctx); err != nil {
+		return nil, nil, wrapf(err, "%s", name(b, 1))
+	}
+	sameLoops(ra, rb)
+	if err := ra.prepareSampling(ctx); err != nil {
+		return nil, nil, wrapf(err, "%s", name(a, 0))
+	}
+	if err := rb.prepareSampling(ctx); err != nil {
 		return nil, nil, wrapf(err, "%s", name(b, 1))
 	}
 	restore := ra.o.gcOff()
@@ -78,6 +85,24 @@ func Interleave(ctx context.Context, a, b Target, o Options) (*Result, *Result, 
 	resA, resB := ra.finish(), rb.finish()
 	resA.Group, resB.Group = group, group
 	return resA, resB, nil
+}
+
+// sameLoopsWithin is how far apart (a factor) two statements' calibrated
+// loops may be for Interleave to give both the smaller.
+const sameLoopsWithin = 10
+
+// sameLoops gives both statements the same loops per sample when their
+// calibrated ones are within sameLoopsWithin of each other (statements of
+// similar cost): the two calibrations ran at different moments, and on a
+// loaded machine a sample of another length meets another pattern of
+// preemption, so equal statements with different loops would differ. The
+// smaller keeps samples within the calibrated length.
+func sameLoops(ra, rb *runner) {
+	a, b := ra.res.Loops, rb.res.Loops
+	if ra.res.LoopsGiven || rb.res.LoopsGiven || a <= 0 || b <= 0 || max(a, b) > sameLoopsWithin*min(a, b) {
+		return
+	}
+	ra.res.Loops, rb.res.Loops = min(a, b), min(a, b)
 }
 
 // interleaveID numbers Interleave calls, so the results of one call share

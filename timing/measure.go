@@ -212,6 +212,14 @@ func (r *runner) check(when string, kind CallKind) error {
 // prepare runs the cold, capture, warm-up and calibration phases, the
 // memory batch and the first floor samples.
 func (r *runner) prepare(ctx context.Context) error {
+	if err := r.prepareCalls(ctx); err != nil {
+		return err
+	}
+	return r.prepareSampling(ctx)
+}
+
+// prepareCalls runs the cold, capture, warm-up and calibration phases.
+func (r *runner) prepareCalls(ctx context.Context) error {
 	r.start = r.now()
 	r.res.Resolution = TimerResolution(r.c)
 	sc, err := r.emptySync()
@@ -228,9 +236,12 @@ func (r *runner) prepare(ctx context.Context) error {
 	if err := r.warmup(ctx); err != nil {
 		return err
 	}
-	if err := r.calibrate(ctx); err != nil {
-		return err
-	}
+	return r.calibrate(ctx)
+}
+
+// prepareSampling runs the memory batch and the first floor samples, at
+// the loops calibration chose.
+func (r *runner) prepareSampling(ctx context.Context) error {
 	if err := r.memory(); err != nil {
 		return err
 	}

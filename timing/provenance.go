@@ -46,7 +46,8 @@ type Provenance struct {
 	GoVersion string            `json:"go"`
 	Tick      string            `json:"tick"`
 	// Commit is tick's commit and CommitSource where it came from:
-	// "ldflags", "vcs" (the build's VCS stamp) or "none".
+	// "ldflags", "vcs" (the build's VCS stamp), "module" (the main
+	// module's version) or "none" (Commit is "unidentified build").
 	Commit       string `json:"commit"`
 	CommitSource string `json:"commit_source"`
 	Yaegi        string `json:"yaegi"`
@@ -269,11 +270,7 @@ func (p Provenance) Line() string {
 	if len(env) > 0 {
 		parts = append(parts, strings.Join(env, " "))
 	}
-	commit := p.Commit
-	if p.CommitSource == "none" {
-		commit = "commit unknown: built without -ldflags or VCS stamp"
-	}
-	parts = append(parts, p.GoVersion, "tick "+p.Tick+" ("+commit+")", "yaegi "+p.Yaegi, fmt.Sprintf("%s ×%d", p.CPU, p.CPUs))
+	parts = append(parts, p.GoVersion, "tick "+p.Tick+" ("+p.Commit+")", "yaegi "+p.Yaegi, fmt.Sprintf("%s ×%d", p.CPU, p.CPUs))
 	if p.Warmup > 0 {
 		parts = append(parts, fmt.Sprintf("warm-up %d", p.Warmup))
 	}

@@ -2,6 +2,7 @@ package timing
 
 import (
 	"fmt"
+	"github.com/tick-kernel/tick/internal/version"
 	"runtime"
 	"time"
 )
@@ -58,6 +59,10 @@ const (
 	// WarnDescheduled: the process's threads waited for a CPU for more
 	// than DescheduledShare of the sampling time.
 	WarnDescheduled WarningKind = "descheduled"
+	// WarnUnidentifiedBuild: tick's build records no commit (no -ldflags,
+	// no VCS stamp, no module version), so the result cannot be traced to
+	// the code that produced it. %timeit shows it once per kernel.
+	WarnUnidentifiedBuild WarningKind = "unidentified-build"
 )
 
 // Warning thresholds.
@@ -236,6 +241,11 @@ func diagnoseMethod(r *Result, add adder) {
 		add(WarnJITWarmBefore, "to measure them, create the JIT anew (or call its Reset()) right before %timeit",
 			"the JIT had been called %s before this measurement, so the cold call was its call %d (a %s): %s not in this result",
 			plural(r.JITCallsBefore, "time", "times"), r.JITCallsBefore+1, r.Cold.Kind, what)
+	}
+	if r.Provenance.CommitSource == "none" {
+		add(WarnUnidentifiedBuild, "build tick from its git checkout with ./run.sh, or: "+version.FixCommand,
+			"this tick is an %s (no commit from -ldflags, no VCS stamp, no module version): a result cannot be traced to the code that produced it",
+			version.Unidentified)
 	}
 	if s := r.Provenance.Sched; s.Descheduled() > DescheduledShare {
 		share := fmt.Sprintf("%.0f%% of the %s of sampling", 100*s.Descheduled(), FormatDuration(float64(s.Wall), 3))

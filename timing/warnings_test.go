@@ -3,6 +3,7 @@ package timing
 import (
 	"context"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -67,6 +68,9 @@ func TestWarnings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A test binary is never stamped with a commit: that warning is about
+	// the build, not the workload (TestUnidentifiedBuildWarning).
+	r.Warnings = slices.DeleteFunc(r.Warnings, func(w Warning) bool { return w.Kind == WarnUnidentifiedBuild })
 	if len(r.Warnings) != 0 {
 		t.Fatalf("clean workload warned: %v", r.Warnings)
 	}
@@ -120,6 +124,29 @@ func TestSyncNoneReportsEnqueue(t *testing.T) {
 		got := r.Stats.Median
 		if got < 0.98*c.want || got > 1.02*c.want {
 			t.Errorf("sync=%s: median %v ns, want about %v", c.mode, got, c.want)
+		}
+	}
+}
+
+// TestUnidentifiedBuildWarning: a result from a build with no commit says
+// so in its provenance and warns with the command that fixes it; an
+// identified build does not.
+func TestUnidentifiedBuildWarning(t *testing.T) {
+	for _, c := range []struct {
+		commit, source string
+		warn           bool
+	}{
+		{"unidentified build", "none", true},
+		{"abc1234", "ldflags", false},
+		{"v0.1.1-0.20261201000000-0123456789ab", "module", false},
+	} {
+		r := &Result{Provenance: Provenance{Tick: "0.1.0", Commit: c.commit, CommitSource: c.source}}
+		w, ok := warningOf(Diagnose(r), WarnUnidentifiedBuild)
+		if ok != c.warn || ok && !strings.Contains(w.Fix, "-ldflags \"-X github.com/tick-kernel/tick/internal/version.commit=$(git rev-parse --short HEAD)\"") {
+			t.Errorf("%s build: warning %v (%q), want %v with the build command", c.source, ok, w, c.warn)
+		}
+		if line := r.Provenance.Line(); !strings.Contains(line, "tick 0.1.0 ("+c.commit+")") {
+			t.Errorf("provenance line %q lacks %q", line, c.commit)
 		}
 	}
 }

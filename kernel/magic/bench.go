@@ -105,7 +105,7 @@ func bench(ctx context.Context, h Evaluator, pub outputSink, args string) (*disp
 		doc := newDocument(KindBenchVs)
 		doc.Comparison, doc.Results = c, []*timing.Result{ra, rb}
 		text := c.Text(digits) + "\n" + ra.Text(digits) + "\n" + rb.Text(digits) + "\n" + goBenchLines(ra, a) + goBenchLines(rb, b)
-		rep = report{Text: text, Headlines: []string{c.Header(), ra.Headline(digits), rb.Headline(digits)}, Doc: doc}
+		rep = report{Text: text, Headlines: []string{c.Header(digits), ra.Headline(digits), rb.Headline(digits)}, Doc: doc}
 		r = ra
 	} else {
 		r, err = timing.Measure(ctx, a.target, opts)

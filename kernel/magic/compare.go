@@ -85,7 +85,7 @@ func compare(h Evaluator, pub outputSink, args string) (*display.Data, error) {
 func showComparison(pub outputSink, p *parsed, c *timing.Comparison, results []*timing.Result) error {
 	doc := newDocument(KindCompare)
 	doc.Comparison, doc.Results = c, results
-	rep := report{Text: c.Text(p.ints["-p"]), Headlines: []string{c.Header()}, SVG: p.has("--svg"), Doc: doc}
+	rep := report{Text: c.Text(p.ints["-p"]), Headlines: []string{c.Header(p.ints["-p"])}, SVG: p.has("--svg"), Doc: doc}
 	if p.strs["--plot"] != "none" {
 		box, err := plotting.Box(results...)
 		if err != nil {

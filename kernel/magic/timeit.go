@@ -3,7 +3,9 @@ package magic
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
+	"sync/atomic"
 
 	"gonum.org/v1/plot"
 
@@ -73,6 +75,7 @@ func timeitOne(ctx context.Context, a *timeitArgs, t timedStmt) (*timing.Result,
 		return nil, report{}, err
 	}
 	r.Label = label(a.Stmt)
+	onceBuildWarning(r)
 	if w := interpretedWarning(ctx, a.Stmt, t, r); w != nil { // interpreted.go
 		r.Warnings = append(r.Warnings, *w)
 	}
@@ -97,11 +100,12 @@ func timeitVs(ctx context.Context, h Evaluator, a *timeitArgs, t timing.Target) 
 		return nil, report{}, err
 	}
 	ra.Label, rb.Label = label(a.Stmt), label(a.Vs)
+	onceBuildWarning(ra, rb)
 	c := timing.Compare(ra, rb)
 	doc := newDocument(KindTimeitVs)
 	doc.Comparison, doc.Results = c, []*timing.Result{ra, rb}
 	rep := report{Text: c.Text(a.Digits) + "\n" + ra.Text(a.Digits) + "\n" + rb.Text(a.Digits), SVG: a.SVG, Doc: doc,
-		Headlines: []string{c.Header(), ra.Headline(a.Digits), rb.Headline(a.Digits)}}
+		Headlines: []string{c.Header(a.Digits), ra.Headline(a.Digits), rb.Headline(a.Digits)}}
 	if len(a.Plots) > 0 {
 		box, err := plotting.Box(ra, rb)
 		if err != nil {
@@ -110,6 +114,21 @@ func timeitVs(ctx context.Context, h Evaluator, a *timeitArgs, t timing.Target) 
 		rep.Plots, rep.Alt = []*plot.Plot{box}, boxAlt(c)
 	}
 	return ra, rep, nil
+}
+
+// buildWarned is set once a result has shown the unidentified-build
+// warning: it is about the process, so a kernel (one session per tick
+// process) shows it once, not under every measurement.
+var buildWarned atomic.Bool
+
+// onceBuildWarning drops r's unidentified-build warning after the first.
+func onceBuildWarning(rs ...*timing.Result) {
+	for _, r := range rs {
+		i := slices.IndexFunc(r.Warnings, func(w timing.Warning) bool { return w.Kind == timing.WarnUnidentifiedBuild })
+		if i >= 0 && buildWarned.Swap(true) {
+			r.Warnings = slices.Delete(r.Warnings, i, i+1)
+		}
+	}
 }
 
 // label shortens a statement to name its result in tables and charts.
