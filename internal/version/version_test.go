@@ -18,7 +18,7 @@ func TestCommitFrom(t *testing.T) {
 		{"", vcs, "v0.1.0", "0123456789ab", "vcs"},       // the VCS stamp, shortened
 		{"", dirty, "", "0123456789ab+modified", "vcs"},
 		{"", nil, "v0.1.1-0.20261201000000-0123456789ab", "v0.1.1-0.20261201000000-0123456789ab", "module"}, // go install …@version
-		{"", nil, "(devel)", Unidentified, "none"}, // -buildvcs=false or no checkout
+		{"", nil, "(devel)", Unidentified, "none"},                                                          // -buildvcs=false or no checkout
 		{"", nil, "", Unidentified, "none"},
 	} {
 		commit, source := commitFrom(c.ldflags, c.settings, c.module)
