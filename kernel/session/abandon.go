@@ -50,7 +50,7 @@ func (s *Session) runProgram(c cell.Cell, prog *interp.Program) *Error {
 	select {
 	case e := <-done:
 		return e
-	case <-s.abandon.done():
+	case <-s.rt.Abandoned():
 	}
 	select {
 	case e := <-done:
@@ -65,7 +65,7 @@ func (s *Session) executeHere(c cell.Cell, prog *interp.Program) (e *Error) {
 	defer func() {
 		if r := recover(); r != nil {
 			s.wrapperFrames()
-			s.notePanic(r)
+			s.rt.NotePanic(r)
 			e = s.panicError(c, interp.Panic{Value: r})
 		}
 	}()
@@ -75,7 +75,7 @@ func (s *Session) executeHere(c cell.Cell, prog *interp.Program) (e *Error) {
 	}
 	if p, ok := err.(interp.Panic); ok {
 		s.wrapperFrames()
-		s.notePanic(p.Value)
+		s.rt.NotePanic(p.Value)
 		return s.panicError(c, p)
 	}
 	return compileError(c, err)

@@ -9,17 +9,17 @@ import (
 
 	"github.com/tick-kernel/tick/display"
 	"github.com/tick-kernel/tick/kernel/session/cell"
+	"github.com/tick-kernel/tick/kernel/session/stdio"
 )
 
-// Sink receives what a running cell produces, in order. Calls come from the
-// goroutine running the cell and from goroutines the cell started, so
-// implementations must be safe for concurrent use.
-type Sink interface {
-	display.Publisher
-	// Stream writes text to "stdout" or "stderr". The session coalesces
-	// writes and flushes at least every 50 ms and when the cell ends.
-	Stream(name, text string)
-}
+// Sink receives what a running cell produces, in order: display.Publisher
+// (Publish, Update, Clear) and Stream(name, text string), which writes text
+// to "stdout" or "stderr" (the session coalesces writes and flushes at
+// least every 50 ms and when the cell ends). Calls come from the goroutine
+// running the cell and from goroutines the cell started, so
+// implementations must be safe for concurrent use. Package stdio, which
+// routes the cell's streams, declares it.
+type Sink = stdio.Sink
 
 // CellSink is the Sink of a running cell as ExecuteWith hands it to the
 // code that runs the cell (Run.Sink), and to the magics: each call keeps

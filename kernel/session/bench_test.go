@@ -116,31 +116,6 @@ func BenchmarkChannelOps(b *testing.B) {
 	})
 }
 
-// BenchmarkChannelHelpers measures the interruptible helpers alone, called
-// from Go: a send and a receive on a buffered channel that never has to
-// wait, of int (the type-switch fast path) and of a struct (reflect's
-// TrySend and TryRecv).
-func BenchmarkChannelHelpers(b *testing.B) {
-	s := newSession(b)
-	type pt struct{ X, Y int }
-	b.Run("int", func(b *testing.B) {
-		ch := make(chan int, 1)
-		var v int
-		for b.Loop() {
-			s.sendOp(ch, 1)
-			s.recvInto(ch, &v)
-		}
-	})
-	b.Run("struct", func(b *testing.B) {
-		ch := make(chan pt, 1)
-		var v pt
-		for b.Loop() {
-			s.sendOp(ch, pt{1, 2})
-			s.recvInto(ch, &v)
-		}
-	})
-}
-
 // BenchmarkPrintln measures one fmt.Println of an int from cell code, to
 // the cell's stream (the session drains the os.Stdout and os.Stderr pipes
 // before each print: stdio_unix.go).

@@ -145,7 +145,7 @@ func interruptWhenRunning(s *Session, d time.Duration) <-chan time.Time {
 	time.AfterFunc(d, func() {
 		for give := time.Now().Add(10 * time.Second); time.Now().Before(give); time.Sleep(5 * time.Millisecond) {
 			s.mu.Lock()
-			running := s.cur != nil
+			running := s.cell != nil
 			s.mu.Unlock()
 			if running {
 				break

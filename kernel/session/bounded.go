@@ -249,7 +249,7 @@ func (b boundedValue) Format(f fmt.State, verb rune) { io.WriteString(f, bounded
 // self-referential operands printed by boundedText and values of cell
 // types printed as Go prints them (cellfmt.go).
 func (s *Session) fmtSymbols() map[string]map[string]reflect.Value {
-	out := router{s, "stdout"}
+	out := s.io.Writer("stdout")
 	// "fmt/./fmt" is package fmt to the interpreter (path.Dir and
 	// path.Base of it are "fmt"), but not the key "fmt/fmt" whose presence
 	// makes it load its standard library fixes again, which would replace

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"unsafe"
+
+	"github.com/tick-kernel/tick/kernel/session/rt"
 )
 
 // This file prints values of cell types (cellreg.go) the way Go's fmt
@@ -194,7 +196,7 @@ func (p *cellProxy) callMethod(f fmt.State, dir string, verb rune, name string, 
 	func() {
 		defer func() {
 			if r := recover(); r != nil {
-				s = fmt.Sprintf("%%!%c(PANIC=%s method: %v)", verb, name, plainValue(r))
+				s = fmt.Sprintf("%%!%c(PANIC=%s method: %v)", verb, name, rt.PlainValue(r))
 				dir = "%s"
 			}
 		}()

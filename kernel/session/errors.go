@@ -12,6 +12,7 @@ import (
 	"github.com/traefik/yaegi/interp"
 
 	"github.com/tick-kernel/tick/kernel/session/cell"
+	"github.com/tick-kernel/tick/kernel/session/rt"
 )
 
 // crashError is an interpreter crash (a panic inside yaegi while
@@ -114,11 +115,11 @@ func (s *Session) panicError(c cell.Cell, p interp.Panic) *Error {
 	s.frames = nil
 	s.mu.Unlock()
 	switch v := p.Value.(type) {
-	case interruptSignal:
+	case rt.InterruptSignal:
 		return interruptedError()
-	case depthSignal:
+	case rt.DepthSignal:
 		return cell.Errorf(cell.RuntimeError, "call depth passed %d: runaway recursion? Check the base case of the recursive function "+
-			"(or raise session.Options.MaxDepth if the recursion is meant to be this deep); the session goes on", v.depth-1)
+			"(or raise session.Options.MaxDepth if the recursion is meant to be this deep); the session goes on", v.Depth-1)
 	}
 	var tb []string
 	first, inFunc := "", false
@@ -152,7 +153,7 @@ func (s *Session) panicError(c cell.Cell, p interp.Panic) *Error {
 	msg := fmt.Sprint(p.Value)
 	if err, ok := p.Value.(error); ok {
 		msg = err.Error()
-	} else if text, ok := s.ct.panicText(plainValue(p.Value)); ok {
+	} else if text, ok := s.ct.panicText(rt.PlainValue(p.Value)); ok {
 		msg = text
 	}
 	var note string

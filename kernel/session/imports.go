@@ -246,12 +246,9 @@ func (s *Session) importOne(p string) error {
 			time.Sleep(20 * time.Millisecond)
 		}
 	}()
-	s.mu.Lock()
-	st := s.cur
-	s.mu.Unlock()
 	var sink Sink = discardSink{}
-	if st != nil {
-		sink = orderedSink{st}
+	if c := s.io.Current(); c != nil {
+		sink = c
 	}
 	imp, err := s.opts.Importer.Import(ctx, p, sink)
 	switch {

@@ -7,6 +7,23 @@ import (
 	"github.com/tick-kernel/tick/kernel/session/stdgo"
 )
 
+// knownIntsAndChans returns the names of the session's globals of an
+// integer type (knownInts) and of a channel type, for the rewrite passes
+// range-int and recv-expr (`for v := range c` over a channel).
+func (s *Session) knownIntsAndChans() (ints, chans map[string]bool) {
+	ints, chans = map[string]bool{}, map[string]bool{}
+	for name, v := range s.globals() {
+		switch v.Kind() {
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+			reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+			ints[name] = true
+		case reflect.Chan:
+			chans[name] = true
+		}
+	}
+	return ints, chans
+}
+
 // knownInts returns the session's global variables of integer type.
 func (s *Session) knownInts() map[string]bool {
 	ints := map[string]bool{}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tick-kernel/tick/kernel/session/stdio"
 )
 
 // interruptAfter runs code as a cell and interrupts it after d; it
@@ -205,7 +207,7 @@ func TestStdin(t *testing.T) {
 	if res.Err != nil || !strings.Contains(res.Value.Bundle["text/plain"].(string), "does not allow input") {
 		t.Errorf("nil Stdin: got %v %v, want an error saying input is not allowed", res.Err, res.Value)
 	}
-	if !errors.Is(errNoInput, errNoInput) {
+	if !errors.Is(stdio.ErrNoInput, stdio.ErrNoInput) {
 		t.Fatal("unreachable")
 	}
 }

@@ -19,7 +19,6 @@ import (
 	"reflect"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/traefik/yaegi/interp"
 	"github.com/traefik/yaegi/stdlib"
@@ -28,7 +27,9 @@ import (
 	"github.com/tick-kernel/tick/kernel/assist"
 	"github.com/tick-kernel/tick/kernel/session/cell"
 	"github.com/tick-kernel/tick/kernel/session/rewrite"
+	"github.com/tick-kernel/tick/kernel/session/rt"
 	"github.com/tick-kernel/tick/kernel/session/stdgo"
+	"github.com/tick-kernel/tick/kernel/session/stdio"
 	"github.com/tick-kernel/tick/kernel/session/symbols"
 )
 
@@ -65,24 +66,16 @@ type Options struct {
 type Session struct {
 	opts Options
 	ip   *interp.Interpreter
-	rt   *runtime
+	rt   *rt.Runtime // package ᐩrt of the cells' code
 
-	exec    sync.Mutex // the cell lock: held by ExecuteWith while a cell runs
-	sig     stopSignal // closed by Interrupt: what blocking operations wait on (blocking.go)
-	abandon stopSignal // closed by a second Interrupt: the cell stops waiting (abandon.go)
-	stdin   *stdinReader
-	files   []*fileStream // os.Stdout and os.Stderr of cell code, when they are pipes
-	// stdioUsed: a cell's code named Stdout or Stderr (drainStdio)
-	stdioUsed atomic.Bool
+	exec sync.Mutex    // the cell lock: held by ExecuteWith while a cell runs
+	io   *stdio.Router // the standard streams of cell code
 
-	mu       sync.Mutex // guards the fields below
-	cur      *streamer
-	cell     *Cell
-	pending  strings.Builder
+	mu       sync.Mutex            // guards the fields below
+	cell     *Cell                 // the running cell, nil between cells
 	frames   []string              // yaegi panic frames of the running cell
 	funcCell map[string]int        // function name → the cell that declared it
 	values   []any                 // the value of the running cell's last expression
-	defers   cellDefers            // the running cell's own defers (defer.go)
 	funcSrc  map[string]funcSource // source of the functions cells declared (redefine.go)
 	// refreshing is set while refreshCallers declares functions again;
 	// only the cell's goroutine touches it (under the cell lock).
@@ -109,30 +102,29 @@ type Session struct {
 // New starts a session: a fresh interpreter with the standard library,
 // tick's own packages and opts.Symbols.
 func New(opts Options) (*Session, error) {
-	s := &Session{opts: opts, rt: &runtime{}, funcCell: map[string]int{},
+	s := &Session{opts: opts, funcCell: map[string]int{},
 		imports: map[string]string{}, declText: map[string]string{}, typeText: map[string]string{},
 		funcSrc: map[string]funcSource{}, ct: newCellTypes()}
-	s.stdin = &stdinReader{s: s}
-	s.rt.maxDepth = defaultMaxDepth
-	if opts.MaxDepth > 0 {
-		s.rt.maxDepth = int64(opts.MaxDepth)
-	}
+	s.io = stdio.New(stdio.Options{Background: opts.Background, PanicFrame: s.notePanicFrame})
+	s.rt = rt.New(int64(opts.MaxDepth), rt.Hooks{
+		Value:   func(v any) { s.setValues(v) },
+		Rich:    func(mime, text string) { s.setValues([2]string{mime, text}) },
+		GoPanic: s.goroutinePanic,
+		Print:   func(text string) { s.emit("stderr", text) },
+	})
 	args := opts.Args
 	if args == nil {
 		args = []string{"tick"}
 	}
 	s.ip = interp.New(interp.Options{
-		Stdin:        s.stdin,
-		Stdout:       router{s, "stdout"},
-		Stderr:       router{s, "stderr"},
+		Stdin:        s.io.Stdin(),
+		Stdout:       s.io.Writer("stdout"),
+		Stderr:       s.io.Writer("stderr"),
 		Args:         args,
 		Unrestricted: true,
 		GoPath:       opts.GoPath,
 	})
-	s.rt.value = func(v any) { s.setValues(v) }
-	s.rt.rich = func(mime, text string) { s.setValues([2]string{mime, text}) }
-	s.rt.goPan = s.goroutinePanic
-	tables := append([]map[string]map[string]reflect.Value{stdlib.Symbols, s.stdioSymbols(), symbols.Exports(), s.rt.exports()}, opts.Symbols...)
+	tables := append([]map[string]map[string]reflect.Value{stdlib.Symbols, s.io.Symbols(), symbols.Exports(), s.rt.Symbols(rtPath)}, opts.Symbols...)
 	s.pkgNames = packageNames(tables)
 	s.builtin = map[string]bool{}
 	for p := range s.pkgNames {
@@ -155,9 +147,6 @@ func New(opts Options) (*Session, error) {
 	if err := s.ip.Use(interp.Exports{rtPath + "/rt": stdgo.Helpers(), "iter/iter": {}}); err != nil {
 		return nil, fmt.Errorf("session: loading symbols: %w", err)
 	}
-	if err := s.ip.Use(s.blockingSymbols()); err != nil {
-		return nil, fmt.Errorf("session: loading symbols: %w", err)
-	}
 	if err := s.ip.Use(interp.Exports{varsPath + "/vars": {}}); err != nil {
 		return nil, fmt.Errorf("session: loading symbols: %w", err)
 	}
@@ -171,55 +160,16 @@ func New(opts Options) (*Session, error) {
 	return s, nil
 }
 
-// stdioSymbols rebinds os.Stdin, os.Stdout and os.Stderr for user code to
-// the session's reader and writers (as YAEGI_SPECIAL_STDIO does), so writes
-// to os.Stdout reach the running cell instead of the process's stdout.
-// Where the platform has them, os.Stdout and os.Stderr are *os.File, as in
-// Go: pipes the session routes (stdio_unix.go); else io.Writers.
-func (s *Session) stdioSymbols() map[string]map[string]reflect.Value {
-	var in io.Reader = s.stdin
-	syms := map[string]reflect.Value{"Stdin": reflect.ValueOf(&in).Elem()}
-	for _, name := range []string{"stdout", "stderr"} {
-		sym := map[string]string{"stdout": "Stdout", "stderr": "Stderr"}[name]
-		f, err := s.newFileStream(name)
-		if err != nil {
-			var w io.Writer = router{s, name}
-			syms[sym] = reflect.ValueOf(&w).Elem()
-			continue
-		}
-		s.files = append(s.files, f)
-		file := f.file()
-		syms[sym] = reflect.New(reflect.TypeOf(file)).Elem()
-		syms[sym].Set(reflect.ValueOf(file))
-	}
-	return map[string]map[string]reflect.Value{"os/os": syms}
-}
-
-// drainStdio routes what cell code wrote to os.Stdout and os.Stderr and
-// the session has not read yet, so that it comes before what follows.
-// Until a cell's code names os.Stdout or os.Stderr, nothing can have
-// written to them (cell code reaches them only by name; native code has
-// its own), and a print does not pay for the poll.
-func (s *Session) drainStdio() {
-	if s.stdioUsed.Load() {
-		drainStreams(s.files)
-	}
-}
-
 // Interrupt stops the running cell at its next checkpoint (loop iteration
 // or function entry). It is a no-op when no cell runs.
 func (s *Session) Interrupt() {
-	if s.rt.stop.load() {
-		s.abandon.fire()
-	}
-	s.rt.stop.set()
-	s.sig.fire()
+	s.rt.Interrupt()
 }
 
 // Interrupted reports whether an interrupt is pending for the running
 // cell. Native code that works for long (device synchronize, sleeps) polls
 // it and returns early.
-func (s *Session) Interrupted() bool { return s.rt.stop.load() }
+func (s *Session) Interrupted() bool { return s.rt.Interrupted() }
 
 // Execute runs one cell of Go and reports its outputs to sink. Cancelling
 // ctx interrupts the cell. Magics are not Go: the magic runner
@@ -236,16 +186,16 @@ func (s *Session) Execute(ctx context.Context, c Cell, sink Sink) Result {
 func (s *Session) ExecuteWith(ctx context.Context, c Cell, sink Sink, run func(*Run) Result) (res Result) {
 	s.exec.Lock()
 	defer s.exec.Unlock()
-	st := s.begin(sink, &c)
-	r := &Run{s: s, cell: &cell.Cell{N: c.Count, Code: c.Code}, sink: orderedSink{st}} // display calls and magics keep their place among printed text
+	out := s.begin(sink, &c)
+	r := &Run{s: s, cell: &cell.Cell{N: c.Count, Code: c.Code}, sink: out} // display calls and magics keep their place among printed text
 	restore := display.Use(r.sink)
-	restoreSig := useStopSignal(&s.sig)
+	restoreSig := s.rt.Begin() // no interrupt, no depth; the sync types watch this cell
 	stopWatch := context.AfterFunc(ctx, s.Interrupt)
 	defer func() {
 		stopWatch()
 		restoreSig()
 		restore()
-		s.end(st)
+		s.end(out)
 	}()
 	defer func() {
 		if v := recover(); v != nil {
@@ -293,65 +243,33 @@ func (r *Run) Evaluator(seg cell.Segment) *Evaluator {
 	return &Evaluator{s: r.s, n: r.cell.N, seg: &seg}
 }
 
-// begin makes st the destination of stream output and resets per-cell state.
-func (s *Session) begin(sink Sink, c *Cell) *streamer {
-	st := newStreamer(sink)
-	if strings.Contains(c.Code, "Stdout") || strings.Contains(c.Code, "Stderr") {
-		s.stdioUsed.Store(true)
-	}
+// begin makes the cell's output the destination of stream output and
+// resets per-cell state.
+func (s *Session) begin(sink Sink, c *Cell) *stdio.Cell {
+	out := s.io.Begin(sink, c.Code, c.Stdin)
 	s.mu.Lock()
-	pending := s.pending.String()
-	s.pending.Reset()
-	s.cur, s.cell, s.frames, s.values = st, c, nil, nil
+	s.cell, s.frames, s.values = c, nil, nil
 	s.count = c.Count
 	s.mu.Unlock()
-	if pending != "" {
-		st.write("stderr", pending)
-	}
-	s.stdin.reset()
-	s.clearStop()
-	s.rt.depth.Store(0)
-	return st
+	return out
 }
 
-func (s *Session) end(st *streamer) {
-	s.drainStdio()
+func (s *Session) end(out *stdio.Cell) {
+	s.io.End(out)
 	s.mu.Lock()
-	s.cur, s.cell, s.values = nil, nil, nil // the value is the Result's now: not kept alive by the session
+	s.cell, s.values = nil, nil // the value is the Result's now: not kept alive by the session
 	s.mu.Unlock()
-	st.close()
-	s.clearStop()
+	s.rt.ClearStop()
 	go s.asst.Refresh() // the assistant's model of the cells, before the next request (assist.go)
 }
 
-// clearStop resets the interrupt flag.
-func (s *Session) clearStop() {
-	s.rt.stop.clear()
-	s.sig.reset()
-	s.abandon.reset()
-}
-
 // emit routes stream text to the running cell, or to the background.
-func (s *Session) emit(name, text string) {
-	s.mu.Lock()
-	st := s.cur
-	if st == nil {
-		defer s.mu.Unlock()
-		if s.opts.Background != nil {
-			io.WriteString(s.opts.Background, text)
-		} else if s.pending.Len() < maxPending {
-			s.pending.WriteString(text)
-		}
-		return
-	}
-	s.mu.Unlock()
-	st.write(name, text)
-}
+func (s *Session) emit(name, text string) { s.io.Emit(name, text) }
 
 func (s *Session) notePanicFrame(line string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.cur != nil && len(s.frames) < 1000 {
+	if s.cell != nil && len(s.frames) < 1000 {
 		s.frames = append(s.frames, line)
 	}
 }
@@ -362,21 +280,10 @@ func (s *Session) setValues(v any) {
 	s.mu.Unlock()
 }
 
-// readLine answers a read of standard input from the running cell's Stdin.
-func (s *Session) readLine() (string, error) {
-	s.mu.Lock()
-	cell, st := s.cell, s.cur
-	s.mu.Unlock()
-	if cell == nil || cell.Stdin == nil {
-		return "", errNoInput
-	}
-	return cell.Stdin(st.prompt(), false)
-}
-
 // goroutinePanic reports a panic recovered by the guard around a goroutine
 // started by user code.
 func (s *Session) goroutinePanic(r any) {
-	if _, ok := r.(interruptSignal); ok {
+	if _, ok := r.(rt.InterruptSignal); ok {
 		s.emit("stderr", "goroutine stopped by interrupt\n")
 		return
 	}
@@ -392,7 +299,7 @@ func (s *Session) run(c cell.Cell) Result { return s.runMarked(c, nil) }
 // runMarked is run where generated returns the nodes of the parsed code
 // that the harness wrote (rewrite.Options.Generated).
 func (s *Session) runMarked(c cell.Cell, generated func(*cell.Parsed) []ast.Node) Result {
-	s.resetDefers()
+	s.rt.ResetDefers()
 	return s.runDeferred(c, s.runParsed(c, generated))
 }
 
@@ -595,8 +502,18 @@ func (s *Session) execute(c cell.Cell, prog *interp.Program) *Error {
 
 var _ Runner = (*Session)(nil)
 
+// rtPath is the import path of the per-session runtime package that
+// rewritten cells call (package rt: checkpoints, goroutine guards, cell
+// values). It is bound under rewrite.Runtime, a name user code will not
+// collide with.
+const rtPath = "tick/kernel/session/rt"
+
+// checkpointByCall says whether loop checkpoints call ᐩrt.Interrupted()
+// (race-detector builds) instead of reading *ᐩrt.Stop.
+const checkpointByCall = rt.CheckpointByCall
+
 // Stdout returns a writer that sends text to the standard output of the
 // running cell (or, between cells, wherever Options.Background says). Native
 // libraries give it to their debug output so that it lands in the notebook,
 // not on the kernel process's stdout.
-func (s *Session) Stdout() io.Writer { return router{s: s, name: "stdout"} }
+func (s *Session) Stdout() io.Writer { return s.io.Writer("stdout") }

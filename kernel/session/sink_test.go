@@ -13,7 +13,7 @@ import (
 // recorder is a Sink that records everything, for tests.
 type recorder struct {
 	mu      sync.Mutex
-	streams []segment
+	streams []struct{ name, text string }
 	times   []time.Time
 	publish []display.Data
 	updates []display.Data
@@ -23,7 +23,7 @@ type recorder struct {
 func (r *recorder) Stream(name, text string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.streams = append(r.streams, segment{name, text})
+	r.streams = append(r.streams, struct{ name, text string }{name, text})
 	r.times = append(r.times, time.Now())
 }
 func (r *recorder) Publish(d display.Data) {

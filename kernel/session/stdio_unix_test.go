@@ -47,14 +47,3 @@ fmt.Println("after")`, strings.Repeat("x", 1<<20) + "\nafter\n", ""},
 		})
 	}
 }
-
-// BenchmarkDrainEmpty is what each print pays when nothing was written to
-// os.Stdout or os.Stderr: one poll of both pipes, once a cell has named
-// them; nothing before.
-func BenchmarkDrainEmpty(b *testing.B) {
-	s := newSession(b)
-	s.stdioUsed.Store(true)
-	for b.Loop() {
-		s.drainStdio()
-	}
-}

@@ -1,4 +1,4 @@
-package session
+package rt
 
 import (
 	"fmt"
@@ -62,13 +62,4 @@ func printFloat(f float64) string {
 		exp = "0" + exp
 	}
 	return s[:i+1] + exp
-}
-
-// builtinSymbols returns ᐩrt.Print, ᐩrt.Println and ᐩrt.Unwrap.
-func (s *Session) builtinSymbols() map[string]reflect.Value {
-	return map[string]reflect.Value{
-		"Print":   reflect.ValueOf(func(a ...any) { s.emit("stderr", goPrint(a, false)) }),
-		"Println": reflect.ValueOf(func(a ...any) { s.emit("stderr", goPrint(a, true)) }),
-		"Unwrap":  reflect.ValueOf(plainValue),
-	}
 }

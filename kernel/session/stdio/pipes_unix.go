@@ -1,6 +1,6 @@
 //go:build unix
 
-package session
+package stdio
 
 import (
 	"errors"
@@ -22,28 +22,28 @@ import (
 
 // fileStream is one of the two pipes.
 type fileStream struct {
-	s    *Session
+	r    *Router
 	name string // "stdout" or "stderr"
 
-	mu  sync.Mutex // held for each read of r and the routing of what it read
-	r   *os.File
-	w   *os.File
-	fd  int // r's descriptor (r stays open for the session's life)
+	mu  sync.Mutex // held for each read of pr and the routing of what it read
+	pr  *os.File
+	pw  *os.File
+	fd  int // pr's descriptor (pr stays open for the session's life)
 	buf []byte
 }
 
 // newFileStream opens the pipe and starts its watcher. A session without
 // one (the pipe could not be made) binds the stream as an io.Writer.
-func (s *Session) newFileStream(name string) (*fileStream, error) {
-	r, w, err := os.Pipe()
+func (r *Router) newFileStream(name string) (*fileStream, error) {
+	pr, pw, err := os.Pipe()
 	if err != nil {
 		return nil, err
 	}
-	f := &fileStream{s: s, name: name, r: r, w: w, buf: make([]byte, 64<<10)}
-	raw, err := r.SyscallConn()
+	f := &fileStream{r: r, name: name, pr: pr, pw: pw, buf: make([]byte, 64<<10)}
+	raw, err := pr.SyscallConn()
 	if err != nil {
-		r.Close()
-		w.Close()
+		pr.Close()
+		pw.Close()
 		return nil, err
 	}
 	_ = raw.Control(func(fd uintptr) { f.fd = int(fd) })
@@ -65,7 +65,7 @@ func (f *fileStream) readLocked(fd uintptr) (eof bool) {
 	for {
 		n, err := syscall.Read(int(fd), f.buf)
 		if n > 0 {
-			f.s.emit(f.name, string(f.buf[:n]))
+			f.r.Emit(f.name, string(f.buf[:n]))
 			continue
 		}
 		if errors.Is(err, syscall.EINTR) {
@@ -107,4 +107,4 @@ func drainStreams(fs []*fileStream) {
 }
 
 // file returns the *os.File cell code sees.
-func (f *fileStream) file() any { return f.w }
+func (f *fileStream) file() any { return f.pw }

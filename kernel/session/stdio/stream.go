@@ -1,9 +1,6 @@
-package session
+package stdio
 
 import (
-	"errors"
-	"io"
-	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -97,33 +94,34 @@ func (s *streamer) pass(f func(Sink)) {
 	f(s.sink)
 }
 
-// orderedSink is the Sink a running cell sees (installed with display.Use
-// and given to magics). Each call first flushes the stream text the cell
-// buffered, so that, for example, fmt.Println("a"); display.Clear(true);
-// fmt.Println("b") leaves only "b", and text printed before display.HTML
-// shows above the HTML.
-type orderedSink struct{ st *streamer }
+// Cell is the output of the running cell: the Sink the cell's code sees
+// (installed with display.Use) and magics write to. Each call first
+// flushes the stream text the cell buffered, so that, for example,
+// fmt.Println("a"); display.Clear(true); fmt.Println("b") leaves only
+// "b", and text printed before display.HTML shows above the HTML.
+type Cell struct{ st *streamer }
 
 // Stream sends text at once, after the buffered text.
-func (o orderedSink) Stream(name, text string) {
+func (o *Cell) Stream(name, text string) {
 	o.st.pass(func(k Sink) { k.Stream(name, text) })
 }
 
 // Publish flushes the buffered text, then publishes d.
-func (o orderedSink) Publish(d display.Data) {
+func (o *Cell) Publish(d display.Data) {
 	o.st.pass(func(k Sink) { k.Publish(d); o.st.shown++ })
 }
 
 // Update flushes the buffered text, then updates the output d.ID.
-func (o orderedSink) Update(d display.Data) { o.st.pass(func(k Sink) { k.Update(d) }) }
+func (o *Cell) Update(d display.Data) { o.st.pass(func(k Sink) { k.Update(d) }) }
 
 // Clear flushes the buffered text, then clears the cell's output.
-func (o orderedSink) Clear(wait bool) {
+func (o *Cell) Clear(wait bool) {
 	o.st.pass(func(k Sink) { k.Clear(wait); o.st.shown = 0 })
 }
 
-// Shown is CellSink's.
-func (o orderedSink) Shown() (n int) {
+// Shown returns the number of outputs (stream text included) the cell has
+// sent since it began or was last cleared.
+func (o *Cell) Shown() (n int) {
 	o.st.pass(func(Sink) { n = o.st.shown })
 	return n
 }
@@ -160,65 +158,3 @@ func (s *streamer) close() {
 	s.flushLocked()
 	s.closed = true
 }
-
-// router is the io.Writer the interpreter's stdout/stderr are bound to for
-// the session's lifetime. It forwards to the running cell's streamer, or
-// keeps text (bounded) for the next cell when none runs.
-type router struct {
-	s    *Session
-	name string
-}
-
-// panicLine matches the lines yaegi prints for each interpreted frame a
-// panic unwinds through ("3:5: panic: main.f(...)"). They become the
-// traceback of the cell's error instead of stderr text. A frame of code
-// the session generated has no position ("-: panic: main.func(...)").
-var panicLine = regexp.MustCompile(`^(?:(?:\S+:)?\d+:\d+|-): panic(?::|$)`)
-
-func (r router) Write(p []byte) (int, error) {
-	text := string(p)
-	if r.name == "stderr" && panicLine.MatchString(text) {
-		r.s.notePanicFrame(strings.TrimRight(text, "\n"))
-		return len(p), nil
-	}
-	r.s.drainStdio() // what the cell wrote to os.Stdout before, first
-	r.s.emit(r.name, text)
-	return len(p), nil
-}
-
-// errNoInput is returned to user code that reads standard input when the
-// execution does not allow input.
-var errNoInput = errors.New("session: this execution does not allow input (stdin is not connected): " +
-	"run the cell from a front end that supports input, or pass the data in code")
-
-// stdinReader is bound to the interpreter's standard input. Each read
-// asks the running cell's Stdin function for one line.
-type stdinReader struct {
-	s   *Session
-	mu  sync.Mutex
-	buf []byte
-}
-
-func (in *stdinReader) Read(p []byte) (int, error) {
-	in.mu.Lock()
-	defer in.mu.Unlock()
-	if len(in.buf) == 0 {
-		line, err := in.s.readLine()
-		if err != nil {
-			return 0, err
-		}
-		in.buf = append(in.buf, line...)
-		in.buf = append(in.buf, '\n')
-	}
-	n := copy(p, in.buf)
-	in.buf = in.buf[n:]
-	return n, nil
-}
-
-func (in *stdinReader) reset() {
-	in.mu.Lock()
-	in.buf = nil
-	in.mu.Unlock()
-}
-
-var _ io.Reader = (*stdinReader)(nil)

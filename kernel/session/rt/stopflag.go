@@ -1,10 +1,10 @@
 //go:build !race
 
-package session
+package rt
 
-// checkpointByCall says whether loop checkpoints call ᐩrt.Interrupted()
+// CheckpointByCall says whether loop checkpoints call ᐩrt.Interrupted()
 // (rewrite.Options.CheckpointCall) instead of reading *ᐩrt.Stop.
-const checkpointByCall = false
+const CheckpointByCall = false
 
 // stopFlag is the interrupt flag. Loop checkpoints read it through the
 // pointer ᐩrt.Stop on every iteration: about 9 ns, against about 100 ns

@@ -1,12 +1,12 @@
 //go:build race
 
-package session
+package rt
 
 import "sync/atomic"
 
-// checkpointByCall: with the race detector, loop checkpoints call
+// CheckpointByCall: with the race detector, loop checkpoints call
 // ᐩrt.Interrupted(), which reads the flag atomically.
-const checkpointByCall = true
+const CheckpointByCall = true
 
 // stopFlag is the interrupt flag of race-detector builds: synchronised,
 // and never read through a pointer by interpreted code (slower loops, no

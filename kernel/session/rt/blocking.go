@@ -1,4 +1,4 @@
-package session
+package rt
 
 import (
 	"fmt"
@@ -66,7 +66,7 @@ func (s *stopSignal) reset() {
 	defer s.mu.Unlock()
 	if s.closed {
 		s.ch, s.closed = make(chan struct{}), false
-		if !checkpointByCall {
+		if !CheckpointByCall {
 			s.cur = s.ch
 		}
 	}
@@ -108,9 +108,9 @@ func runningDone() <-chan struct{} {
 }
 
 // blockingSymbols returns the symbols that replace the standard library's
-// blocking calls for interpreted code, and the runtime's helpers that the
-// interruptible pass calls.
-func (s *Session) blockingSymbols() map[string]map[string]reflect.Value {
+// blocking calls for interpreted code, and (under "rt") the runtime's
+// helpers that the interruptible pass calls.
+func (r *Runtime) blockingSymbols() map[string]map[string]reflect.Value {
 	sleep := func(d time.Duration) {
 		if d <= 0 {
 			return
@@ -119,23 +119,11 @@ func (s *Session) blockingSymbols() map[string]map[string]reflect.Value {
 		defer t.Stop()
 		select {
 		case <-t.C:
-		case <-s.sig.done():
-			panic(interruptSignal{})
+		case <-r.sig.done():
+			panic(InterruptSignal{})
 		}
 	}
-	rt := s.deferSymbols()
-	for k, v := range s.builtinSymbols() {
-		rt[k] = v
-	}
-	rt["Done"] = reflect.ValueOf(s.sig.done)
-	s.sig.done()
-	rt["DoneP"] = reflect.ValueOf(&s.sig.cur)
-	rt["ZeroOf"] = reflect.ValueOf(zeroChan)
-	rt["Recv"] = reflect.ValueOf(s.recvOp)
-	rt["RecvInto"] = reflect.ValueOf(s.recvInto)
-	rt["Send"] = reflect.ValueOf(s.sendOp)
 	neverP := &never
-	rt["Never"] = reflect.ValueOf(&neverP).Elem()
 	return map[string]map[string]reflect.Value{
 		"time/time": {"Sleep": reflect.ValueOf(sleep)},
 		"sync/sync": {
@@ -143,25 +131,16 @@ func (s *Session) blockingSymbols() map[string]map[string]reflect.Value {
 			"RWMutex":   reflect.ValueOf((*RWMutex)(nil)),
 			"WaitGroup": reflect.ValueOf((*WaitGroup)(nil)),
 		},
-		rtPath + "/rt": rt,
+		"rt": {
+			"Done":     reflect.ValueOf(r.sig.done),
+			"DoneP":    reflect.ValueOf(&r.sig.cur),
+			"ZeroOf":   reflect.ValueOf(zeroChan),
+			"Recv":     reflect.ValueOf(r.recvOp),
+			"RecvInto": reflect.ValueOf(r.recvInto),
+			"Send":     reflect.ValueOf(r.sendOp),
+			"Never":    reflect.ValueOf(&neverP).Elem(),
+		},
 	}
-}
-
-// knownIntsAndChans returns the names of the session's globals of an
-// integer type (knownInts) and of a channel type, for the rewrite passes
-// range-int and recv-expr (`for v := range c` over a channel).
-func (s *Session) knownIntsAndChans() (ints, chans map[string]bool) {
-	ints, chans = map[string]bool{}, map[string]bool{}
-	for name, v := range s.globals() {
-		switch v.Kind() {
-		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-			reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-			ints[name] = true
-		case reflect.Chan:
-			chans[name] = true
-		}
-	}
-	return ints, chans
 }
 
 // never is *ᐩrt.Never, always false: the interruptible pass keeps a send
@@ -184,7 +163,7 @@ var closedChans sync.Map // reflect.Type → reflect.Value
 func zeroChan(p any) {
 	v := reflect.ValueOf(p)
 	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Chan {
-		panic("session: ZeroOf: want a pointer to a channel variable")
+		panic("rt: ZeroOf: want a pointer to a channel variable")
 	}
 	t := v.Elem().Type()
 	c, ok := closedChans.Load(t)
@@ -220,7 +199,7 @@ func (m *Mutex) Lock() {
 	select {
 	case c <- struct{}{}:
 	case <-runningDone():
-		panic(interruptSignal{})
+		panic(InterruptSignal{})
 	}
 }
 
@@ -365,7 +344,7 @@ func (wg *WaitGroup) Wait() {
 	select {
 	case <-z:
 	case <-runningDone():
-		panic(interruptSignal{})
+		panic(InterruptSignal{})
 	}
 }
 
@@ -381,7 +360,7 @@ func (wg *WaitGroup) Wait() {
 // interpreter's own did (docs/benchmarks.md).
 
 // recvOp is ᐩrt.Recv: `<-c` as a statement.
-func (s *Session) recvOp(c any) {
+func (r *Runtime) recvOp(c any) {
 	if _, done := fastRecvInto(c, nil); done {
 		return
 	}
@@ -391,12 +370,12 @@ func (s *Session) recvOp(c any) {
 			return
 		}
 	}
-	s.chanOp(reflect.SelectRecv, cv, reflect.Value{})
+	r.chanOp(reflect.SelectRecv, cv, reflect.Value{})
 }
 
 // recvInto is ᐩrt.RecvInto: receives from c into *p (a variable of c's
 // element type) and returns Go's ok (false when c is closed and drained).
-func (s *Session) recvInto(c, p any) bool {
+func (r *Runtime) recvInto(c, p any) bool {
 	if ok, done := fastRecvInto(c, p); done {
 		return ok
 	}
@@ -407,7 +386,7 @@ func (s *Session) recvInto(c, p any) bool {
 		v, ok = cv.TryRecv()
 	}
 	if !v.IsValid() {
-		v, ok = s.chanOp(reflect.SelectRecv, cv, reflect.Value{})
+		v, ok = r.chanOp(reflect.SelectRecv, cv, reflect.Value{})
 	}
 	dst := reflect.ValueOf(p).Elem()
 	switch {
@@ -425,7 +404,7 @@ func (s *Session) recvInto(c, p any) bool {
 // value: nil stands for the element type's zero value, and an untyped
 // constant (an int or float64 to the interpreter) is converted to a
 // numeric element type as Go's assignment would.
-func (s *Session) sendOp(c, v any) {
+func (r *Runtime) sendOp(c, v any) {
 	if fastSend(c, v) {
 		return
 	}
@@ -448,7 +427,7 @@ func (s *Session) sendOp(c, v any) {
 		panic(fmt.Sprintf("cannot send a value of type %s on a %s", x.Type(), cv.Type()))
 	}
 	if cv.IsNil() || !cv.TrySend(x) {
-		s.chanOp(reflect.SelectSend, cv, x)
+		r.chanOp(reflect.SelectSend, cv, x)
 	}
 }
 
@@ -477,17 +456,17 @@ func numeric(k reflect.Kind) bool {
 // chanOp does one send or receive on c, or ends the cell as Interrupted
 // when the running cell's done channel closes first. A nil channel
 // blocks until the interrupt, as in Go.
-func (s *Session) chanOp(dir reflect.SelectDir, c, send reflect.Value) (reflect.Value, bool) {
+func (r *Runtime) chanOp(dir reflect.SelectDir, c, send reflect.Value) (reflect.Value, bool) {
 	cases := [2]reflect.SelectCase{
 		{Dir: dir, Chan: c, Send: send},
-		{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(s.sig.done())},
+		{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(r.sig.done())},
 	}
 	if !c.IsValid() || c.IsNil() {
 		cases[0] = reflect.SelectCase{Dir: reflect.SelectRecv}
 	}
 	chosen, v, ok := reflect.Select(cases[:])
 	if chosen == 1 {
-		panic(interruptSignal{})
+		panic(InterruptSignal{})
 	}
 	return v, ok
 }

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package session
+package stdio
 
 import "errors"
 
@@ -8,8 +8,8 @@ import "errors"
 // are io.Writers routed to the cell (stdio_unix.go has the pipes).
 type fileStream struct{}
 
-func (s *Session) newFileStream(string) (*fileStream, error) {
-	return nil, errors.New("session: no pipe-backed standard streams on this platform")
+func (r *Router) newFileStream(string) (*fileStream, error) {
+	return nil, errors.New("stdio: no pipe-backed standard streams on this platform")
 }
 
 func drainStreams([]*fileStream) {}

@@ -1,4 +1,4 @@
-package session
+package rt
 
 // The fast paths of the interruptible channel helpers (blocking.go): a
 // send or receive that can go ahead at once, on a channel of a common
