@@ -26,4 +26,3 @@ func BenchmarkChannelHelpers(b *testing.B) {
 		}
 	})
 }
-
