@@ -11,8 +11,6 @@ import (
 	"time"
 
 	"github.com/tick-kernel/tick/kernel"
-	"github.com/tick-kernel/tick/kernel/app"
-	"github.com/tick-kernel/tick/kernel/session"
 )
 
 func init() {
@@ -34,17 +32,15 @@ func runKernel(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	// Build the session while the sockets bind: clients connect right after
-	// starting the process, and kernel_info needs no interpreter.
-	runner := kernel.LazyRunner(func() (session.Runner, error) {
-		// Output of goroutines that outlive their cell is kept and shown
-		// with the next cell (the session's default), not lost in the log.
-		r, err := app.New(session.Options{})
-		if err != nil {
-			return nil, err // not a nil *magic.Runner in a non-nil interface
-		}
-		return r, nil
-	})
+	// The engine (interpreter, runtime, magics) runs in a child process
+	// this one supervises; it starts while the sockets bind: clients
+	// connect right after starting the process, and kernel_info needs no
+	// interpreter.
+	runner, closeRunner, err := newRunner(engineFlags{}, stderr)
+	if err != nil {
+		return err
+	}
+	defer closeRunner()
 	k := kernel.New(kernel.Config{Conn: ci, Runner: runner, Log: stderr, Info: kernel.Info{Version: versionString()}})
 
 	// Catch signals before binding: jupyter_client sends SIGINT before every

@@ -24,6 +24,7 @@ type command struct {
 	name    string
 	usage   string // the argument synopsis, e.g. "CONNECTION_FILE"
 	summary string
+	hidden  bool // not listed by usage (internal commands)
 	run     func(args []string, stdout, stderr io.Writer) error
 }
 
@@ -47,6 +48,9 @@ func usage(w io.Writer) {
 	sort.Strings(names)
 	for _, n := range names {
 		c := commands[n]
+		if c.hidden {
+			continue
+		}
 		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w, "\nRun 'tick <command> -h' for a command's flags.")

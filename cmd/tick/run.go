@@ -11,8 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tick-kernel/tick/kernel/app"
-	"github.com/tick-kernel/tick/kernel/session"
 	"github.com/tick-kernel/tick/kernel/session/cell"
 	"github.com/tick-kernel/tick/notebook"
 )
@@ -112,11 +110,14 @@ func runNotebook(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tick run: %v\n", err)
 		return runBadInput
 	}
-	sess, err := app.New(session.Options{Args: []string{f.in}, Background: stderr})
+	// Cells run in an engine process, as in the kernel: a fatal error in
+	// one ends that cell with the error and a fresh engine runs the next.
+	sess, closeSession, err := newRunner(engineFlags{args: []string{f.in}, background: true}, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "tick run: starting the Go session: %v\n", err)
 		return runFailed
 	}
+	defer closeSession()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	start := time.Now()
