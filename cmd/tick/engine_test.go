@@ -36,9 +36,9 @@ func (l *lines) Write(p []byte) (int, error) {
 
 type textSink struct{ lines }
 
-func (s *textSink) Publish(display.Data)      {}
-func (s *textSink) Update(display.Data)       {}
-func (s *textSink) Clear(bool)                {}
+func (s *textSink) Publish(display.Data)     {}
+func (s *textSink) Update(display.Data)      {}
+func (s *textSink) Clear(bool)               {}
 func (s *textSink) Stream(name, text string) { s.Write([]byte(text)) }
 
 // TestFatalErrorInTheRealEngine: a data race on a map in a real cell (the
