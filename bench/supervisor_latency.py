@@ -27,6 +27,8 @@ import time
 
 from jupyter_client.manager import KernelManager
 
+from kernel_latency import drain_idle
+
 
 def drain(kc, msg_id, timeout=120):
     """Wait for the reply and idle of msg_id; return (reply, stream bytes)."""
@@ -68,14 +70,6 @@ def execute_times(kc, runs):
         out.append(time.perf_counter() - t0)
         drain_idle(kc, msg_id)
     return out
-
-
-def drain_idle(kc, msg_id):
-    while True:
-        m = kc.get_iopub_msg(timeout=10)
-        if m["parent_header"].get("msg_id") == msg_id and m["msg_type"] == "status" \
-                and m["content"]["execution_state"] == "idle":
-            return
 
 
 def print_time(kc, lines):

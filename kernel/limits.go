@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"net"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
+	"github.com/tick-kernel/tick/internal/memlimit"
 	"github.com/tick-kernel/tick/kernel/zmtp"
 )
 
@@ -19,7 +19,7 @@ func (k *Kernel) limits() (zmtp.Limits, error) {
 	lim.Log = k.log
 	if lim.MaxMessage == 0 {
 		if v := os.Getenv("TICK_MAX_MESSAGE"); v != "" {
-			n, err := ParseSize(v)
+			n, err := memlimit.ParseSize(v)
 			if err != nil {
 				return lim, fmt.Errorf("kernel: TICK_MAX_MESSAGE: %w", err)
 			}
@@ -39,32 +39,6 @@ func (k *Kernel) limits() (zmtp.Limits, error) {
 		}
 	}
 	return lim, nil
-}
-
-// ParseSize parses a byte count: a number with an optional suffix K, M, G
-// (powers of 1024, with or without "iB"/"B").
-func ParseSize(s string) (int64, error) {
-	t := strings.ToUpper(strings.TrimSpace(s))
-	t = strings.TrimSuffix(strings.TrimSuffix(t, "B"), "I")
-	shift := 0
-	switch {
-	case strings.HasSuffix(t, "K"):
-		shift = 10
-	case strings.HasSuffix(t, "M"):
-		shift = 20
-	case strings.HasSuffix(t, "G"):
-		shift = 30
-	case strings.HasSuffix(t, "T"):
-		shift = 40
-	}
-	if shift > 0 {
-		t = t[:len(t)-1]
-	}
-	n, err := strconv.ParseInt(strings.TrimSpace(t), 10, 64)
-	if err != nil || n <= 0 || n > (1<<62)>>shift {
-		return 0, fmt.Errorf("%q is not a size in bytes (write 1073741824, 1G or 512MiB)", s)
-	}
-	return n << shift, nil
 }
 
 // Exposure warnings, printed on stderr and kept for the banner.

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/tick-kernel/tick/kernel"
+	"github.com/tick-kernel/tick/internal/memlimit"
 )
 
 // MemoryLimitEnv overrides the process's memory ceiling ("8GiB", "512M",
@@ -53,7 +53,7 @@ func memoryLimit(env string, machine int64) (int64, string, error) {
 	case "off", "none", "0":
 		return 0, MemoryLimitEnv + "=" + env, nil
 	default:
-		n, err := kernel.ParseSize(env)
+		n, err := memlimit.ParseSize(env)
 		if err != nil {
 			return 0, "", fmt.Errorf("app: %s: %w", MemoryLimitEnv, err)
 		}

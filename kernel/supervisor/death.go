@@ -174,7 +174,7 @@ func hint(r crashReport) string {
 	case strings.Contains(all, "out of memory"):
 		return "the runtime could not get more memory from the system: allocate less at a time, or raise the limit that stopped it."
 	case strings.Contains(all, "sync: "):
-		return "a sync primitive was misused (a Mutex unlocked more often than locked, or copied while in use)."
+		return "a sync primitive was misused (a sync.Mutex unlocked more often than locked, or copied while in use)."
 	case strings.Contains(all, "signal arrived during cgo execution") || strings.HasPrefix(all, "SIG"):
 		return "C code crashed (a native kernel or a package using cgo): the crash is in the C side."
 	case strings.HasPrefix(all, "panic: "):
