@@ -34,7 +34,7 @@ const (
 // operations are assumed not to trap (-fno-trapping-math): kernels never
 // read the exception flags, and it lets the compiler turn selects (relu,
 // where, max) into vector blends with the same IEEE results, NaN, signed
-// zeros and infinities included (render_c_test.go checks them).
+// zeros and infinities included (runtime/backend/cpu/cpu_test.go checks them).
 // Nothing like -ffast-math that changes numerical results is used.
 // $TICK_MARCH, when set, replaces -march=native.
 func DefaultFlags() []string {

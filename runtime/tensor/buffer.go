@@ -2,6 +2,7 @@ package tensor
 
 import (
 	"fmt"
+	"github.com/tick-kernel/tick/runtime/device"
 	"math"
 	"math/bits"
 	"runtime"
@@ -17,7 +18,7 @@ type Buffer struct {
 	dev   *Dev
 	dtype DType
 	n     int
-	mem   Memory
+	mem   device.Memory
 	shape []int // the shape of the tensor it was made for (provenance)
 }
 
@@ -66,7 +67,7 @@ func newBufferAt(d *Dev, dt DType, n int, t0 stamp) (*Buffer, stamp, error) {
 	if external {
 		externalMem.inUse.Add(int64(cbytes))
 	}
-	pm := pooledMem{mem: mem, bytes: cbytes, class: class, external: external}
+	pm := pooledMem{alloc: d.dev, mem: mem, bytes: cbytes, class: class, external: external}
 	if class >= 0 {
 		pm.pool = &d.pool
 	}
@@ -138,45 +139,30 @@ func releaseSlab(a *slabMems) {
 	pms[0].pool.put(pms...)
 }
 
-// external reports whether d's memory is outside Go's heap.
-func (d *Dev) external() bool {
-	_, inGoHeap := d.backend.(goBackend)
-	_, null := d.backend.(nullBackend)
-	return !inGoHeap && !null
-}
+// external reports whether d's memory is outside Go's heap (device.OffHeap).
+func (d *Dev) external() bool { return d.offHeap }
 
-// poolable reports whether d's memory can be pooled (its Memory is
-// resizable).
-func (d *Dev) poolable() bool {
-	switch d.backend.(type) {
-	case goBackend, cpuBackend:
-		return true
-	}
-	return false
-}
+// poolable reports whether d's memory can be pooled (device.Pooled: its
+// Memory is device.Resizable).
+func (d *Dev) poolable() bool { return d.pooled }
 
 // allocClass allocates a new buffer of n × dt with room for cbytes (its
 // size class, or exactly n × dt when not pooled), first making room under
 // the memory limit for external memory.
-func (d *Dev) allocClass(dt DType, n, cbytes int, external bool) (Memory, error) {
+func (d *Dev) allocClass(dt DType, n, cbytes int, external bool) (device.Memory, error) {
 	if external {
 		if err := d.makeRoom(int64(cbytes)); err != nil {
 			return nil, err
 		}
 	}
 	if !d.poolable() {
-		return d.backend.Alloc(dt, n)
+		return d.dev.Alloc(dt, n)
 	}
-	if _, ok := d.backend.(goBackend); ok {
-		m := newGoMemory(cbytes)
-		m.resize(dt, n)
-		return m, nil
-	}
-	m, err := d.backend.Alloc(Bool, cbytes)
+	m, err := d.pooler.AllocCap(cbytes) // the whole class, then this buffer's part of it
 	if err != nil {
 		return nil, err
 	}
-	m.(resizable).resize(dt, n)
+	m.Resize(dt, n)
 	return m, nil
 }
 
@@ -225,14 +211,6 @@ func mustBuffer(d *Dev, dt DType, n int) *Buffer {
 	return b
 }
 
-// resizable is memory the pool can hand out again for another dtype and
-// element count within its allocation (capBytes).
-type resizable interface {
-	Memory
-	capBytes() int
-	resize(dt DType, n int)
-}
-
 // Size classes: 64 bytes and below is one class; above, eight classes per
 // power of two, so a pooled buffer wastes at most an eighth of its size.
 // Buffers over poolMaxBytes are not pooled (class -1): they are freed.
@@ -263,8 +241,9 @@ const poolIdleMax = 1 << 30
 // bufPool is a device's idle buffers by size class. Buffers come back to
 // it from the cleanups of unreachable Buffers.
 type bufPool struct {
+	alloc   device.Allocator // frees what the pool drops
 	mu      sync.Mutex
-	free    [numClasses][]Memory
+	free    [numClasses][]device.Memory
 	idle    int64     // bytes held
 	slab    *bufSlab  // the slab small buffers come from
 	slabArg *slabMems // its cleanup's argument
@@ -273,14 +252,15 @@ type bufPool struct {
 // pooledMem is what a Buffer's cleanup returns.
 type pooledMem struct {
 	pool     *bufPool // nil: free the memory
-	mem      Memory
+	alloc    device.Allocator
+	mem      device.Memory
 	bytes    int
 	class    int
 	external bool
 }
 
 // get returns pooled memory of the class resized to n × dt, or nil.
-func (p *bufPool) get(class int, dt DType, n int, external bool) Memory {
+func (p *bufPool) get(class int, dt DType, n int, external bool) device.Memory {
 	if class < 0 {
 		return nil
 	}
@@ -296,7 +276,7 @@ func (p *bufPool) get(class int, dt DType, n int, external bool) Memory {
 	_, cb := classBytes(class)
 	p.idle -= int64(cb)
 	p.mu.Unlock()
-	m.(resizable).resize(dt, n)
+	m.(device.Resizable).Resize(dt, n)
 	poolIdle.Add(-int64(cb))
 	if external {
 		poolIdleExternal.Add(-int64(cb))
@@ -324,7 +304,7 @@ func releaseMemory(pm pooledMem) {
 		externalMem.inUse.Add(-int64(pm.bytes))
 	}
 	if pm.pool == nil {
-		pm.mem.Free()
+		pm.alloc.Free(pm.mem)
 		return
 	}
 	pm.pool.put(pm)
@@ -338,7 +318,7 @@ func (p *bufPool) put(pms ...pooledMem) {
 		limit = l / 4
 	}
 	var kept, keptExt int64
-	var drop []Memory
+	var drop []device.Memory
 	p.mu.Lock()
 	for _, pm := range pms {
 		if p.idle+int64(pm.bytes) > limit {
@@ -354,7 +334,7 @@ func (p *bufPool) put(pms ...pooledMem) {
 	}
 	p.mu.Unlock()
 	for _, m := range drop {
-		m.Free()
+		p.alloc.Free(m)
 	}
 	poolIdle.Add(kept)
 	poolIdleExternal.Add(keptExt)
@@ -363,7 +343,7 @@ func (p *bufPool) put(pms ...pooledMem) {
 // drain frees every idle buffer.
 func (p *bufPool) drain(external bool) {
 	p.mu.Lock()
-	var all []Memory
+	var all []device.Memory
 	for c := range p.free {
 		all = append(all, p.free[c]...)
 		clear(p.free[c])
@@ -373,7 +353,7 @@ func (p *bufPool) drain(external bool) {
 	p.idle = 0
 	p.mu.Unlock()
 	for _, m := range all {
-		m.Free()
+		p.alloc.Free(m)
 	}
 	poolIdle.Add(-n)
 	if external {
@@ -383,13 +363,7 @@ func (p *bufPool) drain(external bool) {
 
 // drainPools frees the idle buffers of every device.
 func drainPools() {
-	devices.Lock()
-	ds := make([]*Dev, 0, len(devices.m))
-	for _, d := range devices.m {
-		ds = append(ds, d)
-	}
-	devices.Unlock()
-	for _, d := range ds {
+	for _, d := range openDevices() {
 		d.pool.drain(d.external())
 	}
 }

@@ -7,14 +7,17 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/tick-kernel/tick/runtime/backend/null"
+	"github.com/tick-kernel/tick/runtime/device"
 )
 
 // offBackend is registered but never available, like CPU without a compiler.
-type offBackend struct{ nullBackend }
+type offBackend struct{ null.Backend }
 
 func (offBackend) Available() error { return errors.New("no C compiler (test)") }
 
-func init() { RegisterBackend("TESTOFF", offBackend{}) }
+func init() { device.Register("TESTOFF", offBackend{}) }
 
 func TestChooseDefault(t *testing.T) {
 	tests := []struct {

@@ -1,12 +1,15 @@
 package tensor
 
 import (
+	"errors"
 	"fmt"
 	"os"
-	"runtime"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/tick-kernel/tick/runtime/device"
+	"github.com/tick-kernel/tick/runtime/device/host"
 )
 
 // Dev is a device: a backend plus a queue drained by its own worker
@@ -14,8 +17,17 @@ import (
 // Synchronize waits until the queue is empty. Get one with Device(name).
 type Dev struct {
 	name    string
-	backend Backend
-	batch   batchRunner // backend's RunBatch, or nil
+	backend device.Backend
+	dev     device.Device
+	queue   device.Queue
+	// What the device can do beyond the interfaces, asked once at open.
+	batch   device.BatchLauncher // the queue's, or nil
+	async   bool                 // the queue is the device's own (device.Asynchronous)
+	pooler  device.Pooled        // or nil
+	pooled  bool                 // pooler != nil
+	offHeap bool                 // device.OffHeap
+	inline  bool                 // device.Inliner
+	lanes   int                  // device.LaneFolder's width, or 0
 
 	mu      sync.Mutex
 	cond    *sync.Cond // signals the worker that items arrived
@@ -28,7 +40,7 @@ type Dev struct {
 	execMu  sync.Mutex    // held while an item runs (worker or runInline): items run one at a time, in order
 
 	progMu sync.Mutex
-	progs  map[string]Program
+	progs  map[string]device.Program
 
 	sched schedCache // single-kernel schedules by graph structure (eager.go)
 	pool  bufPool    // idle buffers by size class (buffer.go)
@@ -37,22 +49,21 @@ type Dev struct {
 // launch is one kernel launch: a compiled program and its buffers.
 type launch struct {
 	k    *Kernel
-	prog Program
+	prog device.Program
 	bufs []*Buffer
 }
 
 // work is one queue item: launches run in order (a JIT replay is one item).
 type work struct {
 	launches []launch
-	mems     [][]Memory // per launch, the Memory of each buffer
+	mems     [][]device.Memory // per launch, the Memory of each buffer
 
 	// Filled by prepare, so the worker and the counters do no per-launch
 	// work on the hot path.
-	progs        []Program // per launch, for batchRunner
-	sizes        []int     // per launch, output elements
-	reds, rows   []int     // per launch, ReduceSize and rowLen
-	small        bool      // every launch is below splitMin: may run as one batch
-	flops, bytes int64     // totals over the launches (estimates)
+	progs        []device.Program // per launch, for the queue and batches
+	dims         []device.Dims    // per launch, the grid
+	small        bool             // every launch is below host.SplitMin: may run as one batch, or inline
+	flops, bytes int64            // totals over the launches (estimates)
 
 	pool  *workPool     // a JIT replay's item: returned to its pool once run
 	eager *eagerItem    // an eager item: recycled once run (eager.go)
@@ -63,16 +74,14 @@ type work struct {
 
 // prepare fills the fields derived from launches.
 func (w *work) prepare() {
-	w.progs = make([]Program, len(w.launches))
-	w.sizes = make([]int, len(w.launches))
-	w.reds = make([]int, len(w.launches))
-	w.rows = make([]int, len(w.launches))
+	w.progs = make([]device.Program, len(w.launches))
+	w.dims = make([]device.Dims, len(w.launches))
 	w.small = true
 	w.flops, w.bytes = 0, 0
 	for i, l := range w.launches {
 		w.progs[i] = l.prog
-		w.sizes[i], w.reds[i], w.rows[i] = l.k.OutSize(), l.k.ReduceSize(), rowLen(l.k)
-		if w.sizes[i]*max(w.reds[i], 1) >= splitMin {
+		w.dims[i] = l.prog.Dims()
+		if l.k.OutSize()*max(l.k.ReduceSize(), 1) >= host.SplitMin {
 			w.small = false
 		}
 		w.flops += l.k.FLOPs()
@@ -80,23 +89,23 @@ func (w *work) prepare() {
 	}
 }
 
-// batchRunner is implemented by backends that can run a sequence of small
-// launches in one call (the CPU backend: one cgo crossing instead of one per
-// kernel). RunBatch runs launch i as progs[i] over [0, sizes[i]) with
-// mems[i], in order; it returns false, having run nothing, if it cannot.
-type batchRunner interface {
-	RunBatch(progs []Program, mems [][]Memory, sizes []int) bool
-}
-
 // devices holds one Dev per backend name; it is process-wide because each
 // device owns a worker goroutine and a compile cache that all tensors share.
 var devices = struct {
 	sync.Mutex
-	m map[string]*Dev
+	m    map[string]*Dev // by every name it was asked for ("CL" and "CL:0")
+	list []*Dev          // each device once, in the order opened
 }{m: map[string]*Dev{}}
 
-// Device returns the named device ("GO", "CPU", "NULL"), starting its worker
-// on first use, so a cell can write tensor.Device("GO").Synchronize(). An
+// openDevices returns every device opened so far.
+func openDevices() []*Dev {
+	devices.Lock()
+	defer devices.Unlock()
+	return append([]*Dev(nil), devices.list...)
+}
+
+// Device returns the named device ("GO", "CPU", "NULL", "CL:1"), opening it
+// (and starting its worker) on first use, so a cell can write tensor.Device("GO").Synchronize(). An
 // unknown or unavailable name panics with a *DeviceError; LookupDevice
 // returns it instead.
 func Device(name string) *Dev {
@@ -115,21 +124,61 @@ func LookupDevice(name string) (*Dev, error) {
 	if d := devices.m[name]; d != nil {
 		return d, nil
 	}
-	b := lookupBackend(name)
+	bname, ordinal, err := device.ParseName(name)
+	if err != nil {
+		return nil, &DeviceError{Name: name, Err: err}
+	}
+	canon := bname // device 0 goes by the backend's name: "CL" and "CL:0" are one device
+	if ordinal > 0 {
+		canon = fmt.Sprintf("%s:%d", bname, ordinal)
+	}
+	if d := devices.m[canon]; d != nil {
+		devices.m[name] = d
+		return d, nil
+	}
+	b := device.Lookup(bname)
 	if b == nil {
 		return nil, &DeviceError{Name: name}
 	}
 	if err := b.Available(); err != nil {
 		return nil, &DeviceError{Name: name, Err: err}
 	}
-	d := &Dev{name: name, backend: b, progs: map[string]Program{}}
-	d.batch, _ = b.(batchRunner)
+	dv, err := b.Open(ordinal)
+	if err != nil {
+		return nil, &DeviceError{Name: name, Err: err}
+	}
+	d := newDev(canon, b, dv)
+	devices.m[name], devices.m[canon] = d, d
+	devices.list = append(devices.list, d)
+	return d, nil
+}
+
+// newDev wraps an opened device, asking once what it can do beyond the
+// interfaces.
+func newDev(name string, b device.Backend, dv device.Device) *Dev {
+	d := &Dev{name: name, backend: b, dev: dv, queue: dv.Queue(), progs: map[string]device.Program{}}
+	d.pool.alloc = dv
+	d.batch, _ = d.queue.(device.BatchLauncher)
+	if a, ok := d.queue.(device.Asynchronous); ok {
+		d.async = a.Asynchronous()
+	}
+	d.pooler, d.pooled = dv.(device.Pooled)
+	if o, ok := dv.(device.OffHeap); ok {
+		d.offHeap = o.OffHeap()
+	}
+	if in, ok := dv.(device.Inliner); ok {
+		d.inline = in.InlineSmall()
+	}
+	if lf, ok := dv.(device.LaneFolder); ok {
+		d.lanes = lf.FoldLanes()
+	}
 	d.cond = sync.NewCond(&d.mu)
 	d.idle = sync.NewCond(&d.mu)
 	d.wake = make(chan struct{}, 1)
-	go d.worker()
-	devices.m[name] = d
-	return d, nil
+	if !d.async {
+		go d.worker()
+	}
+	return d
 }
 
 // MustDevice is Device (kept for code written against the first API).
@@ -187,7 +236,7 @@ func chooseDefault() (name, reason string, fellBack bool) {
 	}
 	var skipped []string
 	for _, n := range preferredDevices {
-		b := lookupBackend(n)
+		b := device.Lookup(n)
 		if b == nil {
 			continue
 		}
@@ -227,10 +276,10 @@ func defaultDev() *Dev {
 // timing output: for example "CPU (C via /usr/bin/cc -O3 -march=native)" or
 // "GO (pure-Go closures)".
 func (d *Dev) Backend() string {
-	if ds, ok := d.backend.(interface{ Describe() string }); ok {
+	if ds, ok := d.dev.(device.Describer); ok {
 		return ds.Describe()
 	}
-	return d.name
+	return d.Info().String()
 }
 
 // Name is the device's name.
@@ -260,6 +309,9 @@ func (d *Dev) Synchronize() error {
 	err := d.err
 	d.err = nil
 	d.mu.Unlock()
+	if qerr := d.queue.Synchronize(); qerr != nil && err == nil { // a device with its own queue waits here
+		err = fmt.Errorf("tensor: %s: %w", d.name, qerr)
+	}
 	addPhase(&counters.syncWait, t0)
 	return err
 }
@@ -333,14 +385,8 @@ func (d *Dev) Pending() int {
 
 // SynchronizeAll synchronizes every device that has been used.
 func SynchronizeAll() error {
-	devices.Lock()
-	ds := make([]*Dev, 0, len(devices.m))
-	for _, d := range devices.m {
-		ds = append(ds, d)
-	}
-	devices.Unlock()
 	var first error
-	for _, d := range ds {
+	for _, d := range openDevices() {
 		if err := d.Synchronize(); err != nil && first == nil {
 			first = err
 		}
@@ -348,8 +394,14 @@ func SynchronizeAll() error {
 	return first
 }
 
-// enqueue hands w to the worker and returns immediately.
+// enqueue hands w to the worker and returns immediately. A device with a
+// queue of its own has no worker: its launches are enqueued on the
+// caller's goroutine (which returns once the device has them).
 func (d *Dev) enqueue(w *work) {
+	if d.async {
+		d.runAsync(w)
+		return
+	}
 	noteWork(d, w)
 	if prof.on.Load() {
 		w.enq = monoNow() // the phase clock, like the kernel's start (clock.go)
@@ -396,9 +448,41 @@ func (d *Dev) runInline(w *work) bool {
 }
 
 // inlineSmall reports whether the device's small kernels may run on the
-// caller when it is idle: backends whose kernels only compute (not the
-// test backends that block on purpose).
-func (d *Dev) inlineSmall() bool { return d.poolable() }
+// caller when it is idle: host backends whose kernels only compute
+// (device.Inliner; not the test backends that block on purpose).
+func (d *Dev) inlineSmall() bool { return d.inline }
+
+// runAsync enqueues w's launches on a device's own queue from the calling
+// goroutine; d.execMu keeps items whole and in order. An enqueue failure
+// is reported by the next Synchronize, as a kernel's would be.
+func (d *Dev) runAsync(w *work) {
+	noteWork(d, w)
+	if prof.on.Load() {
+		w.enq = monoNow()
+	}
+	d.execMu.Lock()
+	err := d.run(w)
+	d.execMu.Unlock()
+	if err != nil {
+		d.mu.Lock()
+		if d.err == nil {
+			d.err = err
+		}
+		d.mu.Unlock()
+	}
+	d.recycle(w)
+}
+
+// recycle returns a run item to where it came from.
+func (d *Dev) recycle(w *work) {
+	if w.pool != nil {
+		w.pool.put(w)
+	} else if w.eager != nil {
+		w.eager.release()
+	} else if w.spin > 0 {
+		spinItems.Put(w)
+	}
+}
 
 func (d *Dev) worker() {
 	for {
@@ -417,13 +501,7 @@ func (d *Dev) worker() {
 		d.execMu.Lock()
 		err := d.run(w)
 		d.execMu.Unlock()
-		if w.pool != nil {
-			w.pool.put(w)
-		} else if w.eager != nil {
-			w.eager.release()
-		} else if w.spin > 0 {
-			spinItems.Put(w)
-		}
+		d.recycle(w)
 
 		d.mu.Lock()
 		if err != nil && d.err == nil {
@@ -468,7 +546,7 @@ func (d *Dev) run(w *work) (err error) {
 			}
 		} else {
 			t0 := monoNow()
-			if d.batch.RunBatch(w.progs, w.mems, w.sizes) {
+			if d.batch.LaunchBatch(w.progs, w.mems, w.dims, nil) {
 				counters.deviceNS.Add(int64(max(monoNow(), t0) - t0))
 				return nil
 			}
@@ -478,7 +556,9 @@ func (d *Dev) run(w *work) (err error) {
 		l := &w.launches[i]
 		cur = i
 		t0 := monoNow()
-		runSplitRows(l.prog, w.mems[i], w.sizes[i], w.reds[i], w.rows[i])
+		if err := d.queue.Launch(w.progs[i], w.mems[i], w.dims[i]); err != nil {
+			return fmt.Errorf("tensor: launching %s on %s: %w", l.k.Name, d.name, err)
+		}
 		el := time.Duration(max(monoNow(), t0) - t0)
 		counters.deviceNS.Add(int64(el))
 		if rec {
@@ -491,64 +571,15 @@ func (d *Dev) run(w *work) (err error) {
 	return nil
 }
 
-// splitMin is the work (elements × reduce size) below which a launch runs on
-// one goroutine: below it, waking workers costs more than it saves.
-const splitMin = 1 << 15
-
-// rowLen is the innermost output axis longer than 1: split points are
-// rounded to it so a worker gets whole rows (a GEMM tiles whole rows).
-func rowLen(k *Kernel) int {
-	out := k.OutShape()
-	for d := len(out) - 1; d >= 0; d-- {
-		if out[d] > 1 {
-			return out[d]
-		}
-	}
-	return 1
-}
-
-// runSplit runs prog over [0, n), split across GOMAXPROCS goroutines when
-// n*perOut is large.
-func runSplit(prog Program, mems []Memory, n, perOut int) { runSplitRows(prog, mems, n, perOut, 1) }
-
-// runSplitRows is runSplit with split points at multiples of row when rows
-// are shorter than a chunk.
-func runSplitRows(prog Program, mems []Memory, n, perOut, row int) {
-	if n*max(perOut, 1) < splitMin || n < 2 { // before GOMAXPROCS, which takes the scheduler's lock
-		prog.Run(mems, 0, n)
-		return
-	}
-	workers := runtime.GOMAXPROCS(0)
-	if workers <= 1 {
-		prog.Run(mems, 0, n)
-		return
-	}
-	workers = min(workers, n)
-	chunk := (n + workers - 1) / workers
-	if row > 1 && row < chunk {
-		chunk = (chunk + row - 1) / row * row
-	}
-	var wg sync.WaitGroup
-	for s := chunk; s < n; s += chunk {
-		wg.Add(1)
-		go func(s int) {
-			defer wg.Done()
-			prog.Run(mems, s, min(s+chunk, n))
-		}(s)
-	}
-	prog.Run(mems, 0, min(chunk, n))
-	wg.Wait()
-}
-
 // cached returns k's compiled program, or nil if it is not compiled yet.
-func (d *Dev) cached(k *Kernel) Program {
+func (d *Dev) cached(k *Kernel) device.Program {
 	d.progMu.Lock()
 	defer d.progMu.Unlock()
 	return d.progs[k.Key()]
 }
 
 // program returns the compiled program for k, compiling it on first use.
-func (d *Dev) program(k *Kernel) (Program, error) {
+func (d *Dev) program(k *Kernel) (device.Program, error) {
 	key := k.Key()
 	d.progMu.Lock()
 	p := d.progs[key]
@@ -563,20 +594,29 @@ func (d *Dev) program(k *Kernel) (Program, error) {
 		return p, nil
 	}
 	t0 := time.Now()
-	p, err := d.backend.Compile(k)
+	p, err := d.dev.Compile(k)
 	addPhase(&counters.compileNS, t0)
 	if prof.on.Load() {
 		recordCompile(d, k, compileOrigin(p), t0, time.Now())
 	}
 	if err != nil {
-		// The one place a compile error gets the package prefix: this
-		// package's backends return theirs without it.
+		var se *device.SourceError
+		if errors.As(err, &se) && debugLevel() >= 4 {
+			err = fmt.Errorf("%w\nsource:\n%s", err, se.Source)
+		}
+		// The one place a compile error gets the package prefix: backends
+		// return theirs without it.
 		return nil, fmt.Errorf("tensor: compiling %s for %s: %w", k.Name, d.name, err)
 	}
 	counters.compiled.Add(1)
 	outcome := CacheCompiled
-	if o, ok := p.(interface{ cacheOutcome() CacheOutcome }); ok {
-		outcome = o.cacheOutcome()
+	if c, ok := p.(device.Cached); ok {
+		if c.CacheOrigin() == device.DiskCache {
+			outcome = CacheDisk
+		}
+		if debugLevel() >= 2 {
+			debugf("%-4s compile %-18s from %s in %.2f ms\n", d.name, k.Name, c.CacheOrigin(), time.Since(t0).Seconds()*1e3)
+		}
 	}
 	if outcome == CacheDisk {
 		counters.diskHits.Add(1)

@@ -19,6 +19,7 @@ package tensor
 // DEBUG is set, so what those report is what the general path does.
 
 import (
+	"github.com/tick-kernel/tick/runtime/device"
 	"math"
 	"slices"
 	"sync"
@@ -177,16 +178,16 @@ func (w *tapeWalk) hash() uint64 {
 type schedTemplate struct {
 	tape  []uint64
 	k     *Kernel
-	prog  Program
+	prog  device.Program
 	perm  []uint8 // kernel buffer i+1 is walk buffer perm[i]
 	outN  int
 	outDT DType
 	// The queue item's derived fields (work.prepare), shared read-only by
 	// every launch of the template.
-	progs             []Program
-	sizes, reds, rows []int
-	small             bool
-	flops, bytes      int64
+	progs        []device.Program
+	dims         []device.Dims
+	small        bool
+	flops, bytes int64
 }
 
 // schedCache is a device's templates by tape hash.
@@ -254,7 +255,7 @@ func realizeOne(l *lazy) {
 	}
 	pw := &work{launches: []launch{{k: it.k, prog: progs[0]}}}
 	pw.prepare()
-	tp.progs, tp.sizes, tp.reds, tp.rows = pw.progs, pw.sizes, pw.reds, pw.rows
+	tp.progs, tp.dims = pw.progs, pw.dims
 	tp.small, tp.flops, tp.bytes = pw.small, pw.flops, pw.bytes
 	l.dev.sched.store(h, tp)
 }
@@ -265,9 +266,9 @@ func realizeOne(l *lazy) {
 type eagerItem struct {
 	w      work
 	launch [1]launch
-	mems   [1][]Memory
+	mems   [1][]device.Memory
 	bufArr [4]*Buffer
-	memArr [4]Memory
+	memArr [4]device.Memory
 }
 
 var eagerItems = sync.Pool{New: func() any { return &eagerItem{} }}
@@ -296,7 +297,7 @@ func launchTemplate(l *lazy, tp *schedTemplate, wk *tapeWalk, t0 stamp) {
 	nb := len(tp.perm) + 1
 	bufs, mems := it.bufArr[:0], it.memArr[:0]
 	if nb > len(it.bufArr) {
-		bufs, mems = make([]*Buffer, 0, nb), make([]Memory, 0, nb)
+		bufs, mems = make([]*Buffer, 0, nb), make([]device.Memory, 0, nb)
 	}
 	bufs, mems = append(bufs, out), append(mems, out.mem)
 	for _, p := range tp.perm {
@@ -307,7 +308,7 @@ func launchTemplate(l *lazy, tp *schedTemplate, wk *tapeWalk, t0 stamp) {
 	it.mems[0] = mems
 	w := &it.w
 	w.launches, w.mems = it.launch[:], it.mems[:]
-	w.progs, w.sizes, w.reds, w.rows = tp.progs, tp.sizes, tp.reds, tp.rows
+	w.progs, w.dims = tp.progs, tp.dims
 	w.small, w.flops, w.bytes = tp.small, tp.flops, tp.bytes
 	if !recorder.on.Load() { // a capture keeps the launch, and so its tables
 		w.eager = it

@@ -16,6 +16,7 @@ package tensor
 // gets its own start and end.
 
 import (
+	"github.com/tick-kernel/tick/runtime/device"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -311,19 +312,12 @@ func (e *Event) clamp() bool {
 }
 
 // compileOrigin is where a freshly compiled program came from: a backend
-// with a disk cache says (CacheOrigin); otherwise it was compiled.
-func compileOrigin(p Program) string {
-	if o, ok := p.(interface{ CacheOrigin() string }); ok && o.CacheOrigin() != "" {
-		return o.CacheOrigin()
+// with a disk cache says (device.Cached); otherwise it was compiled.
+func compileOrigin(p device.Program) string {
+	if o, ok := p.(device.Cached); ok && o.CacheOrigin() != "" {
+		return string(o.CacheOrigin())
 	}
-	return "compiled"
-}
-
-// timedBatchRunner is a batchRunner that can also time each launch of a
-// batch (the CPU backend does, in the same cgo call); see
-// cpuBackend.RunBatchTimed.
-type timedBatchRunner interface {
-	RunBatchTimed(progs []Program, mems [][]Memory, sizes []int, elapsed []int64) bool
+	return string(device.Compiled)
 }
 
 // batchElapsed is the device workers' scratch for runBatchTimed, one per
@@ -335,10 +329,6 @@ var batchElapsed sync.Map // *Dev → *[]int64
 // having run nothing, when the backend cannot time a batch: the launches
 // then run one by one.
 func (d *Dev) runBatchTimed(w *work) bool {
-	tb, ok := d.batch.(timedBatchRunner)
-	if !ok {
-		return false
-	}
 	v, _ := batchElapsed.Load(d)
 	if v == nil {
 		v, _ = batchElapsed.LoadOrStore(d, new([]int64))
@@ -349,7 +339,7 @@ func (d *Dev) runBatchTimed(w *work) bool {
 	}
 	el := (*scratch)[:len(w.launches)]
 	t0 := monoNow()
-	if !tb.RunBatchTimed(w.progs, w.mems, w.sizes, el) {
+	if !d.batch.LaunchBatch(w.progs, w.mems, w.dims, el) {
 		return false
 	}
 	counters.deviceNS.Add(int64(max(monoNow(), t0) - t0))

@@ -127,12 +127,6 @@ func TestDeviceInfo(t *testing.T) {
 	}
 }
 
-func TestCPUProgramCacheOutcome(t *testing.T) {
-	if (&cpuProgram{origin: native.FromDisk.String()}).cacheOutcome() != CacheDisk || (&cpuProgram{origin: native.FromCompiler.String()}).cacheOutcome() != CacheCompiled {
-		t.Error("cpuProgram does not say where it came from")
-	}
-}
-
 // TestSpinIsDeviceWork: Spin returns at once and the device is busy for
 // the time asked; Synchronize waits for it.
 func TestSpinIsDeviceWork(t *testing.T) {

@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/tick-kernel/tick/runtime/device"
 )
 
 // GraphNode is one node of a plan's graph.
@@ -234,27 +236,22 @@ func boundaryReason(root, target, top *lazy, view string) string {
 }
 
 // kernelSource returns the source the device's backend generates for k:
-// its compiled program's when cached, else a rendering that needs no
-// compiler (C for CPU; GO and NULL compile cheaply in memory).
+// its compiled program's when cached, else the rendering of a backend that
+// can render without compiling (device.Renderer: C for CPU; GO and NULL
+// compile cheaply in memory).
 func kernelSource(d *Dev, k *Kernel) (src, note string, cached bool) {
 	if p := d.cached(k); p != nil {
 		return p.Source(), "", true
 	}
-	switch b := d.backend.(type) {
-	case cpuBackend:
-		return b.renderSource(k), "", false
-	case goBackend, nullBackend:
-		p, err := b.Compile(k)
+	if r, ok := d.dev.(device.Renderer); ok {
+		src, err := r.Render(k)
 		if err != nil {
 			return "", "not generated: " + err.Error(), false
 		}
-		return p.Source(), "", false
+		return src, "", false
 	}
 	return "", "not compiled yet: realize it once to see the " + d.name + " backend's source", false
 }
-
-// renderSource is the C the CPU backend would compile for k.
-func (cpuBackend) renderSource(k *Kernel) string { return renderC(k, cSymbol(k)) }
 
 // Plan returns the kernels the JIT captured (on its second call), drawn
 // as their IR: each kernel's expression (loads, constants, ops) in its
@@ -310,7 +307,7 @@ func (j *JITFunc) Plan() *Plan {
 			switch n.Op {
 			case OpLoad:
 				g.Kind, g.Label = "load", fmt.Sprintf("load b%d", n.Buf)
-				if !n.View.isContiguous() {
+				if !n.View.IsContiguous() {
 					g.Label += " via " + describeView(n.View, []int{cl.l.bufs[n.Buf].n})
 				}
 			case OpConst:

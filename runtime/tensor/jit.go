@@ -20,6 +20,7 @@ package tensor
 
 import (
 	"fmt"
+	"github.com/tick-kernel/tick/runtime/device"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -281,7 +282,7 @@ func (j *JITFunc) capture(in []*Tensor) []*Tensor {
 		b := t.l.base()
 		c := capturedOut{buf: b.buf, shape: t.Shape(), dtype: t.l.dtype, isBuf: t.l.kind == kBuffer}
 		if !c.isBuf {
-			c.view = t.l.view.clone()
+			c.view = t.l.view.Clone()
 		}
 		j.outs[i] = c
 	}
@@ -417,9 +418,9 @@ func (p *workPool) put(w *work) {
 // newItem copies the template, with its own buffer tables.
 func (s *replaySeg) newItem() *work {
 	w := *s.tmpl
-	w.mems = make([][]Memory, len(s.tmpl.mems))
+	w.mems = make([][]device.Memory, len(s.tmpl.mems))
 	for i, m := range s.tmpl.mems {
-		w.mems[i] = append([]Memory(nil), m...)
+		w.mems[i] = append([]device.Memory(nil), m...)
 	}
 	w.pool = &s.pool
 	w.keep = make([]*Buffer, s.nIn)

@@ -108,17 +108,17 @@ func (m movement) outShape(old []int) []int {
 func (m movement) applyView(v View) (View, bool) {
 	switch m.kind {
 	case 'r':
-		return v.reshape(m.shape)
+		return v.Reshape(m.shape)
 	case 'p':
-		return v.permute(m.order), true
+		return v.Permute(m.order), true
 	case 'e':
-		return v.expand(m.shape), true
+		return v.Expand(m.shape), true
 	case 's':
-		return v.shrink(m.ranges), true
+		return v.Shrink(m.ranges), true
 	case 'f':
-		return v.flip(m.axes), true
+		return v.Flip(m.axes), true
 	case 'd':
-		return v.pad(m.ranges), true
+		return v.Pad(m.ranges), true
 	}
 	return v, false
 }
@@ -155,7 +155,7 @@ func move(l *lazy, m movement, memo map[*lazy]*lazy) *lazy {
 // viewOfBase reads base l (a node producing a contiguous array) through m.
 func viewOfBase(l *lazy, m movement, shape []int) *lazy {
 	v, _ := m.applyView(contiguousView(l.shape)) // always expressible on a contiguous view
-	if v.isContiguous() && equalInts(v.Shape, l.shape) {
+	if v.IsContiguous() && equalInts(v.Shape, l.shape) {
 		return l
 	}
 	return &lazy{kind: kView, shape: shape, dtype: l.dtype, dev: l.dev, srcs: []*lazy{l}, view: v}

@@ -354,3 +354,23 @@ func Where(cond *Tensor, a, b any) *Tensor {
 
 // Where is Where(t, a, b).
 func (t *Tensor) Where(a, b any) *Tensor { return Where(t, a, b) }
+
+// promote returns the dtype of a binary operation on a and b (numpy-like:
+// bool < int32 < float32 < float64).
+func promote(a, b DType) DType {
+	rank := func(d DType) int {
+		switch d {
+		case Bool:
+			return 0
+		case Int32:
+			return 1
+		case Float32:
+			return 2
+		}
+		return 3
+	}
+	if rank(a) >= rank(b) {
+		return a
+	}
+	return b
+}

@@ -9,21 +9,21 @@ import (
 	"testing"
 )
 
-// host is a reference array: data in row-major order with a shape.
-type host struct {
+// refArray is a reference array: data in row-major order with a shape.
+type refArray struct {
 	shape []int
 	data  []float64
 }
 
-func randHost(r *rand.Rand, shape ...int) host {
-	h := host{shape: shape, data: make([]float64, prod(shape))}
+func randHost(r *rand.Rand, shape ...int) refArray {
+	h := refArray{shape: shape, data: make([]float64, prod(shape))}
 	for i := range h.data {
 		h.data[i] = float64(float32(r.Float64()*4 - 2))
 	}
 	return h
 }
 
-func (h host) tensor() *Tensor {
+func (h refArray) tensor() *Tensor {
 	v := make([]float32, len(h.data))
 	for i, x := range h.data {
 		v[i] = float32(x)
@@ -32,7 +32,7 @@ func (h host) tensor() *Tensor {
 }
 
 // at reads h at a broadcast multi-index of an output of nd axes.
-func (h host) at(idx []int) float64 {
+func (h refArray) at(idx []int) float64 {
 	off, st := 0, 1
 	for d := len(h.shape) - 1; d >= 0; d-- {
 		i := idx[len(idx)-len(h.shape)+d]
@@ -46,7 +46,7 @@ func (h host) at(idx []int) float64 {
 }
 
 // refMap evaluates f elementwise over broadcast operands, with plain loops.
-func refMap(f func(x ...float64) float64, shape []int, ops ...host) []float64 {
+func refMap(f func(x ...float64) float64, shape []int, ops ...refArray) []float64 {
 	out := make([]float64, prod(shape))
 	idx := make([]int, len(shape))
 	args := make([]float64, len(ops))
@@ -202,7 +202,7 @@ func TestUnaryMatchesLoops(t *testing.T) {
 }
 
 // refReduce folds h over the axes (keepdim shape) with plain loops.
-func refReduce(h host, axes []int, init float64, f func(acc, x float64) float64) host {
+func refReduce(h refArray, axes []int, init float64, f func(acc, x float64) float64) refArray {
 	red := map[int]bool{}
 	for _, a := range axes {
 		red[a] = true
@@ -214,7 +214,7 @@ func refReduce(h host, axes []int, init float64, f func(acc, x float64) float64)
 			oshape[d] = 1
 		}
 	}
-	out := host{shape: oshape, data: make([]float64, prod(oshape))}
+	out := refArray{shape: oshape, data: make([]float64, prod(oshape))}
 	for i := range out.data {
 		out.data[i] = init
 	}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tick-kernel/tick/runtime/device"
 )
 
 // TestSizeClasses: every size maps to a class at least as large, wasting
@@ -64,7 +66,7 @@ func TestBufferPoolReusesMemory(t *testing.T) {
 				t.Fatalf("the freed buffer's memory was not reused (%d attempts)", len(kept)+1)
 			}
 			runtime.KeepAlive(kept)
-			if n := len(got.mem.Bytes()); n != 99_000*4 {
+			if n := got.mem.Size(); n != 99_000*4 {
 				t.Errorf("reused memory has %d bytes, want %d", n, 99_000*4)
 			}
 			runtime.KeepAlive(got)
@@ -83,7 +85,7 @@ func TestSmallBuffersComeBackBySlab(t *testing.T) {
 			d := Device(dev)
 			runtime.GC()
 			before := counters.buffers.Load()
-			mems := map[Memory]bool{}
+			mems := map[device.Memory]bool{}
 			for range 3 * slabN {
 				mems[mustBuffer(d, Float32, 256).mem] = true
 			}
@@ -153,7 +155,7 @@ func BenchmarkSlabRelease(b *testing.B) {
 	class, cbytes := sizeClass(1024)
 	pms := make([]pooledMem, slabN)
 	for i := range pms {
-		m, err := d.backend.Alloc(Float32, 256)
+		m, err := d.dev.Alloc(Float32, 256)
 		if err != nil {
 			b.Fatal(err)
 		}

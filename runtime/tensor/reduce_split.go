@@ -5,7 +5,7 @@ package tensor
 //
 //   - a reduction of everything (n elements) becomes [splitParts, n/(P·W),
 //     W] folded over the middle axis: splitParts contiguous blocks (one or
-//     more per worker), each folded into W = splitLanes interleaved partials
+//     more per worker), each folded into W interleaved partials
 //     (partial w of block p folds elements p·n/P + k·W + w in k order),
 //     then one small fold of the P·W partials (below splitReduceMin: one
 //     block, so a small sum still keeps W accumulators instead of one);
@@ -14,8 +14,9 @@ package tensor
 //     middle axis, then over the W partials.
 //
 // Each first-stage kernel's innermost axis is W contiguous elements: the
-// C renderer's tile of W accumulators (cTile) walks memory in order. This
-// applies on devices whose backend folds lanes (laneFolder: CPU). The GO
+// C renderer's tile of W accumulators (render.Tile) walks memory in order.
+// This applies on devices that fold lanes (device.LaneFolder: CPU, W is its
+// FoldLanes). The GO
 // backend iterates reduced axes innermost, so it reads memory in order when
 // each partial is a contiguous row: there a full reduction becomes
 // goSplitParts contiguous partial folds and trailing folds stay one kernel.
@@ -27,23 +28,11 @@ package tensor
 
 const (
 	splitParts     = 8       // blocks of a full reduction
-	splitLanes     = cTile   // interleaved partials per block or row
 	splitReduceMin = 1 << 16 // full reductions below this are one block
 	splitSmallMin  = 1 << 13 // full reductions below this stay one kernel
 	splitRowMin    = 1024    // trailing reductions shorter than this stay one kernel
 	goSplitParts   = 256     // contiguous partial folds of a full reduction elsewhere
 )
-
-// laneFolder is implemented by backends whose reduce kernels keep a tile of
-// accumulators along the innermost kept axis (the CPU renderer).
-type laneFolder interface{ foldsLanes() bool }
-
-func (cpuBackend) foldsLanes() bool { return true }
-
-func foldsLanes(d *Dev) bool {
-	lf, ok := d.backend.(laneFolder)
-	return ok && lf.foldsLanes()
-}
 
 // splitReduce returns the restructured reduction of src over rax (kshape:
 // src's shape with the reduced axes set to 1), or nil when it does not
@@ -51,15 +40,16 @@ func foldsLanes(d *Dev) bool {
 func splitReduce(src *Tensor, rop ReduceOp, kshape, rax []int) *Tensor {
 	n := src.Numel()
 	shape := src.l.shape
-	if !foldsLanes(src.l.dev) {
+	W := src.l.dev.lanes // interleaved partials per block or row
+	if W <= 0 {
 		return splitRows(src, rop, kshape)
 	}
 	if prod(kshape) == 1 {
 		switch {
-		case n >= splitReduceMin && n%(splitParts*splitLanes) == 0:
-			return splitFold(src, rop, []int{splitParts}, n/(splitParts*splitLanes), kshape)
-		case n >= splitSmallMin && n%splitLanes == 0: // one block: 64 accumulators instead of one
-			return splitFold(src, rop, []int{1}, n/splitLanes, kshape)
+		case n >= splitReduceMin && n%(splitParts*W) == 0:
+			return splitFold(src, rop, []int{splitParts}, n/(splitParts*W), W, kshape)
+		case n >= splitSmallMin && n%W == 0: // one block: W accumulators instead of one
+			return splitFold(src, rop, []int{1}, n/W, W, kshape)
 		}
 		return nil
 	}
@@ -74,21 +64,21 @@ func splitReduce(src *Tensor, rop ReduceOp, kshape, rax []int) *Tensor {
 		}
 	}
 	R := prod(shape[nd-len(rax):])
-	if R < splitRowMin || R%splitLanes != 0 {
+	if R < splitRowMin || R%W != 0 {
 		return nil
 	}
-	return splitFold(src, rop, shape[:nd-len(rax)], R/splitLanes, kshape)
+	return splitFold(src, rop, shape[:nd-len(rax)], R/W, W, kshape)
 }
 
-// splitFold folds src, reshaped to [lead..., k, splitLanes], over k and then
-// over the lanes, and reshapes the result to kshape.
-func splitFold(src *Tensor, rop ReduceOp, lead []int, k int, kshape []int) *Tensor {
-	s3 := append(append([]int(nil), lead...), k, splitLanes)
+// splitFold folds src, reshaped to [lead..., k, W], over k and then over
+// the W lanes, and reshapes the result to kshape.
+func splitFold(src *Tensor, rop ReduceOp, lead []int, k, W int, kshape []int) *Tensor {
+	s3 := append(append([]int(nil), lead...), k, W)
 	if !reshapeIsFree(src.l, s3) {
 		return nil
 	}
 	nd := len(s3)
-	pshape := append(append([]int(nil), lead...), 1, splitLanes)
+	pshape := append(append([]int(nil), lead...), 1, W)
 	parts := &lazy{kind: kReduce, shape: pshape, dtype: src.l.dtype, dev: src.l.dev, rop: rop, axes: []int{nd - 2},
 		srcs: []*lazy{src.Reshape(s3...).l}}
 	axes := []int{nd - 1}
@@ -111,7 +101,7 @@ func splitFold(src *Tensor, rop ReduceOp, lead []int, k int, kshape []int) *Tens
 func reshapeIsFree(l *lazy, shape []int) bool {
 	switch l.kind {
 	case kView:
-		_, ok := l.view.reshape(shape)
+		_, ok := l.view.Reshape(shape)
 		return ok
 	case kElem:
 		if l.keep {

@@ -7,29 +7,42 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/tick-kernel/tick/runtime/backend/null"
+	"github.com/tick-kernel/tick/runtime/device"
 )
 
 // gateBackend is a test device whose kernels wait for a gate: it shows that
 // Realize returns before the device finishes and Synchronize waits.
 type gateBackend struct {
+	null.Backend
 	gate chan struct{}
 	ran  *atomic.Int64
 }
 
-func (g gateBackend) Available() error { return nil }
-func (g gateBackend) Alloc(dt DType, n int) (Memory, error) {
-	return hostMemory(make([]byte, n*dt.Size())), nil
+func (g gateBackend) Open(int) (device.Device, error) { return gateDevice{g: g}, nil }
+
+type gateDevice struct {
+	null.Device
+	g gateBackend
 }
-func (g gateBackend) Compile(k *Kernel) (Program, error) { return gateProgram{g}, nil }
 
-type gateProgram struct{ g gateBackend }
+func (d gateDevice) Queue() device.Queue { return gateQueue{g: d.g} }
 
-func (p gateProgram) Run([]Memory, int, int) { <-p.g.gate; p.g.ran.Add(1) }
-func (p gateProgram) Source() string         { return "gate" }
+// gateQueue runs each launch when the gate lets it.
+type gateQueue struct{ g gateBackend }
+
+func (q gateQueue) Launch(device.Program, []device.Memory, device.Dims) error {
+	<-q.g.gate
+	q.g.ran.Add(1)
+	return nil
+}
+
+func (gateQueue) Synchronize() error { return nil }
 
 var gate = gateBackend{gate: make(chan struct{}), ran: new(atomic.Int64)}
 
-func init() { RegisterBackend("TESTGATE", gate) }
+func init() { device.Register("TESTGATE", gate) }
 
 func TestRealizeIsAsynchronous(t *testing.T) {
 	onDevice(t, "TESTGATE")
@@ -167,6 +180,21 @@ func TestUnknownDeviceTeaches(t *testing.T) {
 	}
 }
 
+// A device number names one device of a backend: "NULL:0" is NULL, a
+// number the backend does not have is refused with its reason, and a
+// malformed one says what goes after the colon.
+func TestDeviceNumbers(t *testing.T) {
+	if d, err := LookupDevice("null:0"); err != nil || d != Device("NULL") || d.Name() != "NULL" {
+		t.Errorf("LookupDevice(null:0) = %v, %v; want the NULL device", d, err)
+	}
+	for name, want := range map[string]string{"NULL:1": "one device", "GO:x": "device number"} {
+		var de *DeviceError
+		if _, err := LookupDevice(name); !errors.As(err, &de) || !strings.Contains(err.Error(), want) {
+			t.Errorf("LookupDevice(%q) = %v, want a *DeviceError saying %q", name, err, want)
+		}
+	}
+}
+
 func TestNullDeviceRunsNothing(t *testing.T) {
 	onDevice(t, "NULL")
 	ResetCounters()
@@ -181,15 +209,19 @@ func TestNullDeviceRunsNothing(t *testing.T) {
 
 // panicBackend's kernels panic: the failure must surface on Synchronize
 // (and on reads), not kill the process or hang.
-type panicBackend struct{ nullBackend }
+type panicBackend struct{ null.Backend }
 
-func (panicBackend) Compile(k *Kernel) (Program, error) { return panicProgram{}, nil }
+func (panicBackend) Open(int) (device.Device, error) { return panicDevice{}, nil }
 
-type panicProgram struct{ nullProgram }
+type panicDevice struct{ null.Device }
 
-func (panicProgram) Run([]Memory, int, int) { panic("boom") }
+func (panicDevice) Queue() device.Queue { return panicQueue{} }
 
-func init() { RegisterBackend("TESTPANIC", panicBackend{}) }
+type panicQueue struct{ null.Queue }
+
+func (panicQueue) Launch(device.Program, []device.Memory, device.Dims) error { panic("boom") }
+
+func init() { device.Register("TESTPANIC", panicBackend{}) }
 
 func TestKernelPanicIsReportedOnSynchronize(t *testing.T) {
 	onDevice(t, "TESTPANIC")

@@ -8,6 +8,7 @@ package tensor
 
 import (
 	"fmt"
+	"github.com/tick-kernel/tick/runtime/device"
 	"runtime"
 	"slices"
 	"strconv"
@@ -145,7 +146,7 @@ func (kb *kbuild) load(b *Buffer, dt DType, v View) *Node {
 		kb.bufs = append(kb.bufs, b)
 		kb.specs = append(kb.specs, BufferSpec{DType: b.dtype, Size: b.n})
 	}
-	return &Node{Op: OpLoad, DType: dt, Buf: i, View: v.clone()}
+	return &Node{Op: OpLoad, DType: dt, Buf: i, View: v.Clone()}
 }
 
 // Realize schedules everything t depends on, enqueues the kernels on the
@@ -172,7 +173,7 @@ func realizeAll(ls []*lazy) { scheduleAndLaunch(ls, monoNow()) }
 // scheduleAndLaunch is the general path of Realize (scheduling began at t0):
 // it schedules ls, compiles what is missing and enqueues the launches, and
 // returns the scheduled items and their programs.
-func scheduleAndLaunch(ls []*lazy, t0 stamp) ([]schedItem, []Program) {
+func scheduleAndLaunch(ls []*lazy, t0 stamp) ([]schedItem, []device.Program) {
 	s := &scheduler{}
 	for _, l := range ls {
 		s.realize(l)
@@ -231,7 +232,7 @@ func scheduleAndLaunch(ls []*lazy, t0 stamp) ([]schedItem, []Program) {
 }
 
 func (w *work) add(l launch) {
-	mems := make([]Memory, len(l.bufs))
+	mems := make([]device.Memory, len(l.bufs))
 	for i, b := range l.bufs {
 		mems[i] = b.mem
 	}
@@ -261,8 +262,8 @@ func countLaunches(w *work) {
 // compiled concurrently, at most GOMAXPROCS at a time (a C compile takes
 // tens of milliseconds, so a cold schedule of several kernels is bounded by
 // the compiler). The first error in schedule order is returned.
-func compileAll(items []schedItem) ([]Program, error) {
-	progs := make([]Program, len(items))
+func compileAll(items []schedItem) ([]device.Program, error) {
+	progs := make([]device.Program, len(items))
 	errs := make([]error, len(items))
 	var missing []int
 	var seen map[string]bool // allocated only when something must compile

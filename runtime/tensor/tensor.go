@@ -69,8 +69,11 @@ func fromBytes(d *Dev, raw []byte, shape []int, dt DType) *Tensor {
 	b := mustBuffer(d, dt, prod(shape))
 	b.shape = shape
 	t0 := time.Now()
-	copy(b.mem.Bytes(), raw)
+	err := d.dev.CopyIn(b.mem, 0, raw)
 	addPhase(&counters.transferNS, t0)
+	if err != nil {
+		panic(fmt.Errorf("tensor: copying %d bytes to %s: %w", len(raw), d.name, err))
+	}
 	return &Tensor{l: &lazy{kind: kBuffer, shape: shape, dtype: dt, dev: d, buf: b}}
 }
 
@@ -175,6 +178,15 @@ func Eye(n int) *Tensor {
 
 // readRaw synchronizes, makes t contiguous and returns its bytes (a copy).
 func (t *Tensor) readRaw() []byte {
+	out := make([]byte, t.Numel()*t.l.dtype.Size())
+	t.readInto(out)
+	return out
+}
+
+// readInto synchronizes, makes t contiguous and copies its bytes into dst
+// (len(dst) = Numel × dtype size) with one copy from device memory
+// (Allocator.CopyOut): dst may be the slice a read returns.
+func (t *Tensor) readInto(dst []byte) {
 	if t.l.base().kind != kBuffer {
 		t.Realize()
 	}
@@ -188,13 +200,15 @@ func (t *Tensor) readRaw() []byte {
 		panic(err)
 	}
 	t0 := time.Now()
-	defer addPhase(&counters.transferNS, t0)
-	n := prod(c.l.shape) * c.l.dtype.Size()
 	off := 0
 	if c.l.kind == kView {
 		off = c.l.view.Offset * c.l.dtype.Size()
 	}
-	return append([]byte(nil), base.buf.mem.Bytes()[off:off+n]...)
+	err := base.dev.dev.CopyOut(dst, base.buf.mem, off)
+	addPhase(&counters.transferNS, t0)
+	if err != nil {
+		panic(fmt.Errorf("tensor: copying %d bytes from %s: %w", len(dst), base.dev.name, err))
+	}
 }
 
 // Float32s synchronizes and returns the elements as float32 (converting).

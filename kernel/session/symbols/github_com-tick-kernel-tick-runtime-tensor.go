@@ -29,7 +29,6 @@ func init() {
 		"DefaultProfileCapacity": reflect.ValueOf(constant.MakeFromLiteral("65536", token.INT, 0)),
 		"DescribeDevice":         reflect.ValueOf(tensor.DescribeDevice),
 		"Device":                 reflect.ValueOf(tensor.Device),
-		"EnvFMA":                 reflect.ValueOf(constant.MakeFromLiteral("\"TICK_FMA\"", token.STRING, 0)),
 		"EventAlloc":             reflect.ValueOf(tensor.EventAlloc),
 		"EventCodegen":           reflect.ValueOf(tensor.EventCodegen),
 		"EventCompile":           reflect.ValueOf(tensor.EventCompile),
@@ -99,7 +98,6 @@ func init() {
 		"ReduceMin":              reflect.ValueOf(tensor.ReduceMin),
 		"ReduceNone":             reflect.ValueOf(tensor.ReduceNone),
 		"ReduceSum":              reflect.ValueOf(tensor.ReduceSum),
-		"RegisterBackend":        reflect.ValueOf(tensor.RegisterBackend),
 		"ResetCounters":          reflect.ValueOf(tensor.ResetCounters),
 		"Scalar":                 reflect.ValueOf(tensor.Scalar),
 		"SetDebug":               reflect.ValueOf(tensor.SetDebug),
@@ -115,7 +113,6 @@ func init() {
 		"Zeros":                  reflect.ValueOf(tensor.Zeros),
 
 		// type definitions
-		"Backend":          reflect.ValueOf((*tensor.Backend)(nil)),
 		"Buffer":           reflect.ValueOf((*tensor.Buffer)(nil)),
 		"BufferSpec":       reflect.ValueOf((*tensor.BufferSpec)(nil)),
 		"CacheOutcome":     reflect.ValueOf((*tensor.CacheOutcome)(nil)),
@@ -133,7 +130,6 @@ func init() {
 		"JITState":         reflect.ValueOf((*tensor.JITState)(nil)),
 		"Kernel":           reflect.ValueOf((*tensor.Kernel)(nil)),
 		"KernelFact":       reflect.ValueOf((*tensor.KernelFact)(nil)),
-		"Memory":           reflect.ValueOf((*tensor.Memory)(nil)),
 		"MemoryLimitError": reflect.ValueOf((*tensor.MemoryLimitError)(nil)),
 		"Node":             reflect.ValueOf((*tensor.Node)(nil)),
 		"Op":               reflect.ValueOf((*tensor.Op)(nil)),
@@ -141,63 +137,11 @@ func init() {
 		"Plan":             reflect.ValueOf((*tensor.Plan)(nil)),
 		"PlannedKernel":    reflect.ValueOf((*tensor.PlannedKernel)(nil)),
 		"ProfileError":     reflect.ValueOf((*tensor.ProfileError)(nil)),
-		"Program":          reflect.ValueOf((*tensor.Program)(nil)),
 		"Recording":        reflect.ValueOf((*tensor.Recording)(nil)),
 		"ReduceOp":         reflect.ValueOf((*tensor.ReduceOp)(nil)),
 		"Stats":            reflect.ValueOf((*tensor.Stats)(nil)),
 		"Tensor":           reflect.ValueOf((*tensor.Tensor)(nil)),
 		"TensorFact":       reflect.ValueOf((*tensor.TensorFact)(nil)),
 		"View":             reflect.ValueOf((*tensor.View)(nil)),
-
-		// interface wrapper definitions
-		"_Backend": reflect.ValueOf((*_github_com_tick_kernel_tick_runtime_tensor_Backend)(nil)),
-		"_Memory":  reflect.ValueOf((*_github_com_tick_kernel_tick_runtime_tensor_Memory)(nil)),
-		"_Program": reflect.ValueOf((*_github_com_tick_kernel_tick_runtime_tensor_Program)(nil)),
 	}
-}
-
-// _github_com_tick_kernel_tick_runtime_tensor_Backend is an interface wrapper for Backend type
-type _github_com_tick_kernel_tick_runtime_tensor_Backend struct {
-	IValue     interface{}
-	WAlloc     func(dt tensor.DType, n int) (tensor.Memory, error)
-	WAvailable func() error
-	WCompile   func(k *tensor.Kernel) (tensor.Program, error)
-}
-
-func (W _github_com_tick_kernel_tick_runtime_tensor_Backend) Alloc(dt tensor.DType, n int) (tensor.Memory, error) {
-	return W.WAlloc(dt, n)
-}
-func (W _github_com_tick_kernel_tick_runtime_tensor_Backend) Available() error {
-	return W.WAvailable()
-}
-func (W _github_com_tick_kernel_tick_runtime_tensor_Backend) Compile(k *tensor.Kernel) (tensor.Program, error) {
-	return W.WCompile(k)
-}
-
-// _github_com_tick_kernel_tick_runtime_tensor_Memory is an interface wrapper for Memory type
-type _github_com_tick_kernel_tick_runtime_tensor_Memory struct {
-	IValue interface{}
-	WBytes func() []byte
-	WFree  func()
-}
-
-func (W _github_com_tick_kernel_tick_runtime_tensor_Memory) Bytes() []byte {
-	return W.WBytes()
-}
-func (W _github_com_tick_kernel_tick_runtime_tensor_Memory) Free() {
-	W.WFree()
-}
-
-// _github_com_tick_kernel_tick_runtime_tensor_Program is an interface wrapper for Program type
-type _github_com_tick_kernel_tick_runtime_tensor_Program struct {
-	IValue  interface{}
-	WRun    func(bufs []tensor.Memory, start int, end int)
-	WSource func() string
-}
-
-func (W _github_com_tick_kernel_tick_runtime_tensor_Program) Run(bufs []tensor.Memory, start int, end int) {
-	W.WRun(bufs, start, end)
-}
-func (W _github_com_tick_kernel_tick_runtime_tensor_Program) Source() string {
-	return W.WSource()
 }

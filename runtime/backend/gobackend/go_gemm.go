@@ -1,4 +1,4 @@
-package tensor
+package gobackend
 
 // The GO backend's matrix multiply. The scheduler expresses Matmul as a
 // reduce-sum over the last axis of A[..., M, 1, K] * B[..., 1, N, K]; the GO
@@ -7,7 +7,10 @@ package tensor
 // K is blocked so panels stay in cache, and 4×4 output tiles accumulate in
 // registers. Other backends see the same plain IR.
 
-import "sync"
+import (
+	"github.com/tick-kernel/tick/runtime/ir"
+	"sync"
+)
 
 const (
 	gemmKC = 256 // k-block: a 4-row A strip and a 4-column B strip stay in L1
@@ -15,55 +18,25 @@ const (
 )
 
 type gemmPlan struct {
-	batch          []int // batch sizes (leading axes)
-	bsA, bsB       []int // batch strides
-	M, N, K        int
-	offA, sAi, sAk int
-	offB, sBj, sBk int
-	bufA, bufB     int
-	scratch        sync.Pool // *gemmScratch
+	*ir.Gemm
+	scratch sync.Pool // *gemmScratch
 }
 
 type gemmScratch struct{ ap, bp []float32 }
 
 // matchGemm returns a GEMM plan when k is a float32 contraction, else nil.
-func matchGemm(k *Kernel) *gemmPlan {
-	nd := len(k.Shape)
-	e := k.Expr
-	if k.Reduce != ReduceSum || nd < 3 || len(k.ReduceAxes) != 1 || k.ReduceAxes[0] != nd-1 ||
-		e.Op != OpMul || e.DType != Float32 || len(e.Src) != 2 {
-		return nil
+func matchGemm(k *ir.Kernel) *gemmPlan {
+	if g := ir.MatchGemm(k); g != nil {
+		return &gemmPlan{Gemm: g}
 	}
-	a, b := e.Src[0], e.Src[1]
-	for _, l := range []*Node{a, b} {
-		if l.Op != OpLoad || l.View.Mask != nil || l.DType != Float32 {
-			return nil
-		}
-	}
-	m, n, kd := nd-3, nd-2, nd-1
-	if a.View.Strides[n] != 0 || b.View.Strides[m] != 0 {
-		a, b = b, a
-	}
-	if a.View.Strides[n] != 0 || b.View.Strides[m] != 0 {
-		return nil
-	}
-	g := &gemmPlan{M: k.Shape[m], N: k.Shape[n], K: k.Shape[kd],
-		offA: a.View.Offset, sAi: a.View.Strides[m], sAk: a.View.Strides[kd],
-		offB: b.View.Offset, sBj: b.View.Strides[n], sBk: b.View.Strides[kd],
-		bufA: a.Buf, bufB: b.Buf}
-	for d := 0; d < m; d++ {
-		g.batch = append(g.batch, k.Shape[d])
-		g.bsA = append(g.bsA, a.View.Strides[d])
-		g.bsB = append(g.bsB, b.View.Strides[d])
-	}
-	return g
+	return nil
 }
 
 // run computes output elements [start, end) (row-major over batch, M, N).
 func (g *gemmPlan) run(st *runState, start, end int) {
 	c := st.bufs[0].([]float32)
-	A := st.bufs[g.bufA].([]float32)
-	B := st.bufs[g.bufB].([]float32)
+	A := st.bufs[g.BufA].([]float32)
+	B := st.bufs[g.BufB].([]float32)
 	sc, _ := g.scratch.Get().(*gemmScratch)
 	if sc == nil {
 		sc = &gemmScratch{}
@@ -72,13 +45,13 @@ func (g *gemmPlan) run(st *runState, start, end int) {
 	plane := g.M * g.N
 	for o := start; o < end; {
 		bi := o / max(plane, 1)
-		oa, ob := g.offA, g.offB
+		oa, ob := g.OffA, g.OffB
 		rem := bi
-		for d := len(g.batch) - 1; d >= 0; d-- {
-			x := rem % g.batch[d]
-			rem /= g.batch[d]
-			oa += x * g.bsA[d]
-			ob += x * g.bsB[d]
+		for d := len(g.Batch) - 1; d >= 0; d-- {
+			x := rem % g.Batch[d]
+			rem /= g.Batch[d]
+			oa += x * g.BsA[d]
+			ob += x * g.BsB[d]
 		}
 		pEnd := min(end, (bi+1)*plane)
 		r0, r1 := (o-bi*plane)/g.N, (pEnd-bi*plane+g.N-1)/g.N
@@ -99,7 +72,7 @@ func (g *gemmPlan) run(st *runState, start, end int) {
 			for j := max(lo-r*g.N, 0); j < min(hi-r*g.N, g.N); j++ {
 				var s float32
 				for k := 0; k < g.K; k++ {
-					s += A[oa+r*g.sAi+k*g.sAk] * B[ob+j*g.sBj+k*g.sBk]
+					s += A[oa+r*g.SAi+k*g.SAk] * B[ob+j*g.SBj+k*g.SBk]
 				}
 				cp[r*g.N+j] = s
 			}
@@ -156,12 +129,12 @@ func (g *gemmPlan) tiled(c, A, B []float32, oa, ob, r0, r1 int, sc *gemmScratch)
 	for k0 := 0; k0 < K; k0 += gemmKC {
 		kc := min(gemmKC, K-k0)
 		ap := sc.ap[:strips*4*kc]
-		packStrips(ap, A, 4, rows, kc, oa+r0*g.sAi+k0*g.sAk, g.sAi, g.sAk)
+		packStrips(ap, A, 4, rows, kc, oa+r0*g.SAi+k0*g.SAk, g.SAi, g.SAk)
 		for j0 := 0; j0 < N; j0 += gemmNC {
 			nc := min(gemmNC, N-j0)
 			cstrips := (nc + 7) / 8
 			bp := sc.bp[:cstrips*8*kc]
-			packStrips(bp, B, 8, nc, kc, ob+j0*g.sBj+k0*g.sBk, g.sBj, g.sBk)
+			packStrips(bp, B, 8, nc, kc, ob+j0*g.SBj+k0*g.SBk, g.SBj, g.SBk)
 			for s := 0; s < strips; s++ {
 				pa := &ap[s*4*kc]
 				for t := 0; t < cstrips; t++ {

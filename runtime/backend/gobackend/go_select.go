@@ -1,4 +1,4 @@
-package tensor
+package gobackend
 
 // Branch-free float loops of the GO backend. A select whose branch depends
 // on the data (relu, abs, max, min, where over random signs) mispredicts
@@ -13,7 +13,10 @@ package tensor
 // and math.Float32bits instead of inlining them (the -m output says
 // inlined; the binary has the CALLs), which made relu 5.4 ns per element.
 
-import "math"
+import (
+	"github.com/tick-kernel/tick/runtime/ir"
+	"math"
+)
 
 func mask32(c bool) uint32 {
 	var m uint32
@@ -33,7 +36,7 @@ func mask64(c bool) uint64 {
 
 // selectUnary returns the branch-free loop for op over float32 or float64
 // slices, or nil (other types, other ops).
-func selectUnary[T num](op Op) func(o, x []T) {
+func selectUnary[T num](op ir.Op) func(o, x []T) {
 	var z T
 	switch any(z).(type) {
 	case float32:
@@ -52,21 +55,21 @@ func selectUnary[T num](op Op) func(o, x []T) {
 	return nil
 }
 
-func selectUnary32(op Op) func(o, x []float32) {
+func selectUnary32(op ir.Op) func(o, x []float32) {
 	switch op {
-	case OpRelu:
+	case ir.OpRelu:
 		return relu32
-	case OpAbs:
+	case ir.OpAbs:
 		return abs32
 	}
 	return nil
 }
 
-func selectUnary64(op Op) func(o, x []float64) {
+func selectUnary64(op ir.Op) func(o, x []float64) {
 	switch op {
-	case OpRelu:
+	case ir.OpRelu:
 		return relu64
-	case OpAbs:
+	case ir.OpAbs:
 		return abs64
 	}
 	return nil
@@ -102,11 +105,11 @@ func abs64(o, x []float64) {
 
 // selectBinary returns the branch-free max or min loop over float32 or
 // float64 slices, or nil.
-func selectBinary[T num](op Op) func(o, x, y []T) {
-	if op != OpMax && op != OpMin {
+func selectBinary[T num](op ir.Op) func(o, x, y []T) {
+	if op != ir.OpMax && op != ir.OpMin {
 		return nil
 	}
-	isMax := op == OpMax
+	isMax := op == ir.OpMax
 	var z T
 	switch any(z).(type) {
 	case float32:

@@ -1,13 +1,16 @@
-package tensor
+package gobackend
 
-import "fmt"
+import (
+	"fmt"
+	"github.com/tick-kernel/tick/runtime/ir"
+)
 
 // goCompiler turns a kernel's expression DAG into block closures.
 type goCompiler struct {
 	p       *goProgram
-	memo    map[*Node]any
-	refs    map[*Node]int
-	loadIdx map[*Node]int
+	memo    map[*ir.Node]any
+	refs    map[*ir.Node]int
+	loadIdx map[*ir.Node]int
 	perm    []int // iteration order: kept axes, then reduced axes (or memory order for a lane fold)
 	err     error
 }
@@ -37,9 +40,9 @@ func (c *goCompiler) layout() {
 		shape[i] = k.Shape[d]
 	}
 	masked := false
-	var loads []*Node
-	walk(k.Expr, func(n *Node) {
-		if n.Op == OpLoad {
+	var loads []*ir.Node
+	ir.Walk(k.Expr, func(n *ir.Node) {
+		if n.Op == ir.OpLoad {
 			loads = append(loads, n)
 			if n.View.Mask != nil {
 				masked = true
@@ -79,8 +82,8 @@ func (c *goCompiler) layout() {
 				ls[i] = append(ls[i], strides[i][j])
 			}
 		}
-		if len(ms) == 0 || prod(shape) == 0 {
-			ms = []int{prod(shape)}
+		if len(ms) == 0 || ir.Prod(shape) == 0 {
+			ms = []int{ir.Prod(shape)}
 			for i := range loads {
 				ls[i] = []int{1}
 			}
@@ -88,7 +91,7 @@ func (c *goCompiler) layout() {
 		shape, strides = ms, ls
 	}
 	c.p.shape = shape
-	cs := contiguousStrides(shape)
+	cs := ir.ContiguousStrides(shape)
 	for i, n := range loads {
 		l := goLoad{buf: n.Buf, strides: strides[i], offset: n.View.Offset, slot: -1}
 		if n.View.Mask != nil {
@@ -112,13 +115,13 @@ func (c *goCompiler) layout() {
 	}
 }
 
-func (c *goCompiler) slot(dt DType) int {
+func (c *goCompiler) slot(dt ir.DType) int {
 	c.p.slots = append(c.p.slots, dt)
 	return len(c.p.slots) - 1
 }
 
 // node compiles n (memoized); shared non-leaf nodes are evaluated once per block.
-func (c *goCompiler) node(n *Node) any {
+func (c *goCompiler) node(n *ir.Node) any {
 	if f, ok := c.memo[n]; ok {
 		return f
 	}
@@ -130,13 +133,13 @@ func (c *goCompiler) node(n *Node) any {
 		m := c.p.nmemo
 		c.p.nmemo++
 		switch n.DType {
-		case Float32:
+		case ir.Float32:
 			f = memoEval(f.(evalFn[float32]), m)
-		case Float64:
+		case ir.Float64:
 			f = memoEval(f.(evalFn[float64]), m)
-		case Int32:
+		case ir.Int32:
 			f = memoEval(f.(evalFn[int32]), m)
-		case Bool:
+		case ir.Bool:
 			f = memoEval(f.(evalFn[bool]), m)
 		}
 	}
@@ -144,27 +147,27 @@ func (c *goCompiler) node(n *Node) any {
 	return f
 }
 
-func (c *goCompiler) build(n *Node) any {
+func (c *goCompiler) build(n *ir.Node) any {
 	switch n.Op {
-	case OpConst:
+	case ir.OpConst:
 		switch n.DType {
-		case Float32:
+		case ir.Float32:
 			return constEval(float32(n.Value))
-		case Float64:
+		case ir.Float64:
 			return constEval(n.Value)
-		case Int32:
+		case ir.Int32:
 			return constEval(int32(n.Value))
 		default:
 			return constEval(n.Value != 0)
 		}
-	case OpLoad:
+	case ir.OpLoad:
 		li := c.loadIdx[n]
 		switch n.DType {
-		case Float32:
+		case ir.Float32:
 			return loadEval[float32](li, n.Buf)
-		case Float64:
+		case ir.Float64:
 			return loadEval[float64](li, n.Buf)
-		case Int32:
+		case ir.Int32:
 			return loadEval[int32](li, n.Buf)
 		default:
 			return loadEval[bool](li, n.Buf)
@@ -179,53 +182,53 @@ func (c *goCompiler) build(n *Node) any {
 	}
 	slot := c.slot(n.DType)
 	switch {
-	case n.Op == OpCast:
+	case n.Op == ir.OpCast:
 		return castEval(n.Src[0].DType, n.DType, srcs[0], slot)
-	case n.Op == OpNot:
+	case n.Op == ir.OpNot:
 		return notEval(srcs[0].(evalFn[bool]), slot)
-	case n.Op == OpWhere:
+	case n.Op == ir.OpWhere:
 		cond := srcs[0].(evalFn[bool])
 		switch n.DType {
-		case Float32:
+		case ir.Float32:
 			return whereEval(cond, srcs[1].(evalFn[float32]), srcs[2].(evalFn[float32]), slot)
-		case Float64:
+		case ir.Float64:
 			return whereEval(cond, srcs[1].(evalFn[float64]), srcs[2].(evalFn[float64]), slot)
-		case Int32:
+		case ir.Int32:
 			return whereEval(cond, srcs[1].(evalFn[int32]), srcs[2].(evalFn[int32]), slot)
 		default:
 			return whereEval(cond, srcs[1].(evalFn[bool]), srcs[2].(evalFn[bool]), slot)
 		}
 	case n.Op.Arity() == 1:
 		switch n.DType {
-		case Float32:
+		case ir.Float32:
 			return nilIfNil(unaryFloat(n.Op, srcs[0].(evalFn[float32]), slot))
-		case Float64:
+		case ir.Float64:
 			return nilIfNil(unaryFloat(n.Op, srcs[0].(evalFn[float64]), slot))
-		case Int32:
+		case ir.Int32:
 			return nilIfNil(unaryNum(n.Op, srcs[0].(evalFn[int32]), slot))
 		}
 		return nil
 	case n.Op.IsComparison():
 		switch n.Src[0].DType {
-		case Float32:
+		case ir.Float32:
 			return cmpEval(n.Op, srcs[0].(evalFn[float32]), srcs[1].(evalFn[float32]), slot)
-		case Float64:
+		case ir.Float64:
 			return cmpEval(n.Op, srcs[0].(evalFn[float64]), srcs[1].(evalFn[float64]), slot)
-		case Int32:
+		case ir.Int32:
 			return cmpEval(n.Op, srcs[0].(evalFn[int32]), srcs[1].(evalFn[int32]), slot)
 		default:
 			return boolBin(n.Op, srcs[0].(evalFn[bool]), srcs[1].(evalFn[bool]), slot)
 		}
 	}
 	switch n.DType {
-	case Float32:
+	case ir.Float32:
 		return binary32(c, n, srcs, slot)
-	case Float64:
+	case ir.Float64:
 		return nilIfNil(binNum(n.Op, srcs[0].(evalFn[float64]), srcs[1].(evalFn[float64]), slot, false))
-	case Int32:
+	case ir.Int32:
 		return nilIfNil(binNum(n.Op, srcs[0].(evalFn[int32]), srcs[1].(evalFn[int32]), slot, true))
-	case Bool:
-		if n.Op == OpMax || n.Op == OpMin {
+	case ir.Bool:
+		if n.Op == ir.OpMax || n.Op == ir.OpMin {
 			return boolBin(n.Op, srcs[0].(evalFn[bool]), srcs[1].(evalFn[bool]), slot)
 		}
 	}
@@ -233,17 +236,17 @@ func (c *goCompiler) build(n *Node) any {
 }
 
 // binary32 specializes float32 ops with a constant right operand.
-func binary32(c *goCompiler, n *Node, srcs []any, slot int) any {
+func binary32(c *goCompiler, n *ir.Node, srcs []any, slot int) any {
 	a := srcs[0].(evalFn[float32])
 	if f := affine32(c, n, slot); f != nil {
 		return f
 	}
-	if r := n.Src[1]; r.Op == OpConst {
+	if r := n.Src[1]; r.Op == ir.OpConst {
 		if f := binConst(n.Op, a, float32(r.Value), slot); f != nil {
 			return f
 		}
 	}
-	if l := n.Src[0]; l.Op == OpConst && (n.Op == OpAdd || n.Op == OpMul) {
+	if l := n.Src[0]; l.Op == ir.OpConst && (n.Op == ir.OpAdd || n.Op == ir.OpMul) {
 		if f := binConst(n.Op, srcs[1].(evalFn[float32]), float32(l.Value), slot); f != nil {
 			return f
 		}
@@ -259,34 +262,34 @@ func nilIfNil[T any](f evalFn[T]) any {
 	return f
 }
 
-func castEval(from, to DType, a any, slot int) any {
+func castEval(from, to ir.DType, a any, slot int) any {
 	switch from {
-	case Float32:
+	case ir.Float32:
 		return castFrom(a.(evalFn[float32]), to, slot)
-	case Float64:
+	case ir.Float64:
 		return castFrom(a.(evalFn[float64]), to, slot)
-	case Int32:
+	case ir.Int32:
 		return castFrom(a.(evalFn[int32]), to, slot)
 	}
 	b := a.(evalFn[bool])
 	switch to {
-	case Float32:
+	case ir.Float32:
 		return castFromBool[float32](b, slot)
-	case Float64:
+	case ir.Float64:
 		return castFromBool[float64](b, slot)
-	case Int32:
+	case ir.Int32:
 		return castFromBool[int32](b, slot)
 	}
 	return b
 }
 
-func castFrom[F num](a evalFn[F], to DType, slot int) any {
+func castFrom[F num](a evalFn[F], to ir.DType, slot int) any {
 	switch to {
-	case Float32:
+	case ir.Float32:
 		return castNum[F, float32](a, slot)
-	case Float64:
+	case ir.Float64:
 		return castNum[F, float64](a, slot)
-	case Int32:
+	case ir.Int32:
 		return castNum[F, int32](a, slot)
 	}
 	return castToBool(a, slot)
@@ -295,13 +298,13 @@ func castFrom[F num](a evalFn[F], to DType, slot int) any {
 // affine32 compiles (x*m)+a and (x*m)-a with constants m, a, where x*m is
 // used only here, as one pass (each step still rounds to float32, as if
 // evaluated separately): the scale-and-shift of a*2+1 reads its input once.
-func affine32(c *goCompiler, n *Node, slot int) any {
+func affine32(c *goCompiler, n *ir.Node, slot int) any {
 	r, l := n.Src[1], n.Src[0]
-	if (n.Op != OpAdd && n.Op != OpSub) || r.Op != OpConst || l.Op != OpMul || l.Src[1].Op != OpConst || c.refs[l] > 1 {
+	if (n.Op != ir.OpAdd && n.Op != ir.OpSub) || r.Op != ir.OpConst || l.Op != ir.OpMul || l.Src[1].Op != ir.OpConst || c.refs[l] > 1 {
 		return nil
 	}
 	m, a := float32(l.Src[1].Value), float32(r.Value)
-	if n.Op == OpSub {
+	if n.Op == ir.OpSub {
 		a = -a
 	}
 	x := c.node(l.Src[0]).(evalFn[float32])

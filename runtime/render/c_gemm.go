@@ -1,6 +1,6 @@
-package tensor
+package render
 
-// The CPU device's matrix multiply. A float32 contraction kernel (matchGemm:
+// The CPU device's matrix multiply. A float32 contraction kernel (ir.MatchGemm:
 // the reduce-sum of A[..., M, 1, K] * B[..., 1, N, K] that Matmul builds)
 // is rendered as a packed, register-blocked GEMM instead of the generic
 // reduce: B is packed per (K block, N block) into k-major strips of
@@ -18,41 +18,17 @@ package tensor
 // per cycle, so the separate operations run at half the machine's peak.
 // Results are then within the usual dot-product bound of the reference
 // (|c - ref| <= 2·K·u·Σ|a||b|, u = 2^-24), not bit-identical to it or to the
-// GO device. TICK_FMA=0 renders separate multiply and add: bit-identical to
-// the scalar reduce (and to cpuRefEval). Elementwise kernels never contract
+// GO device. With C.FMA false (the CPU backend's TICK_FMA=0) the
+// micro-kernel multiplies and adds separately: bit-identical to the scalar
+// reduce (and to irtest.Eval). Elementwise kernels never contract
 // (-ffp-contract=off).
 
 import (
 	"fmt"
-	"os"
 	"strings"
 
-	"github.com/tick-kernel/tick/runtime/native"
+	"github.com/tick-kernel/tick/runtime/ir"
 )
-
-// EnvFMA, set to 0, keeps the CPU device's GEMM from contracting
-// multiply-adds into fused multiply-adds, so matmul results are
-// bit-identical to the GO device and the reference interpreter (at up to
-// half the speed on CPUs with FMA). Any other value, or none, allows
-// contraction where the target has FMA. Read when a kernel is rendered.
-const EnvFMA = "TICK_FMA"
-
-// gemmFMA reports whether the GEMM may contract multiply-adds: unless
-// $TICK_FMA is 0. (Without FMA instructions in the target the compiler
-// emits separate multiply and add anyway: see matmulFMA.)
-func gemmFMA() bool { return os.Getenv(EnvFMA) != "0" }
-
-// gemmContraction says how the GEMM compiled for isa adds its products,
-// for provenance: whether it fuses multiply-adds, and in words.
-func gemmContraction(isa native.VectorISA) (fma bool, desc string) {
-	switch {
-	case !isa.FMA:
-		return false, "no fma"
-	case !gemmFMA():
-		return false, "matmul without fma (" + EnvFMA + "=0)"
-	}
-	return true, "matmul with fma"
-}
 
 // Block sizes: a kc×TICK_NR strip of B stays in L1 (24 KB on AVX2, 32 KB
 // on AVX-512), an mc×kc block of A in L2, a kc×nc panel of B in L2/L3.
@@ -64,10 +40,6 @@ const (
 	cGemmMC    = 144 // a multiple of both TICK_MR values (6 and 12)
 	cGemmNC    = 1024
 )
-
-// cGemmOff renders contractions as the generic reduce instead (set only by
-// BenchmarkCPUGemmVsReduce, to compare the two in one run).
-var cGemmOff bool
 
 const cGemmPrelude = `#if TICK_VB >= 64
 #define TICK_MR 12
@@ -170,11 +142,11 @@ static inline void tick_gemm_rows(float *restrict c, const float *restrict a, co
 }
 `
 
-// gemmC renders k (matched by matchGemm as g) as the packed GEMM.
-func (r *cRender) gemmC(sb *strings.Builder, symbol string, g *gemmPlan) {
+// gemmC renders k (matched by ir.MatchGemm as g) as the packed GEMM.
+func (r *cRender) gemmC(sb *strings.Builder, symbol string, g *ir.Gemm) {
 	fmt.Fprintf(sb, "#if TICK_VB >= 64\n#define TICK_GEMM_KC %d\n#else\n#define TICK_GEMM_KC %d\n#endif\n", cGemmKC512, cGemmKC)
 	fmt.Fprintf(sb, "#define TICK_GEMM_MC %d\n#define TICK_GEMM_NC %d\n", cGemmMC, cGemmNC)
-	if gemmFMA() { // the micro-kernel may fuse a*b + c (where the target has FMA)
+	if r.opt.FMA { // the micro-kernel may fuse a*b + c (where the target has FMA)
 		sb.WriteString("#define TICK_MK_ATTR __attribute__((optimize(\"fp-contract=fast\")))\n")
 	} else { // TICK_FMA=0: separate multiply and add, bit-identical to the reference
 		sb.WriteString("#define TICK_MK_ATTR\n")
@@ -182,15 +154,15 @@ func (r *cRender) gemmC(sb *strings.Builder, symbol string, g *gemmPlan) {
 	sb.WriteString(cGemmPrelude)
 	plane := g.M * g.N
 	fmt.Fprintf(sb, "void %s(void **bufs, int64_t start, int64_t end) {\n", symbol)
-	fmt.Fprintf(sb, "\tfloat *restrict c = bufs[0];\n\tconst float *restrict A = bufs[%d];\n\tconst float *restrict B = bufs[%d];\n", g.bufA, g.bufB)
+	fmt.Fprintf(sb, "\tfloat *restrict c = bufs[0];\n\tconst float *restrict A = bufs[%d];\n\tconst float *restrict B = bufs[%d];\n", g.BufA, g.BufB)
 	fmt.Fprintf(sb, "\tconst int64_t M = %d, N = %d, K = %d, plane = %d;\n", g.M, g.N, g.K, plane)
 	fmt.Fprintf(sb, "\tfloat *pa = 0, *pb = 0;\n")
 	fmt.Fprintf(sb, "\tfor (int64_t o = start; o < end;) {\n")
 	fmt.Fprintf(sb, "\t\tconst int64_t bi = o / plane, pe = (bi + 1) * plane < end ? (bi + 1) * plane : end;\n")
 	// Batch offsets of A and B.
-	fmt.Fprintf(sb, "\t\tint64_t oa = %d, ob = %d, rem = bi;\n", g.offA, g.offB)
-	for d := len(g.batch) - 1; d >= 0; d-- {
-		fmt.Fprintf(sb, "\t\t{ const int64_t x = rem %% %d; rem /= %d; oa += x * %d; ob += x * %d; }\n", g.batch[d], g.batch[d], g.bsA[d], g.bsB[d])
+	fmt.Fprintf(sb, "\t\tint64_t oa = %d, ob = %d, rem = bi;\n", g.OffA, g.OffB)
+	for d := len(g.Batch) - 1; d >= 0; d-- {
+		fmt.Fprintf(sb, "\t\t{ const int64_t x = rem %% %d; rem /= %d; oa += x * %d; ob += x * %d; }\n", g.Batch[d], g.Batch[d], g.BsA[d], g.BsB[d])
 	}
 	sb.WriteString("\t\tconst float *a = A + oa, *b = B + ob;\n\t\tfloat *cp = c + bi * plane;\n")
 	sb.WriteString("\t\tconst int64_t lo = o - bi * plane, hi = pe - bi * plane;\n")
@@ -199,7 +171,7 @@ func (r *cRender) gemmC(sb *strings.Builder, symbol string, g *gemmPlan) {
 	fmt.Fprintf(sb, "\t\tfor (int64_t e = lo; e < hi; e++) {\n")
 	sb.WriteString("\t\t\tif (e == fr0 * N && fr1 > fr0) { e = fr1 * N - 1; continue; }\n")
 	fmt.Fprintf(sb, "\t\t\tconst int64_t i = e / N, j = e %% N;\n\t\t\tfloat s = 0;\n")
-	fmt.Fprintf(sb, "\t\t\tfor (int64_t k = 0; k < K; k++) s = s + a[i * %d + k * %d] * b[j * %d + k * %d];\n", g.sAi, g.sAk, g.sBj, g.sBk)
+	fmt.Fprintf(sb, "\t\t\tfor (int64_t k = 0; k < K; k++) s = s + a[i * %d + k * %d] * b[j * %d + k * %d];\n", g.SAi, g.SAk, g.SBj, g.SBk)
 	sb.WriteString("\t\t\tcp[e] = s;\n\t\t}\n")
 	sb.WriteString("\t\tif (fr1 > fr0) {\n")
 	sb.WriteString("\t\t\tif (!pa) {\n")
@@ -208,6 +180,6 @@ func (r *cRender) gemmC(sb *strings.Builder, symbol string, g *gemmPlan) {
 	sb.WriteString("\t\t\t\tpa = malloc(sizeof(float) * (mc + TICK_MR) * kc);\n")
 	sb.WriteString("\t\t\t\tpb = malloc(sizeof(float) * (nc + TICK_NR) * kc);\n")
 	sb.WriteString("\t\t\t}\n")
-	fmt.Fprintf(sb, "\t\t\ttick_gemm_rows(cp, a, b, fr0, fr1, N, K, %d, %d, %d, %d, pa, pb);\n", g.sAi, g.sAk, g.sBj, g.sBk)
+	fmt.Fprintf(sb, "\t\t\ttick_gemm_rows(cp, a, b, fr0, fr1, N, K, %d, %d, %d, %d, pa, pb);\n", g.SAi, g.SAk, g.SBj, g.SBk)
 	sb.WriteString("\t\t}\n\t\to = pe;\n\t}\n\tfree(pa);\n\tfree(pb);\n}\n")
 }

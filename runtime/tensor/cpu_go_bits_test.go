@@ -1,50 +1,14 @@
 package tensor
 
 import (
-	"fmt"
 	"math"
-	"os"
-	"os/exec"
 	"runtime"
 	"strings"
 	"testing"
-	"unsafe"
 
 	"github.com/tick-kernel/tick/runtime/native"
+	"github.com/tick-kernel/tick/runtime/native/nativetest"
 )
-
-// The vector width the generated C compiles to (TICK_VB, chosen by the
-// compiler's target macros) is the one the device description reports.
-func TestCPUVectorWidthIsInProvenance(t *testing.T) {
-	c, err := native.Default()
-	if err != nil {
-		t.Skip(err)
-	}
-	src := cPrelude + "void tick_vb(void **bufs, int64_t start, int64_t end) { ((int32_t *)bufs[0])[0] = TICK_VB; }\n"
-	lib, err := c.Compile(src, "tick_vb")
-	if err != nil {
-		t.Fatal(err)
-	}
-	k, err := lib.Kernel("tick_vb")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := cpuBackend{}.Alloc(Int32, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Free()
-	k.Call([]unsafe.Pointer{m.(*cpuMemory).ptr}, 0, 1)
-	got := int(*(*int32)(m.(*cpuMemory).ptr))
-	isa := c.VectorISA()
-	if got != isa.Bytes {
-		t.Errorf("kernels use %d-byte vectors, the compiler's ISA says %v", got, isa)
-	}
-	info, _ := DescribeDevice("CPU")
-	if want := fmt.Sprintf("%d-byte vectors", got); !strings.Contains(info.String(), want) || !strings.Contains(Device("CPU").Backend(), want) {
-		t.Errorf("the CPU description %q / %q does not say %q", info, Device("CPU").Backend(), want)
-	}
-}
 
 // ieeeSpecials are float32 inputs where a select, min/max or abs rendered
 // with a different comparison, or compiled with value-changing flags, would
@@ -102,65 +66,6 @@ func TestCPUSelectsMatchGoBitForBit(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-// The renderer's reference tests pass when kernels are built for AVX2 (the
-// 32-byte path, as on AMD Zen 3) and for baseline SSE2: the tests re-run
-// themselves with TICK_MARCH set, on x86-64 hosts that can execute AVX2.
-func TestCPURenderOtherVectorWidths(t *testing.T) {
-	if os.Getenv(native.EnvMarch) != "" {
-		t.Skip("already running for one target")
-	}
-	if err := native.Available(); err != nil {
-		t.Skip(err)
-	}
-	if runtime.GOARCH != "amd64" || !hostHasAVX2() {
-		t.Skip("needs an x86-64 host with AVX2")
-	}
-	if testing.Short() {
-		t.Skip("compiles every reference kernel twice more")
-	}
-	for _, march := range []string{"x86-64-v3", "x86-64"} {
-		t.Run(march, func(t *testing.T) {
-			cmd := exec.Command(os.Args[0], "-test.run", "^(TestCPURenderMatchesReference|TestCPUVectorWidthIsInProvenance|TestCPUSelectsMatchGoBitForBit|TestCPUQuickMaxMinFoldsMatchGoBitForBit|TestCPUGemm.*)$", "-test.count=1")
-			cmd.Env = append(os.Environ(), native.EnvMarch+"="+march)
-			out, err := cmd.CombinedOutput()
-			if err != nil || !strings.Contains(string(out), "PASS") {
-				t.Fatalf("with %s=%s: %v\n%s", native.EnvMarch, march, err, out)
-			}
-		})
-	}
-}
-
-func hostHasAVX2() bool {
-	data, err := os.ReadFile("/proc/cpuinfo")
-	return err == nil && strings.Contains(string(data), " avx2 ") && strings.Contains(string(data), " fma ")
-}
-
-// A vector tile broadcasting a -0 along its lanes keeps the sign: the max of
-// -0s is -0 in the vector path as in the scalar one and the reference.
-func TestCPUVectorBroadcastKeepsNegativeZero(t *testing.T) {
-	if err := native.Available(); err != nil {
-		t.Skip(err)
-	}
-	f := Float32
-	k := &Kernel{Name: "R_negzero", Shape: []int{9, 512}, ReduceAxes: []int{0}, Reduce: ReduceMax,
-		Expr: cpuBin(OpMax, f, cpuLd(1, f, []int{1, 0}, 0, nil), cpuCst(f, math.Copysign(0, -1))),
-		Bufs: []BufferSpec{{f, 512}, {f, 9}}}
-	in := [][]float64{nil, make([]float64, 9)}
-	for i := range in[1] {
-		in[1][i] = math.Copysign(0, -1)
-	}
-	want := cpuRefEval(k, in)
-	got, src := cpuRun(t, k, in)
-	if !strings.Contains(src, "va[u] = tick_vf_max(va[u]") {
-		t.Fatalf("the max did not take the vector path:\n%s", src)
-	}
-	for i := range want {
-		if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
-			t.Fatalf("out[%d] = %v (sign bit %v), want %v\n%s", i, got[i], math.Signbit(got[i]), want[i], src)
-		}
 	}
 }
 
@@ -233,4 +138,10 @@ func TestCPUQuickMaxMinFoldsMatchGoBitForBit(t *testing.T) {
 	if !quick && (runtime.GOARCH == "amd64" || runtime.GOARCH == "386") {
 		t.Error("no kernel used the quick max/min fold on x86")
 	}
+}
+
+// The CPU device's bit-for-bit agreements with GO hold for kernels built
+// for AVX2 and for baseline SSE2 too.
+func TestCPUOtherVectorWidthsMatchGo(t *testing.T) {
+	nativetest.RerunForTargets(t, "^(TestCPUSelectsMatchGoBitForBit|TestCPUQuickMaxMinFoldsMatchGoBitForBit|TestCPUMatmulNoFMAMatchesGOBitForBit)$")
 }

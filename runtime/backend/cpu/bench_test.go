@@ -1,48 +1,58 @@
-package tensor
+package cpu
 
 import (
-	"strings"
 	"testing"
 	"time"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas32"
 
+	"github.com/tick-kernel/tick/runtime/device"
+	"github.com/tick-kernel/tick/runtime/ir"
+	"github.com/tick-kernel/tick/runtime/ir/irtest"
 	"github.com/tick-kernel/tick/runtime/native"
+	"github.com/tick-kernel/tick/runtime/render"
 )
 
-// cpuBench compiles k on the CPU backend with zero-filled buffers and
-// returns a function launching it through the runtime's splitter.
-func cpuBench(b *testing.B, k *Kernel) func() {
+// cpuBench compiles k on the CPU backend with buffers from its allocator
+// and returns a function launching it through the device's queue.
+func cpuBench(b *testing.B, k *ir.Kernel) func() { return cpuBenchWith(b, k, renderer()) }
+
+// cpuBenchWith is cpuBench with the C rendered by rc.
+func cpuBenchWith(b *testing.B, k *ir.Kernel, rc render.C) func() {
 	if err := native.Available(); err != nil {
 		b.Skip(err)
 	}
-	be := cpuBackend{}
-	mems := make([]Memory, len(k.Bufs))
+	dev := Device{}
+	mems := make([]device.Memory, len(k.Bufs))
 	for i, s := range k.Bufs {
-		m, err := be.Alloc(s.DType, s.Size)
+		m, err := dev.Alloc(s.DType, s.Size)
 		if err != nil {
 			b.Fatal(err)
 		}
-		b.Cleanup(m.Free)
+		b.Cleanup(func() { dev.Free(m) })
 		mems[i] = m
 	}
-	p, err := be.Compile(k)
+	p, err := compile(k, rc)
 	if err != nil {
 		b.Fatal(err)
 	}
-	n, per := k.OutSize(), k.ReduceSize()
-	return func() { runSplit(p, mems, n, per) }
+	q := dev.Queue()
+	return func() {
+		if err := q.Launch(p, mems, p.Dims()); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
 
 const benchN = 16 << 20
 
 // BenchmarkCPUAffine16M is fused a*2+1 over 16M float32 (SetBytes: read+write).
 func BenchmarkCPUAffine16M(b *testing.B) {
-	a := cpuLd(1, Float32, []int{1}, 0, nil)
-	run := cpuBench(b, &Kernel{Name: "E_affine", Shape: []int{benchN},
-		Expr: cpuBin(OpAdd, Float32, cpuBin(OpMul, Float32, a, cpuCst(Float32, 2)), cpuCst(Float32, 1)),
-		Bufs: []BufferSpec{{Float32, benchN}, {Float32, benchN}}})
+	a := irtest.Ld(1, ir.Float32, []int{1}, 0, nil)
+	run := cpuBench(b, &ir.Kernel{Name: "E_affine", Shape: []int{benchN},
+		Expr: irtest.Bin(ir.OpAdd, ir.Float32, irtest.Bin(ir.OpMul, ir.Float32, a, irtest.Cst(ir.Float32, 2)), irtest.Cst(ir.Float32, 1)),
+		Bufs: []ir.BufferSpec{{DType: ir.Float32, Size: benchN}, {DType: ir.Float32, Size: benchN}}})
 	b.SetBytes(2 * 4 * benchN)
 	for b.Loop() {
 		run()
@@ -62,9 +72,9 @@ const mmN = 1024
 
 // BenchmarkCPUMatmul1024 is float32 C = A·B as one reduce kernel (FLOPs = 2n³).
 func BenchmarkCPUMatmul1024(b *testing.B) {
-	run := cpuBench(b, &Kernel{Name: "R_matmul", Shape: []int{mmN, mmN, mmN}, ReduceAxes: []int{2}, Reduce: ReduceSum,
-		Expr: cpuBin(OpMul, Float32, cpuLd(1, Float32, []int{mmN, 0, 1}, 0, nil), cpuLd(2, Float32, []int{0, 1, mmN}, 0, nil)),
-		Bufs: []BufferSpec{{Float32, mmN * mmN}, {Float32, mmN * mmN}, {Float32, mmN * mmN}}})
+	run := cpuBench(b, &ir.Kernel{Name: "R_matmul", Shape: []int{mmN, mmN, mmN}, ReduceAxes: []int{2}, Reduce: ir.ReduceSum,
+		Expr: irtest.Bin(ir.OpMul, ir.Float32, irtest.Ld(1, ir.Float32, []int{mmN, 0, 1}, 0, nil), irtest.Ld(2, ir.Float32, []int{0, 1, mmN}, 0, nil)),
+		Bufs: []ir.BufferSpec{{DType: ir.Float32, Size: mmN * mmN}, {DType: ir.Float32, Size: mmN * mmN}, {DType: ir.Float32, Size: mmN * mmN}}})
 	b.ReportMetric(0, "ns/op")
 	for b.Loop() {
 		run()
@@ -88,12 +98,12 @@ func BenchmarkGonumSgemm1024(b *testing.B) {
 }
 
 // BenchmarkCPULaunchTiny is one launch of a 256-element kernel through
-// Program.Run: the per-kernel cost a JIT replay pays on this backend.
+// the queue's Launch: the per-kernel cost a JIT replay pays on this backend.
 func BenchmarkCPULaunchTiny(b *testing.B) {
-	a := cpuLd(1, Float32, []int{1}, 0, nil)
-	run := cpuBench(b, &Kernel{Name: "E_256", Shape: []int{256},
-		Expr: cpuBin(OpAdd, Float32, cpuBin(OpMul, Float32, a, cpuCst(Float32, 2)), cpuCst(Float32, 1)),
-		Bufs: []BufferSpec{{Float32, 256}, {Float32, 256}}})
+	a := irtest.Ld(1, ir.Float32, []int{1}, 0, nil)
+	run := cpuBench(b, &ir.Kernel{Name: "E_256", Shape: []int{256},
+		Expr: irtest.Bin(ir.OpAdd, ir.Float32, irtest.Bin(ir.OpMul, ir.Float32, a, irtest.Cst(ir.Float32, 2)), irtest.Cst(ir.Float32, 1)),
+		Bufs: []ir.BufferSpec{{DType: ir.Float32, Size: 256}, {DType: ir.Float32, Size: 256}}})
 	for b.Loop() {
 		run()
 	}
@@ -103,10 +113,10 @@ func BenchmarkCPULaunchTiny(b *testing.B) {
 // of the same bytes in one loop, so both see the same machine load, and
 // reports both bandwidths and their ratio (target ≥ 0.8).
 func BenchmarkCPUAffineVsCopy(b *testing.B) {
-	a := cpuLd(1, Float32, []int{1}, 0, nil)
-	run := cpuBench(b, &Kernel{Name: "E_affine", Shape: []int{benchN},
-		Expr: cpuBin(OpAdd, Float32, cpuBin(OpMul, Float32, a, cpuCst(Float32, 2)), cpuCst(Float32, 1)),
-		Bufs: []BufferSpec{{Float32, benchN}, {Float32, benchN}}})
+	a := irtest.Ld(1, ir.Float32, []int{1}, 0, nil)
+	run := cpuBench(b, &ir.Kernel{Name: "E_affine", Shape: []int{benchN},
+		Expr: irtest.Bin(ir.OpAdd, ir.Float32, irtest.Bin(ir.OpMul, ir.Float32, a, irtest.Cst(ir.Float32, 2)), irtest.Cst(ir.Float32, 1)),
+		Bufs: []ir.BufferSpec{{DType: ir.Float32, Size: benchN}, {DType: ir.Float32, Size: benchN}}})
 	src, dst := make([]float32, benchN), make([]float32, benchN)
 	copy(dst, src)
 	var tk, tc time.Duration
@@ -126,9 +136,9 @@ func BenchmarkCPUAffineVsCopy(b *testing.B) {
 // BenchmarkCPUMatmulVsGonum interleaves the CPU matmul kernel and gonum's
 // Sgemm on 1024×1024 float32 and reports the speedup (target ≥ 3).
 func BenchmarkCPUMatmulVsGonum(b *testing.B) {
-	run := cpuBench(b, &Kernel{Name: "R_matmul", Shape: []int{mmN, mmN, mmN}, ReduceAxes: []int{2}, Reduce: ReduceSum,
-		Expr: cpuBin(OpMul, Float32, cpuLd(1, Float32, []int{mmN, 0, 1}, 0, nil), cpuLd(2, Float32, []int{0, 1, mmN}, 0, nil)),
-		Bufs: []BufferSpec{{Float32, mmN * mmN}, {Float32, mmN * mmN}, {Float32, mmN * mmN}}})
+	run := cpuBench(b, &ir.Kernel{Name: "R_matmul", Shape: []int{mmN, mmN, mmN}, ReduceAxes: []int{2}, Reduce: ir.ReduceSum,
+		Expr: irtest.Bin(ir.OpMul, ir.Float32, irtest.Ld(1, ir.Float32, []int{mmN, 0, 1}, 0, nil), irtest.Ld(2, ir.Float32, []int{0, 1, mmN}, 0, nil)),
+		Bufs: []ir.BufferSpec{{DType: ir.Float32, Size: mmN * mmN}, {DType: ir.Float32, Size: mmN * mmN}, {DType: ir.Float32, Size: mmN * mmN}}})
 	mk := func() blas32.General {
 		return blas32.General{Rows: mmN, Cols: mmN, Stride: mmN, Data: make([]float32, mmN*mmN)}
 	}
@@ -151,85 +161,50 @@ func BenchmarkCPUMatmulVsGonum(b *testing.B) {
 }
 
 // BenchmarkCPUReplay10 runs ten 256-element kernels the way a JIT replay
-// does: one Program.Run per launch ("per_launch"), or one RunBatch for all
+// does: one Launch per kernel ("per_launch"), or one LaunchBatch for all
 // ten ("batched"); ns/op is per kernel.
 func BenchmarkCPUReplay10(b *testing.B) {
 	if err := native.Available(); err != nil {
 		b.Skip(err)
 	}
-	be := cpuBackend{}
-	a := cpuLd(1, Float32, []int{1}, 0, nil)
-	k := &Kernel{Name: "E_256", Shape: []int{256},
-		Expr: cpuBin(OpAdd, Float32, cpuBin(OpMul, Float32, a, cpuCst(Float32, 1.0001)), cpuCst(Float32, 0.5)),
-		Bufs: []BufferSpec{{Float32, 256}, {Float32, 256}}}
-	p, err := be.Compile(k)
+	dev := Device{}
+	a := irtest.Ld(1, ir.Float32, []int{1}, 0, nil)
+	k := &ir.Kernel{Name: "E_256", Shape: []int{256},
+		Expr: irtest.Bin(ir.OpAdd, ir.Float32, irtest.Bin(ir.OpMul, ir.Float32, a, irtest.Cst(ir.Float32, 1.0001)), irtest.Cst(ir.Float32, 0.5)),
+		Bufs: []ir.BufferSpec{{DType: ir.Float32, Size: 256}, {DType: ir.Float32, Size: 256}}}
+	p, err := dev.Compile(k)
 	if err != nil {
 		b.Fatal(err)
 	}
-	progs, mems, sizes := make([]Program, 10), make([][]Memory, 10), make([]int, 10)
-	bufs := make([]Memory, 11)
+	progs, mems, dims := make([]device.Program, 10), make([][]device.Memory, 10), make([]device.Dims, 10)
+	bufs := make([]device.Memory, 11)
 	for i := range bufs {
-		if bufs[i], err = be.Alloc(Float32, 256); err != nil {
+		if bufs[i], err = dev.Alloc(ir.Float32, 256); err != nil {
 			b.Fatal(err)
 		}
-		b.Cleanup(bufs[i].Free)
+		m := bufs[i]
+		b.Cleanup(func() { dev.Free(m) })
 	}
 	for i := range progs {
-		progs[i], mems[i], sizes[i] = p, []Memory{bufs[i+1], bufs[i]}, 256
+		progs[i], mems[i], dims[i] = p, []device.Memory{bufs[i+1], bufs[i]}, p.Dims()
 	}
+	q := dev.Queue()
 	b.Run("per_launch", func(b *testing.B) {
 		for i := 0; i < b.N; i += 10 {
 			for j, pr := range progs {
-				pr.Run(mems[j], 0, sizes[j])
+				if err := q.Launch(pr, mems[j], dims[j]); err != nil {
+					b.Fatal(err)
+				}
 			}
 		}
 	})
 	b.Run("batched", func(b *testing.B) {
 		for i := 0; i < b.N; i += 10 {
-			if !be.RunBatch(progs, mems, sizes) {
-				b.Fatal("RunBatch refused CPU programs")
+			if !q.(device.BatchLauncher).LaunchBatch(progs, mems, dims, nil) {
+				b.Fatal("LaunchBatch refused CPU programs")
 			}
 		}
 	})
-}
-
-// BenchmarkCPUCompileCold compiles a typical elementwise kernel (a*c+1 on
-// 256 float32, c new each time so neither cache hits) with gcc, alternating
-// the source as rendered ("rendered_ms") with the same source plus the
-// immintrin.h stream prelude every kernel used to include ("immintrin_ms";
-// the streaming loop kernels of short rows also carried is not added back).
-func BenchmarkCPUCompileCold(b *testing.B) {
-	c, err := native.Default()
-	if err != nil {
-		b.Skip(err)
-	}
-	cc, err := native.NewCompiler(native.Options{CacheDir: b.TempDir(), Flags: c.Flags()})
-	if err != nil {
-		b.Fatal(err)
-	}
-	base := float64(time.Now().UnixNano() % 1e6)
-	var plain, withIntrin time.Duration
-	for i := 0; i < b.N; i++ {
-		a := cpuLd(1, Float32, []int{1}, 0, nil)
-		k := &Kernel{Name: "E_256", Shape: []int{256},
-			Expr: cpuBin(OpAdd, Float32, cpuBin(OpMul, Float32, a, cpuCst(Float32, base+float64(i))), cpuCst(Float32, 1)),
-			Bufs: []BufferSpec{{Float32, 256}, {Float32, 256}}}
-		sym := cSymbol(k)
-		src := renderC(k, sym)
-		t0 := time.Now()
-		if _, err := cc.Compile(src, sym); err != nil {
-			b.Fatal(err)
-		}
-		plain += time.Since(t0)
-		t0 = time.Now()
-		if _, err := cc.Compile(strings.Replace(src, cPrelude, cPrelude+cStreamPrelude, 1), sym); err != nil {
-			b.Fatal(err)
-		}
-		withIntrin += time.Since(t0)
-	}
-	b.ReportMetric(plain.Seconds()*1e3/float64(b.N), "rendered_ms")
-	b.ReportMetric(withIntrin.Seconds()*1e3/float64(b.N), "immintrin_ms")
-	b.ReportMetric(withIntrin.Seconds()/plain.Seconds(), "ratio")
 }
 
 // BenchmarkCPUGemmVsReduce: the packed GEMM against the generic reduce
@@ -237,11 +212,9 @@ func BenchmarkCPUCompileCold(b *testing.B) {
 func BenchmarkCPUGemmVsReduce(b *testing.B) {
 	k := gemmKernel(1, mmN, mmN, mmN, false)
 	gemm := cpuBench(b, k)
-	cGemmOff = true
 	k2 := gemmKernel(1, mmN, mmN, mmN, false)
 	k2.Name += "_reduce"
-	reduce := cpuBench(b, k2)
-	cGemmOff = false
+	reduce := cpuBenchWith(b, k2, render.C{FMA: fma(), NoGemm: true})
 	var tg, tr time.Duration
 	for b.Loop() {
 		t0 := time.Now()

@@ -1,6 +1,6 @@
-package tensor
+package render
 
-// This file renders a Kernel as C for the CPU backend (device_cpu.go). The C
+// This file renders a Kernel as C for the CPU backend (runtime/backend/cpu). The C
 // follows the kernel IR exactly: the scheduler's fusion is one loop nest,
 // every Load uses its View's strides, offset and mask, and a reduce folds in
 // the IR's axis order. Loops are kept simple so the C compiler vectorizes
@@ -11,18 +11,17 @@ package tensor
 
 import (
 	"fmt"
-	"math"
+	"github.com/tick-kernel/tick/runtime/ir"
 	"strconv"
 	"strings"
 )
 
-// cTile is the number of accumulators a reduce kernel keeps per row segment.
-const cTile = 64
+// Tile is the number of accumulators a reduce kernel keeps per row segment
+// (the CPU device's device.LaneFolder width).
+const Tile = 64
 
-var cTypes = [...]string{Float32: "float", Float64: "double", Int32: "int32_t", Bool: "uint8_t"}
-
-// cSymbol is the C function name of k: its name reduced to C identifier characters.
-func cSymbol(k *Kernel) string {
+// Symbol is the C function name of k: its name reduced to C identifier characters.
+func Symbol(k *ir.Kernel) string {
 	var sb strings.Builder
 	sb.WriteString("tick_")
 	for _, r := range k.Name {
@@ -35,16 +34,17 @@ func cSymbol(k *Kernel) string {
 	return sb.String()
 }
 
-const cPrelude = `#include <stdint.h>
+// cLang is C's spelling of the scalar operations.
+var cLang = Lang{Types: [...]string{ir.Float32: "float", ir.Float64: "double", ir.Int32: "int32_t", ir.Bool: "uint8_t"}, SuffixF: true}
+
+var cTypes = cLang.Types
+
+var cPrelude = `#include <stdint.h>
 #include <stdlib.h>
 #include <math.h>
-static inline float tick_maxf(float a, float b) { return (a > b || a != a) ? a : b; }
-static inline float tick_minf(float a, float b) { return (a < b || a != a) ? a : b; }
-static inline double tick_max(double a, double b) { return (a > b || a != a) ? a : b; }
-static inline double tick_min(double a, double b) { return (a < b || a != a) ? a : b; }
-static inline int32_t tick_maxi(int32_t a, int32_t b) { return a > b ? a : b; }
-static inline int32_t tick_mini(int32_t a, int32_t b) { return a < b ? a : b; }
-// TICK_VB is the vector width in bytes, chosen from the compiler's target:
+` + cLang.ScalarHelpers() + cVectorPrelude
+
+const cVectorPrelude = `// TICK_VB is the vector width in bytes, chosen from the compiler's target:
 // the widest registers it may use (see native.VectorISA, which reports the
 // same choice for provenance).
 #if defined(__AVX512F__)
@@ -73,11 +73,6 @@ static inline tick_vd tick_vd_max(tick_vd a, tick_vd b) { return TICK_VSEL(tick_
 static inline tick_vd tick_vd_min(tick_vd a, tick_vd b) { return TICK_VSEL(tick_vd, tick_vdi, (a < b) | (a != a), a, b); }
 static inline tick_vf tick_vf_relu(tick_vf a) { return TICK_VSEL(tick_vf, tick_vfi, a > 0, a, (tick_vf){}); }
 static inline tick_vd tick_vd_relu(tick_vd a) { return TICK_VSEL(tick_vd, tick_vdi, a > 0, a, (tick_vd){}); }
-static inline int32_t tick_divi(int32_t a, int32_t b) {
-	if (b == 0) return 0;
-	if (b == -1) return (int32_t)(0u - (uint32_t)a);
-	return a / b;
-}
 `
 
 // cStreamPrelude defines the non-temporal copy some reduce kernels use. It
@@ -188,19 +183,33 @@ static inline tick_vd tick_vd_minq(tick_vd a, tick_vd b) { return (tick_vd)TICK_
 
 // loadInfo is one Load's addressing after axis collapsing.
 type loadInfo struct {
-	n       *Node
+	n       *ir.Node
 	strides []int
 	mask    [][2]int // nil: no mask
 	panel   string   // name of the packed panel (reduce kernels), "" if not packed
 }
 
-// renderC returns the C translation unit for k defining symbol.
-func renderC(k *Kernel, symbol string) string {
-	r := &cRender{k: k, temps: map[*Node]string{}}
+// C renders kernels as C for the CPU backend: one function per kernel,
+//
+//	void SYMBOL(void **bufs, int64_t start, int64_t end);
+//
+// computing output elements [start, end) (package native calls it).
+type C struct {
+	// FMA lets the GEMM micro-kernel contract multiply-adds into fused
+	// multiply-adds where the target has them (see c_gemm.go).
+	FMA bool
+	// NoGemm renders contractions as the generic reduce (benchmarks
+	// compare the two in one run).
+	NoGemm bool
+}
+
+// Render returns the C translation unit for k defining symbol.
+func (c C) Render(k *ir.Kernel, symbol string) string {
+	r := &cRender{k: k, temps: map[*ir.Node]string{}, opt: c}
 	var sb strings.Builder
-	if g := matchGemm(k); g != nil && g.K > 0 && g.M*g.N > 0 && !cGemmOff {
+	if g := ir.MatchGemm(k); g != nil && g.K > 0 && g.M*g.N > 0 && !c.NoGemm {
 		r.gemmC(&sb, symbol, g)
-	} else if k.Reduce != ReduceNone {
+	} else if k.Reduce != ir.ReduceNone {
 		r.reduce(&sb, symbol)
 	} else {
 		fmt.Fprintf(&sb, "void %s(void **bufs, int64_t start, int64_t end) {\n", symbol)
@@ -250,21 +259,22 @@ func (r *cRender) bufParams() (params, args string) {
 }
 
 type cRender struct {
-	k     *Kernel
+	k     *ir.Kernel
+	opt   C
 	shape []int
-	loads map[*Node]*loadInfo
+	loads map[*ir.Node]*loadInfo
 	list  []*loadInfo // loads in first-appearance order
 	vec   string      // vector type of the expression being emitted, "" for scalar
-	temps map[*Node]string
+	temps map[*ir.Node]string
 	body  strings.Builder
 }
 
 // collectLoads gathers each Load's strides and mask over shape.
 func (r *cRender) collectLoads() []*loadInfo {
-	r.loads = map[*Node]*loadInfo{}
+	r.loads = map[*ir.Node]*loadInfo{}
 	var out []*loadInfo
-	walk(r.k.Expr, func(n *Node) {
-		if n.Op != OpLoad || r.loads[n] != nil {
+	ir.Walk(r.k.Expr, func(n *ir.Node) {
+		if n.Op != ir.OpLoad || r.loads[n] != nil {
 			return
 		}
 		li := &loadInfo{n: n, strides: append([]int(nil), n.View.Strides...)}
@@ -370,7 +380,7 @@ func (r *cRender) bases(sb *strings.Builder, fixed []int, inner int, innerVar st
 				val = fmt.Sprintf("%s_ld(&b%d[%s])", r.vec, n.Buf, addr)
 			}
 			if li.panel != "" {
-				val = fmt.Sprintf("(%s ? %s_ld(&%s[rr * %d + (j - j0)]) : %s)", li.panel, r.vec, li.panel, cTile, val)
+				val = fmt.Sprintf("(%s ? %s_ld(&%s[rr * %d + (j - j0)]) : %s)", li.panel, r.vec, li.panel, Tile, val)
 			}
 			if cond != "" {
 				val = fmt.Sprintf("((%s) ? %s : (%s){})", cond, val, r.vec)
@@ -434,7 +444,7 @@ func (r *cRender) elementwise(sb *strings.Builder) {
 	if vec := r.elementwiseVector(); vec != "" {
 		// The expression in vector registers, each vector streamed
 		// straight to o: no round trip through L1.
-		r.vec, r.temps = vec, map[*Node]string{}
+		r.vec, r.temps = vec, map[*ir.Node]string{}
 		r.body.Reset()
 		r.bases(&strings.Builder{}, outer, last, "j") // the bases are declared above
 		vv := r.expr(r.k.Expr)
@@ -464,17 +474,17 @@ func (r *cRender) elementwise(sb *strings.Builder) {
 func (r *cRender) elementwiseVector() string {
 	k := r.k
 	dt := k.Expr.DType
-	if k.Reduce != ReduceNone || !dt.IsFloat() || k.Bufs[0].DType != dt {
+	if k.Reduce != ir.ReduceNone || !dt.IsFloat() || k.Bufs[0].DType != dt {
 		return ""
 	}
 	last := len(r.shape) - 1
 	ok := true
-	walk(k.Expr, func(n *Node) {
+	ir.Walk(k.Expr, func(n *ir.Node) {
 		switch n.Op {
-		case OpLoad:
+		case ir.OpLoad:
 			li := r.loads[n]
 			ok = ok && (li.strides[last] == 0 || li.strides[last] == 1) && li.fullMask(last, r.shape[last])
-		case OpConst, OpAdd, OpSub, OpMul, OpDiv, OpNeg, OpMax, OpMin, OpRelu:
+		case ir.OpConst, ir.OpAdd, ir.OpSub, ir.OpMul, ir.OpDiv, ir.OpNeg, ir.OpMax, ir.OpMin, ir.OpRelu:
 		default:
 			ok = false
 		}
@@ -483,7 +493,7 @@ func (r *cRender) elementwiseVector() string {
 	switch {
 	case !ok:
 		return ""
-	case dt == Float32:
+	case dt == ir.Float32:
 		return "tick_vf"
 	}
 	return "tick_vd"
@@ -503,16 +513,10 @@ const (
 )
 
 // store converts the expression value to the output buffer's type.
-func (r *cRender) store(v string) string {
-	out := r.k.Bufs[0].DType
-	if out == Bool {
-		return fmt.Sprintf("(uint8_t)((%s) != 0)", v)
-	}
-	return fmt.Sprintf("(%s)(%s)", cTypes[out], v)
-}
+func (r *cRender) store(v string) string { return cLang.Store(r.k.Bufs[0].DType, v) }
 
 // reduce renders a fold over ReduceAxes as three C functions. tick_seg
-// folds one row segment of up to cTile outputs along the last kept axis of
+// folds one row segment of up to Tile outputs along the last kept axis of
 // size > 1 (axis L) into a tile of accumulators, innermost loop along L.
 // tick_part walks a range of outputs segment by segment. The kernel runs
 // partial rows at the ends of its range through tick_part and the full rows
@@ -560,7 +564,7 @@ func (r *cRender) reduce(sb *strings.Builder, symbol string) {
 	fmt.Fprintf(sb, "\t\tconst int64_t i = row * %d + j0;\n", sl)
 	outerIndex(sb, "row", rowAxes, k.Shape)
 	if vec != "" {
-		fmt.Fprintf(sb, "\t\tif (j1 - j0 == %d) {\n", cTile)
+		fmt.Fprintf(sb, "\t\tif (j1 - j0 == %d) {\n", Tile)
 		r.reduceVector(sb, vec, fixed, L)
 		sb.WriteString("\t\t\treturn;\n\t\t}\n")
 	}
@@ -571,7 +575,7 @@ func (r *cRender) reduce(sb *strings.Builder, symbol string) {
 	fmt.Fprintf(sb, "\tfor (int64_t i = start; i < end;) {\n")
 	fmt.Fprintf(sb, "\t\tconst int64_t row = i / %d, j0 = i - row * %d;\n", sl, sl)
 	fmt.Fprintf(sb, "\t\tint64_t j1 = (%d - j0 > end - i) ? j0 + (end - i) : %d;\n", sl, sl)
-	fmt.Fprintf(sb, "\t\tif (j1 - j0 > %d) j1 = j0 + %d;\n", cTile, cTile)
+	fmt.Fprintf(sb, "\t\tif (j1 - j0 > %d) j1 = j0 + %d;\n", Tile, Tile)
 	fmt.Fprintf(sb, "\t\ttick_seg(%s, row, j0, j1);\n\t\ti += j1 - j0;\n\t}\n}\n", nullArgs)
 
 	fmt.Fprintf(sb, "void %s(void **bufs, int64_t start, int64_t end) {\n", symbol)
@@ -580,11 +584,11 @@ func (r *cRender) reduce(sb *strings.Builder, symbol string) {
 	fmt.Fprintf(sb, "\tif (r0 >= r1) {\n\t\ttick_part(%s, start, end);\n\t\treturn;\n\t}\n", args)
 	fmt.Fprintf(sb, "\ttick_part(%s, start, r0 * %d);\n", args, sl)
 	for _, li := range packed {
-		fmt.Fprintf(sb, "\t%s *%s_buf = r1 - r0 > 1 ? malloc(sizeof(%s) * %d) : 0;\n", cTypes[li.n.DType], li.panel, cTypes[li.n.DType], k.ReduceSize()*cTile)
+		fmt.Fprintf(sb, "\t%s *%s_buf = r1 - r0 > 1 ? malloc(sizeof(%s) * %d) : 0;\n", cTypes[li.n.DType], li.panel, cTypes[li.n.DType], k.ReduceSize()*Tile)
 	}
 	fmt.Fprintf(sb, "\tfor (int64_t rb = r0; rb < r1; rb += %d) {\n", cRowBlock)
-	fmt.Fprintf(sb, "\t\tfor (int64_t j0 = 0; j0 < %d; j0 += %d) {\n", sl, cTile)
-	fmt.Fprintf(sb, "\t\t\tconst int64_t j1 = j0 + %d < %d ? j0 + %d : %d;\n", cTile, sl, cTile, sl)
+	fmt.Fprintf(sb, "\t\tfor (int64_t j0 = 0; j0 < %d; j0 += %d) {\n", sl, Tile)
+	fmt.Fprintf(sb, "\t\t\tconst int64_t j1 = j0 + %d < %d ? j0 + %d : %d;\n", Tile, sl, Tile, sl)
 	for _, li := range packed {
 		r.packPanel(sb, li)
 	}
@@ -598,11 +602,11 @@ func (r *cRender) reduce(sb *strings.Builder, symbol string) {
 
 // markPanels chooses the loads a vector reduce packs: read contiguously
 // along L, the same for every row (stride 0 on the row axes), unmasked. For
-// each tile column the kernel copies such a load's K×cTile panel into a
+// each tile column the kernel copies such a load's K×Tile panel into a
 // contiguous buffer, so rows at a power-of-two stride (matmul's B) do not
 // evict each other from cache.
 func (r *cRender) markPanels(vec string, L int, rowAxes []int) []*loadInfo {
-	if vec == "" || r.k.ReduceSize()*cTile > 1<<22 {
+	if vec == "" || r.k.ReduceSize()*Tile > 1<<22 {
 		return nil
 	}
 	var out []*loadInfo
@@ -624,7 +628,7 @@ func (r *cRender) markPanels(vec string, L int, rowAxes []int) []*loadInfo {
 func (r *cRender) packPanel(sb *strings.Builder, li *loadInfo) {
 	k := r.k
 	sz := li.n.DType.Size()
-	fmt.Fprintf(sb, "\t\t\tconst %s *%s = (%s_buf && j1 - j0 == %d) ? %s_buf : 0;\n", cTypes[li.n.DType], li.panel, li.panel, cTile, li.panel)
+	fmt.Fprintf(sb, "\t\t\tconst %s *%s = (%s_buf && j1 - j0 == %d) ? %s_buf : 0;\n", cTypes[li.n.DType], li.panel, li.panel, Tile, li.panel)
 	fmt.Fprintf(sb, "\t\t\tif (%s) {\n\t\t\t\tint64_t rr = 0;\n", li.panel)
 	base := strconv.Itoa(li.n.View.Offset)
 	for _, d := range k.ReduceAxes {
@@ -633,7 +637,7 @@ func (r *cRender) packPanel(sb *strings.Builder, li *loadInfo) {
 			base += fmt.Sprintf(" + i%d*%d", d, li.strides[d])
 		}
 	}
-	fmt.Fprintf(sb, "\t\t\t\t\t__builtin_memcpy(%s_buf + %d * rr++, &b%d[%s + j0], %d);\n\t\t\t}\n", li.panel, cTile, li.n.Buf, base, cTile*sz)
+	fmt.Fprintf(sb, "\t\t\t\t\t__builtin_memcpy(%s_buf + %d * rr++, &b%d[%s + j0], %d);\n\t\t\t}\n", li.panel, Tile, li.n.Buf, base, Tile*sz)
 }
 
 // cRowBlock is the number of full output rows a reduce kernel walks together.
@@ -643,10 +647,10 @@ const cRowBlock = 32
 func (r *cRender) reduceScalar(sb *strings.Builder, fixed []int, L int) {
 	k := r.k
 	acc := cTypes[k.Expr.DType]
-	if k.Expr.DType == Bool {
+	if k.Expr.DType == ir.Bool {
 		acc = "int32_t"
 	}
-	fmt.Fprintf(sb, "\t\t%s acc[%d];\n\t\tfor (int64_t t = 0; t < j1 - j0; t++) acc[t] = %s;\n", acc, cTile, r.identity())
+	fmt.Fprintf(sb, "\t\t%s acc[%d];\n\t\tfor (int64_t t = 0; t < j1 - j0; t++) acc[t] = %s;\n", acc, Tile, r.identity())
 	for _, d := range k.ReduceAxes {
 		fmt.Fprintf(sb, "\t\tfor (int64_t i%d = 0; i%d < %d; i%d++) {\n", d, d, k.Shape[d], d)
 	}
@@ -668,16 +672,16 @@ func (r *cRender) reduceScalar(sb *strings.Builder, fixed []int, L int) {
 func (r *cRender) vectorType(L int) string {
 	k := r.k
 	dt := k.Expr.DType
-	if L < 0 || k.Reduce == ReduceNone || !dt.IsFloat() || k.Bufs[0].DType != dt {
+	if L < 0 || k.Reduce == ir.ReduceNone || !dt.IsFloat() || k.Bufs[0].DType != dt {
 		return ""
 	}
 	ok := true
-	walk(k.Expr, func(n *Node) {
+	ir.Walk(k.Expr, func(n *ir.Node) {
 		switch n.Op {
-		case OpLoad:
+		case ir.OpLoad:
 			li := r.loads[n]
 			ok = ok && (li.strides[L] == 0 || li.strides[L] == 1) && li.fullMask(L, k.Shape[L])
-		case OpConst, OpAdd, OpSub, OpMul, OpDiv, OpNeg, OpMax, OpMin, OpRelu:
+		case ir.OpConst, ir.OpAdd, ir.OpSub, ir.OpMul, ir.OpDiv, ir.OpNeg, ir.OpMax, ir.OpMin, ir.OpRelu:
 		default:
 			ok = false
 		}
@@ -686,7 +690,7 @@ func (r *cRender) vectorType(L int) string {
 	if !ok {
 		return ""
 	}
-	if dt == Float32 {
+	if dt == ir.Float32 {
 		return "tick_vf"
 	}
 	return "tick_vd"
@@ -705,7 +709,7 @@ func (r *cRender) vectorType(L int) string {
 func (r *cRender) reduceVector(sb *strings.Builder, vec string, fixed []int, L int) {
 	sz := r.k.Expr.DType.Size()
 	lanes := fmt.Sprintf("(TICK_VB / %d)", sz)
-	nv := fmt.Sprintf("(%d / TICK_VB)", cTile*sz)
+	nv := fmt.Sprintf("(%d / TICK_VB)", Tile*sz)
 	fmt.Fprintf(sb, "\t\t%s va[%s];\n", vec, nv)
 	initAcc := fmt.Sprintf("\t\tfor (int u = 0; u < %s; u++) va[u] = (%s){} + %s;\n\t\tint64_t rr = 0;\n", nv, vec, r.identity())
 	r.vec = vec
@@ -745,7 +749,7 @@ func (r *cRender) reduceVector(sb *strings.Builder, vec string, fixed []int, L i
 	}
 	fmt.Fprintf(sb, "\t\tfor (int u = 0; u < %s; u++) __builtin_memcpy(&b0[i + u * %s], &va[u], sizeof va[u]);\n", nv, lanes)
 	r.vec = ""
-	r.temps = map[*Node]string{}
+	r.temps = map[*ir.Node]string{}
 	r.body.Reset()
 }
 
@@ -753,51 +757,38 @@ func (r *cRender) reduceVector(sb *strings.Builder, vec string, fixed []int, L i
 // reduceVector and cMinMaxPrelude) for a float max or min fold, or "".
 func (r *cRender) quickFold(vec string) string {
 	switch r.k.Reduce {
-	case ReduceMax:
+	case ir.ReduceMax:
 		return vec + "_maxq"
-	case ReduceMin:
+	case ir.ReduceMin:
 		return vec + "_minq"
 	}
 	return ""
 }
 
-func (r *cRender) identity() string {
-	dt := r.k.Expr.DType
-	switch r.k.Reduce {
-	case ReduceMax:
-		if dt.IsFloat() {
-			return "-INFINITY"
-		}
-		return "INT32_MIN"
-	case ReduceMin:
-		if dt.IsFloat() {
-			return "INFINITY"
-		}
-		return "INT32_MAX"
-	}
-	return "0"
-}
+func (r *cRender) identity() string { return cLang.Identity(r.k.Reduce, r.k.Expr.DType) }
 
 func (r *cRender) fold(acc, v string) string {
-	switch r.k.Reduce {
-	case ReduceMax:
-		return r.binary(OpMax, r.k.Expr.DType, acc, v)
-	case ReduceMin:
-		return r.binary(OpMin, r.k.Expr.DType, acc, v)
+	if r.vec != "" {
+		switch r.k.Reduce {
+		case ir.ReduceMax:
+			return r.binary(ir.OpMax, acc, v)
+		case ir.ReduceMin:
+			return r.binary(ir.OpMin, acc, v)
+		}
 	}
-	return acc + " + " + v
+	return cLang.Fold(r.k.Reduce, r.k.Expr.DType, acc, v)
 }
 
 // expr emits statements computing n into r.body and returns the C name of
 // its value. Loads were bound by bases; shared nodes are computed once.
-func (r *cRender) expr(n *Node) string {
+func (r *cRender) expr(n *ir.Node) string {
 	if v, ok := r.temps[n]; ok {
 		return v
 	}
 	var v string
 	switch n.Op {
-	case OpConst:
-		v = cConst(n.DType, n.Value)
+	case ir.OpConst:
+		v = cLang.Const(n.DType, n.Value)
 		if r.vec != "" {
 			v = fmt.Sprintf("TICK_VBCAST(%s, %s)", r.vec, v)
 		}
@@ -818,105 +809,30 @@ func (r *cRender) expr(n *Node) string {
 	return v
 }
 
-func cConst(dt DType, x float64) string {
-	switch {
-	case dt == Bool:
-		if x != 0 {
-			return "1"
-		}
-		return "0"
-	case dt == Int32:
-		return fmt.Sprintf("((int32_t)%d)", int64(x))
-	case math.IsNaN(x):
-		return "NAN"
-	case math.IsInf(x, 1):
-		return "INFINITY"
-	case math.IsInf(x, -1):
-		return "(-INFINITY)"
-	case dt == Float32:
-		return "(" + strconv.FormatFloat(float64(float32(x)), 'e', -1, 32) + "f)"
-	}
-	return "(" + strconv.FormatFloat(x, 'e', -1, 64) + ")"
-}
-
-// cMath returns the C math function for name at dtype dt (expf or exp).
-func cMath(name string, dt DType) string {
-	if dt == Float32 {
-		return name + "f"
-	}
-	return name
-}
-
-func (r *cRender) op(n *Node, s []string) string {
-	dt := n.DType
-	switch n.Op {
-	case OpNeg:
-		return "-" + s[0]
-	case OpExp, OpLog, OpSqrt, OpSin, OpCos, OpTanh:
-		return fmt.Sprintf("%s(%s)", cMath(n.Op.String(), dt), s[0])
-	case OpSigmoid:
-		return fmt.Sprintf("1 / (1 + %s(-%s))", cMath("exp", dt), s[0])
-	case OpRelu:
-		if r.vec != "" {
+// op is n's expression: the vector helpers in vector mode, else the
+// C-style base's scalar expression.
+func (r *cRender) op(n *ir.Node, s []string) string {
+	if r.vec != "" {
+		switch n.Op {
+		case ir.OpRelu:
 			return fmt.Sprintf("%s_relu(%s)", r.vec, s[0])
+		case ir.OpMax, ir.OpMin:
+			return r.binary(n.Op, s[0], s[1])
 		}
-		return fmt.Sprintf("%s > 0 ? %s : 0", s[0], s[0])
-	case OpAbs:
-		if dt.IsFloat() {
-			return fmt.Sprintf("%s(%s)", cMath("fabs", dt), s[0])
-		}
-		return fmt.Sprintf("%s < 0 ? -%s : %s", s[0], s[0], s[0])
-	case OpNot:
-		return "!" + s[0]
-	case OpCast:
-		if dt == Bool {
-			return s[0] + " != 0"
-		}
-		return fmt.Sprintf("(%s)%s", cTypes[dt], s[0])
-	case OpAdd:
-		return s[0] + " + " + s[1]
-	case OpSub:
-		return s[0] + " - " + s[1]
-	case OpMul:
-		return s[0] + " * " + s[1]
-	case OpDiv:
-		if dt == Int32 {
-			return fmt.Sprintf("tick_divi(%s, %s)", s[0], s[1])
-		}
-		return s[0] + " / " + s[1]
-	case OpPow:
-		if dt == Int32 {
-			return fmt.Sprintf("(int32_t)pow((double)%s, (double)%s)", s[0], s[1])
-		}
-		return fmt.Sprintf("%s(%s, %s)", cMath("pow", dt), s[0], s[1])
-	case OpMax, OpMin:
-		return r.binary(n.Op, n.Src[0].DType, s[0], s[1])
-	case OpLt, OpLe, OpGt, OpGe, OpEq, OpNe:
-		return fmt.Sprintf("%s %s %s", s[0], cCompare[n.Op-OpLt], s[1])
-	case OpWhere:
-		return fmt.Sprintf("%s ? %s : %s", s[0], s[1], s[2])
 	}
-	panic(fmt.Sprintf("unsupported op %s", n.Op)) // Compile recovers: "rendering K as C: unsupported op X"
+	return cLang.Op(n, s)
 }
 
-var cCompare = [...]string{"<", "<=", ">", ">=", "==", "!="}
-
-func (r *cRender) binary(op Op, dt DType, a, b string) string {
-	if r.vec != "" { // vector mode: float operands only (vectorType)
-		if op == OpMax {
-			return fmt.Sprintf("%s_max(%s, %s)", r.vec, a, b)
-		}
-		return fmt.Sprintf("%s_min(%s, %s)", r.vec, a, b)
+// binary is the vector max or min (vector mode: float operands only, see
+// vectorType).
+func (r *cRender) binary(op ir.Op, a, b string) string {
+	if op == ir.OpMax {
+		return fmt.Sprintf("%s_max(%s, %s)", r.vec, a, b)
 	}
-	name := "tick_min"
-	if op == OpMax {
-		name = "tick_max"
-	}
-	switch dt {
-	case Float32:
-		name += "f"
-	case Int32, Bool:
-		name += "i"
-	}
-	return fmt.Sprintf("%s(%s, %s)", name, a, b)
+	return fmt.Sprintf("%s_min(%s, %s)", r.vec, a, b)
 }
+
+// CPrelude is the C every rendered kernel starts with (types, helpers,
+// TICK_VB, the vector width chosen from the compiler's target), for code
+// that compiles its own C next to the kernels (tests reading TICK_VB).
+func CPrelude() string { return cPrelude }

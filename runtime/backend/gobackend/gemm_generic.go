@@ -1,6 +1,6 @@
 //go:build !amd64
 
-package tensor
+package gobackend
 
 import "unsafe"
 

@@ -1,4 +1,4 @@
-package tensor
+package ir
 
 import "fmt"
 
@@ -41,24 +41,4 @@ func (d DType) String() string {
 		return "bool"
 	}
 	return fmt.Sprintf("DType(%d)", uint8(d))
-}
-
-// promote returns the dtype of a binary operation on a and b (numpy-like:
-// bool < int32 < float32 < float64).
-func promote(a, b DType) DType {
-	rank := func(d DType) int {
-		switch d {
-		case Bool:
-			return 0
-		case Int32:
-			return 1
-		case Float32:
-			return 2
-		}
-		return 3
-	}
-	if rank(a) >= rank(b) {
-		return a
-	}
-	return b
 }

@@ -1,4 +1,4 @@
-package tensor
+package cpu
 
 import (
 	"fmt"
@@ -6,21 +6,23 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tick-kernel/tick/runtime/ir"
+	"github.com/tick-kernel/tick/runtime/ir/irtest"
 	"github.com/tick-kernel/tick/runtime/native"
 )
 
 // gemmKernel is the contraction Matmul schedules for batch × [M,K]·[K,N]
 // with B read transposed when bT (B stored [N,K]).
-func gemmKernel(batch, M, N, K int, bT bool) *Kernel {
-	f := Float32
+func gemmKernel(batch, M, N, K int, bT bool) *ir.Kernel {
+	f := ir.Float32
 	aS := []int{M * K, K, 0, 1}
 	bS := []int{K * N, 0, 1, N}
 	if bT {
 		bS = []int{K * N, 0, K, 1}
 	}
-	return &Kernel{Name: fmt.Sprintf("R_gemm_%d_%d_%d_%d", batch, M, N, K), Shape: []int{batch, M, N, K}, ReduceAxes: []int{3}, Reduce: ReduceSum,
-		Expr: cpuBin(OpMul, f, cpuLd(1, f, aS, 0, nil), cpuLd(2, f, bS, 0, nil)),
-		Bufs: []BufferSpec{{f, batch * M * N}, {f, batch * M * K}, {f, batch * K * N}}}
+	return &ir.Kernel{Name: fmt.Sprintf("R_gemm_%d_%d_%d_%d", batch, M, N, K), Shape: []int{batch, M, N, K}, ReduceAxes: []int{3}, Reduce: ir.ReduceSum,
+		Expr: irtest.Bin(ir.OpMul, f, irtest.Ld(1, f, aS, 0, nil), irtest.Ld(2, f, bS, 0, nil)),
+		Bufs: []ir.BufferSpec{{DType: f, Size: batch * M * N}, {DType: f, Size: batch * M * K}, {DType: f, Size: batch * K * N}}}
 }
 
 // gemmShapes exercise every edge of the packed GEMM: partial register
@@ -47,14 +49,14 @@ func TestCPUGemmMatchesReference(t *testing.T) {
 		t.Run(k.Name, func(t *testing.T) {
 			in := make([][]float64, len(k.Bufs))
 			for i, b := range k.Bufs[1:] {
-				in[i+1] = cpuTestData(b, i)
+				in[i+1] = irtest.Data(b, i)
 			}
 			if c.M == 7 { // signed zeros: -0·x sums to -0 only if every product is -0
 				for i := range in[1] {
 					in[1][i] = math.Copysign(0, -1)
 				}
 			}
-			want := cpuRefEval(k, in)
+			want := irtest.Eval(k, in)
 			got, src := cpuRun(t, k, in)
 			if !strings.Contains(src, "tick_gemm_rows") {
 				t.Fatalf("not rendered as the packed GEMM:\n%s", src)
@@ -65,22 +67,6 @@ func TestCPUGemmMatchesReference(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-// Through Matmul on the CPU device, the GEMM agrees with the GO device on
-// values large enough to round (K of several blocks).
-func TestCPUGemmMatmulMatchesGO(t *testing.T) {
-	if err := native.Available(); err != nil {
-		t.Skip(err)
-	}
-	a, b := RandnSeed(7, 70, 600), RandnSeed(8, 600, 90)
-	cpu := a.To("CPU").Matmul(b.To("CPU")).Float32s()
-	gov := a.To("GO").Matmul(b.To("GO")).Float32s()
-	for i := range cpu {
-		if d := cpu[i] - gov[i]; d > 1e-3 || d < -1e-3 {
-			t.Fatalf("[%d] CPU %v GO %v", i, cpu[i], gov[i])
-		}
 	}
 }
 
@@ -119,19 +105,19 @@ func TestCPUGemmFMAWithinBound(t *testing.T) {
 			for i, b := range k.Bufs[1:] {
 				in[i+1] = gemmRandData(b.Size, uint32(i+1))
 			}
-			want := cpuRefEval(k, in)
+			want := irtest.Eval(k, in)
 			got, src := cpuRun(t, k, in)
 			if !strings.Contains(src, `optimize("fp-contract=fast")`) {
 				t.Fatalf("the GEMM does not allow contraction by default:\n%s", src[:min(len(src), 2000)])
 			}
 			// exact and Σ|a||b| per output, from the kernel's own loads.
-			ga := matchGemm(k)
+			ga := ir.MatchGemm(k)
 			for o := range want {
 				bi, i, j := o/(sh.M*sh.N), o/sh.N%sh.M, o%sh.N
 				var exact, mag float64
 				for kk := 0; kk < sh.K; kk++ {
-					a := in[ga.bufA][ga.offA+bi*ga.bsA[0]+i*ga.sAi+kk*ga.sAk]
-					b := in[ga.bufB][ga.offB+bi*ga.bsB[0]+j*ga.sBj+kk*ga.sBk]
+					a := in[ga.BufA][ga.OffA+bi*ga.BsA[0]+i*ga.SAi+kk*ga.SAk]
+					b := in[ga.BufB][ga.OffB+bi*ga.BsB[0]+j*ga.SBj+kk*ga.SBk]
 					exact += a * b
 					mag += math.Abs(a * b)
 				}
@@ -152,49 +138,4 @@ func TestCPUGemmFMAWithinBound(t *testing.T) {
 		t.Errorf("the target has FMA (%v) but every output equals the separately rounded sum: no contraction happened", c.VectorISA())
 	}
 	t.Logf("%d outputs differ from the separately rounded reference", differ)
-}
-
-// The device description, and so the provenance %time and %timeit print,
-// says whether matmul fuses multiply-adds: by default where the target has
-// FMA, never with TICK_FMA=0.
-func TestCPUMatmulFMAIsInProvenance(t *testing.T) {
-	c, err := native.Default()
-	if err != nil {
-		t.Skip(err)
-	}
-	for _, env := range []string{"", "1", "0"} {
-		t.Setenv(EnvFMA, env)
-		info, err := DescribeDevice("CPU")
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, text := c.VectorISA().FMA && env != "0", "matmul with fma"
-		switch {
-		case !c.VectorISA().FMA:
-			text = "no fma"
-		case env == "0":
-			text = "matmul without fma (TICK_FMA=0)"
-		}
-		if info.MatmulFMA != want || !strings.Contains(info.Backend, text) || !strings.Contains(Device("CPU").Backend(), text) {
-			t.Errorf("TICK_FMA=%q: MatmulFMA %v (want %v), backend %q / %q, want it to say %q", env, info.MatmulFMA, want, info.Backend, Device("CPU").Backend(), text)
-		}
-	}
-}
-
-// With TICK_FMA=0, Matmul on the CPU device is bit-identical to the GO
-// device (a shape no other test compiles, so the kernel is rendered with
-// the variable set).
-func TestCPUMatmulNoFMAMatchesGOBitForBit(t *testing.T) {
-	if err := native.Available(); err != nil {
-		t.Skip(err)
-	}
-	t.Setenv(EnvFMA, "0")
-	a, b := RandnSeed(11, 37, 611), RandnSeed(12, 611, 53)
-	cpu := a.To("CPU").Matmul(b.To("CPU")).Float32s()
-	gov := a.To("GO").Matmul(b.To("GO")).Float32s()
-	for i := range cpu {
-		if math.Float32bits(cpu[i]) != math.Float32bits(gov[i]) {
-			t.Fatalf("[%d] CPU %v GO %v", i, cpu[i], gov[i])
-		}
-	}
 }

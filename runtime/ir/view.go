@@ -1,10 +1,11 @@
-package tensor
+package ir
 
 // Views: movement ops (reshape, permute, expand, shrink, flip, pad) change a
 // View instead of copying data. A View maps a multi-index over its Shape to a
 // flat element of a contiguous base (see View in kernel.go).
 
-func contiguousStrides(shape []int) []int {
+// ContiguousStrides are the row-major strides of shape.
+func ContiguousStrides(shape []int) []int {
 	st := make([]int, len(shape))
 	s := 1
 	for d := len(shape) - 1; d >= 0; d-- {
@@ -14,25 +15,16 @@ func contiguousStrides(shape []int) []int {
 	return st
 }
 
-func contiguousView(shape []int) View {
-	return View{Shape: append([]int(nil), shape...), Strides: contiguousStrides(shape)}
+// ContiguousView is the row-major view of shape.
+func ContiguousView(shape []int) View {
+	return View{Shape: append([]int(nil), shape...), Strides: ContiguousStrides(shape)}
 }
 
-// isContiguous reports whether v reads a base of v.Shape in row-major order.
-func (v View) isContiguous() bool {
-	if v.Offset != 0 || v.Mask != nil {
-		return false
-	}
-	cs := contiguousStrides(v.Shape)
-	for d, n := range v.Shape {
-		if n != 1 && v.Strides[d] != cs[d] {
-			return false
-		}
-	}
-	return true
-}
+// IsContiguous reports whether v reads a base of v.Shape in row-major order.
+func (v View) IsContiguous() bool { return v.Offset == 0 && DenseView(v) }
 
-func (v View) clone() View {
+// Clone is a deep copy of v.
+func (v View) Clone() View {
 	c := View{Shape: append([]int(nil), v.Shape...), Strides: append([]int(nil), v.Strides...), Offset: v.Offset}
 	if v.Mask != nil {
 		c.Mask = append([][2]int(nil), v.Mask...)
@@ -40,15 +32,8 @@ func (v View) clone() View {
 	return c
 }
 
-// mask returns the valid range of axis d.
-func (v View) maskOf(d int) [2]int {
-	if v.Mask == nil {
-		return [2]int{0, v.Shape[d]}
-	}
-	return v.Mask[d]
-}
-
-func (v View) permute(order []int) View {
+// Permute reorders v's axes: axis i of the result is axis order[i] of v.
+func (v View) Permute(order []int) View {
 	c := View{Shape: make([]int, len(order)), Strides: make([]int, len(order)), Offset: v.Offset}
 	if v.Mask != nil {
 		c.Mask = make([][2]int, len(order))
@@ -62,9 +47,9 @@ func (v View) permute(order []int) View {
 	return c
 }
 
-// expand broadcasts size-1 axes to shape (stride 0).
-func (v View) expand(shape []int) View {
-	c := v.clone()
+// Expand broadcasts size-1 axes to shape (stride 0).
+func (v View) Expand(shape []int) View {
+	c := v.Clone()
 	for d, n := range shape {
 		if c.Shape[d] != n {
 			c.Shape[d], c.Strides[d] = n, 0
@@ -78,9 +63,9 @@ func (v View) expand(shape []int) View {
 	return c
 }
 
-// shrink keeps [r[d][0], r[d][1]) of each axis.
-func (v View) shrink(r [][2]int) View {
-	c := v.clone()
+// Shrink keeps [r[d][0], r[d][1]) of each axis.
+func (v View) Shrink(r [][2]int) View {
+	c := v.Clone()
 	for d, lr := range r {
 		c.Offset += lr[0] * c.Strides[d]
 		c.Shape[d] = lr[1] - lr[0]
@@ -89,12 +74,12 @@ func (v View) shrink(r [][2]int) View {
 			c.Mask[d] = [2]int{max(m[0]-lr[0], 0), max(min(m[1]-lr[0], c.Shape[d]), 0)}
 		}
 	}
-	return c.normMask()
+	return c.NormMask()
 }
 
-// flip reverses the given axes (negative strides).
-func (v View) flip(axes []int) View {
-	c := v.clone()
+// Flip reverses the given axes (negative strides).
+func (v View) Flip(axes []int) View {
+	c := v.Clone()
 	for _, d := range axes {
 		n := c.Shape[d]
 		if n > 0 {
@@ -109,9 +94,9 @@ func (v View) flip(axes []int) View {
 	return c
 }
 
-// pad adds p[d][0] zeros before and p[d][1] after axis d (masked).
-func (v View) pad(p [][2]int) View {
-	c := v.clone()
+// Pad adds p[d][0] zeros before and p[d][1] after axis d (masked).
+func (v View) Pad(p [][2]int) View {
+	c := v.Clone()
 	if c.Mask == nil {
 		c.Mask = make([][2]int, len(c.Shape))
 		for d, n := range c.Shape {
@@ -123,11 +108,11 @@ func (v View) pad(p [][2]int) View {
 		c.Mask[d] = [2]int{c.Mask[d][0] + lr[0], c.Mask[d][1] + lr[0]}
 		c.Shape[d] += lr[0] + lr[1]
 	}
-	return c.normMask()
+	return c.NormMask()
 }
 
-// normMask drops a mask that covers everything.
-func (v View) normMask() View {
+// NormMask drops a mask that covers everything.
+func (v View) NormMask() View {
 	if v.Mask == nil {
 		return v
 	}
@@ -140,11 +125,11 @@ func (v View) normMask() View {
 	return v
 }
 
-// reshape returns the view with a new shape without copying, or false when
+// Reshape returns the view with a new shape without copying, or false when
 // the layout does not allow it (the caller copies to a contiguous buffer).
-func (v View) reshape(shape []int) (View, bool) {
-	if prod(shape) == 0 {
-		return contiguousView(shape), v.Mask == nil && prod(v.Shape) == 0
+func (v View) Reshape(shape []int) (View, bool) {
+	if Prod(shape) == 0 {
+		return ContiguousView(shape), v.Mask == nil && Prod(v.Shape) == 0
 	}
 	if v.Mask != nil {
 		return View{}, false
@@ -188,13 +173,13 @@ func (v View) reshape(shape []int) (View, bool) {
 	return View{Shape: append([]int(nil), shape...), Strides: ns, Offset: v.Offset}, true
 }
 
-// denseView reports whether v reads a contiguous run of its base (row-major,
+// DenseView reports whether v reads a contiguous run of its base (row-major,
 // any offset, no mask).
-func denseView(v View) bool {
+func DenseView(v View) bool {
 	if v.Mask != nil {
 		return false
 	}
-	cs := contiguousStrides(v.Shape)
+	cs := ContiguousStrides(v.Shape)
 	for d, n := range v.Shape {
 		if n != 1 && v.Strides[d] != cs[d] {
 			return false

@@ -1,4 +1,4 @@
-package tensor
+package gobackend
 
 // Lane folds of the GO backend. A reduce over one axis followed by kept
 // axes (Sum(0) of a matrix: [K, W] folded over K) is evaluated in memory
@@ -8,7 +8,10 @@ package tensor
 // Each output still folds its values in k order, so results are the same as
 // the generic path's.
 
-import "math"
+import (
+	"github.com/tick-kernel/tick/runtime/ir"
+	"math"
+)
 
 // goLane describes a kernel of shape [lead..., K, W...] reducing axis K.
 type goLane struct {
@@ -21,15 +24,15 @@ const goLaneMin = 64
 
 // laneFoldOf returns the lane layout of k, or nil when k reduces several
 // axes, nothing follows its reduced axis, or too little does.
-func laneFoldOf(k *Kernel) *goLane {
-	if k.Reduce == ReduceNone || len(k.ReduceAxes) != 1 {
+func laneFoldOf(k *ir.Kernel) *goLane {
+	if k.Reduce == ir.ReduceNone || len(k.ReduceAxes) != 1 {
 		return nil
 	}
 	r := k.ReduceAxes[0]
 	if r >= len(k.Shape)-1 {
 		return nil
 	}
-	l := &goLane{lead: prod(k.Shape[:r]), K: k.Shape[r], W: prod(k.Shape[r+1:])}
+	l := &goLane{lead: ir.Prod(k.Shape[:r]), K: k.Shape[r], W: ir.Prod(k.Shape[r+1:])}
 	if l.W < goLaneMin || l.K == 0 {
 		return nil
 	}
@@ -38,12 +41,12 @@ func laneFoldOf(k *Kernel) *goLane {
 
 // makeLaneRun returns the run function of a lane-folded kernel: outputs
 // [start, end), row by row of W outputs.
-func makeLaneRun[T num](root evalFn[T], rop ReduceOp, l *goLane) func(st *runState, start, end int) {
+func makeLaneRun[T num](root evalFn[T], rop ir.ReduceOp, l *goLane) func(st *runState, start, end int) {
 	init := 0.0
 	switch rop {
-	case ReduceMax:
+	case ir.ReduceMax:
 		init = math.Inf(-1)
-	case ReduceMin:
+	case ir.ReduceMin:
 		init = math.Inf(1)
 	}
 	return func(st *runState, start, end int) {
@@ -73,20 +76,20 @@ func makeLaneRun[T num](root evalFn[T], rop ReduceOp, l *goLane) func(st *runSta
 }
 
 // foldLanes folds v[i] into acc[i], as foldSeg folds one value.
-func foldLanes[T num](rop ReduceOp, acc []float64, v []T) {
+func foldLanes[T num](rop ir.ReduceOp, acc []float64, v []T) {
 	v = v[:len(acc)]
 	switch rop {
-	case ReduceSum:
+	case ir.ReduceSum:
 		for i, x := range v {
 			acc[i] += float64(x)
 		}
-	case ReduceMax:
+	case ir.ReduceMax:
 		for i, x := range v {
 			if f, a := float64(x), acc[i]; !(a > f || a != a) {
 				acc[i] = f
 			}
 		}
-	case ReduceMin:
+	case ir.ReduceMin:
 		for i, x := range v {
 			if f, a := float64(x), acc[i]; !(a < f || a != a) {
 				acc[i] = f

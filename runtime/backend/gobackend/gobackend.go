@@ -1,11 +1,10 @@
-package tensor
-
-// The GO device: the pure-Go reference backend. Compile turns a Kernel into a
-// tree of block closures (go_eval.go) once; Run evaluates the tree block by
-// block over its range of output elements. The iteration space is permuted so
+// Package gobackend is the GO device: the pure-Go reference backend.
+// Compile turns a Kernel into a tree of block closures (go_eval.go) once;
+// Run evaluates the tree block by block over its range of output elements. The iteration space is permuted so
 // kept axes come first and reduced axes last (position g = out*R + r), and
 // adjacent axes that every load walks contiguously are merged, so a load that
 // reads its buffer in order becomes a plain subslice.
+package gobackend
 
 import (
 	"fmt"
@@ -13,29 +12,78 @@ import (
 	"strings"
 	"sync"
 	"unsafe"
+
+	"github.com/tick-kernel/tick/runtime/device"
+	"github.com/tick-kernel/tick/runtime/device/host"
+	"github.com/tick-kernel/tick/runtime/ir"
 )
 
 // goBlock is the number of elements each closure fills per call: large enough
 // to amortize the call, small enough that a kernel's blocks stay in L1.
 const goBlock = 512
 
-func init() { RegisterBackend("GO", goBackend{}) }
+func init() { device.Register("GO", Backend{}) }
 
-type goBackend struct{}
+// Backend is the GO backend: always available, one device.
+type Backend struct{}
 
-func (goBackend) Available() error { return nil }
+// Available is always nil: the GO backend needs nothing but Go.
+func (Backend) Available() error { return nil }
+
+// Open returns the GO device.
+func (Backend) Open(ordinal int) (device.Device, error) {
+	if ordinal != 0 {
+		return nil, fmt.Errorf("the GO backend has one device, GO (not GO:%d)", ordinal)
+	}
+	return goDevice{}, nil
+}
+
+// goDevice is the GO device: Go-heap memory, kernels compiled to closures,
+// run on host threads.
+type goDevice struct{}
 
 // Describe says what GO kernels are.
-func (goBackend) Describe() string { return "GO (pure-Go closures)" }
+func (goDevice) Describe() string { return "GO (pure-Go closures)" }
 
-func (goBackend) Alloc(dt DType, n int) (Memory, error) {
+func (goDevice) Info() device.Info {
+	return device.Info{Name: "GO", Backend: "Go closures", Computes: true}
+}
+
+// AllocCap is Go memory for the runtime's pool (typed when Resized).
+func (goDevice) AllocCap(bytes int) (device.Resizable, error) { return newGoMemory(bytes), nil }
+
+func (goDevice) InlineSmall() bool { return true }
+
+func (goDevice) Queue() device.Queue { return host.Queue{} }
+
+func (goDevice) Alloc(dt ir.DType, n int) (device.Memory, error) {
 	m := newGoMemory(n * dt.Size())
-	m.resize(dt, n)
+	m.Resize(dt, n)
 	return m, nil
 }
 
+// Free does nothing: the garbage collector frees Go memory.
+func (goDevice) Free(device.Memory) {}
+
+func (goDevice) CopyIn(dst device.Memory, off int, src []byte) error {
+	return host.CopyIn(dst, off, src)
+}
+
+func (goDevice) CopyOut(dst []byte, src device.Memory, off int) error {
+	return host.CopyOut(dst, src, off)
+}
+
+// Render compiles k (cheap, in memory) and returns its description.
+func (d goDevice) Render(k *ir.Kernel) (string, error) {
+	p, err := d.Compile(k)
+	if err != nil {
+		return "", err
+	}
+	return p.Source(), nil
+}
+
 // newGoMemory allocates size bytes, 8-byte aligned for every dtype, with no
-// typed view yet (resize makes one).
+// typed view yet (Resize makes one).
 func newGoMemory(size int) *goMemory {
 	words := make([]uint64, (size+7)/8)
 	m := &goMemory{}
@@ -47,22 +95,21 @@ func newGoMemory(size int) *goMemory {
 
 // goMemory is Go-heap memory with its typed view.
 type goMemory struct {
-	full  []byte // all of the allocation
-	b     []byte // the buffer's bytes: full[:n*dtype size]
-	typed any    // []float32, []float64, []int32 or []bool over b
-	dt    DType  // typed's dtype
-	n     int    // and length
+	full  []byte   // all of the allocation
+	b     []byte   // the buffer's bytes: full[:n*dtype size]
+	typed any      // []float32, []float64, []int32 or []bool over b
+	dt    ir.DType // typed's dtype
+	n     int      // and length
 }
 
+func (m *goMemory) Size() int     { return len(m.b) }
 func (m *goMemory) Bytes() []byte { return m.b }
-func (m *goMemory) Free()         {}
+func (m *goMemory) Cap() int      { return len(m.full) }
 
-func (m *goMemory) capBytes() int { return len(m.full) }
-
-// resize makes m a buffer of n elements of dt (within its allocation), for
+// Resize makes m a buffer of n elements of dt (within its allocation), for
 // the device pool. The typed view is kept when dt and n are the previous
 // ones (boxing a new slice in typed allocates).
-func (m *goMemory) resize(dt DType, n int) {
+func (m *goMemory) Resize(dt ir.DType, n int) {
 	m.b = m.full[:n*dt.Size()]
 	if m.typed != nil && m.dt == dt && m.n == n {
 		return
@@ -70,30 +117,30 @@ func (m *goMemory) resize(dt DType, n int) {
 	m.dt, m.n = dt, n
 	p := unsafe.Pointer(unsafe.SliceData(m.full))
 	switch dt {
-	case Float32:
+	case ir.Float32:
 		m.typed = unsafe.Slice((*float32)(p), n)
-	case Float64:
+	case ir.Float64:
 		m.typed = unsafe.Slice((*float64)(p), n)
-	case Int32:
+	case ir.Int32:
 		m.typed = unsafe.Slice((*int32)(p), n)
-	case Bool:
+	case ir.Bool:
 		m.typed = unsafe.Slice((*bool)(p), n)
 	}
 }
 
-// typedView returns a typed slice over any backend's host memory.
-func typedView(m Memory, dt DType, n int) any {
+// typedView returns a typed slice over host memory.
+func typedView(m device.Memory, dt ir.DType, n int) any {
 	if g, ok := m.(*goMemory); ok {
 		return g.typed
 	}
-	b := m.Bytes()
+	b := m.(device.Host).Bytes()
 	p := unsafe.Pointer(unsafe.SliceData(b))
 	switch dt {
-	case Float32:
+	case ir.Float32:
 		return unsafe.Slice((*float32)(p), n)
-	case Float64:
+	case ir.Float64:
 		return unsafe.Slice((*float64)(p), n)
-	case Int32:
+	case ir.Int32:
 		return unsafe.Slice((*int32)(p), n)
 	}
 	return unsafe.Slice((*bool)(p), n)
@@ -110,15 +157,16 @@ type goLoad struct {
 }
 
 type goProgram struct {
-	k      *Kernel
+	k      *ir.Kernel
 	shape  []int   // permuted, merged iteration shape
 	lane   *goLane // non-nil: a lane fold (go_lanes.go)
 	loads  []goLoad
-	slots  []DType
+	slots  []ir.DType
 	nmemo  int
 	run    func(st *runState, start, end int)
 	states sync.Pool
 	src    string
+	dims   device.Dims
 }
 
 // runState is one worker's scratch for one Run call (pooled).
@@ -135,16 +183,16 @@ type runState struct {
 	acc    []float64 // a lane fold's accumulators
 }
 
-func (goBackend) Compile(k *Kernel) (Program, error) {
-	p := &goProgram{k: k}
+func (goDevice) Compile(k *ir.Kernel) (device.Program, error) {
+	p := &goProgram{k: k, dims: host.Dims(k)}
 	if g := matchGemm(k); g != nil {
 		p.run = g.run
 		p.src = "// GO backend: tiled float32 GEMM (packed B panel, 4×4 register tiles)\n" + k.Key()
 		return p, nil
 	}
-	c := &goCompiler{p: p, memo: map[*Node]any{}, refs: map[*Node]int{}, loadIdx: map[*Node]int{}}
+	c := &goCompiler{p: p, memo: map[*ir.Node]any{}, refs: map[*ir.Node]int{}, loadIdx: map[*ir.Node]int{}}
 	c.layout()
-	walk(k.Expr, func(n *Node) {
+	ir.Walk(k.Expr, func(n *ir.Node) {
 		for _, s := range n.Src {
 			c.refs[s]++
 		}
@@ -155,20 +203,20 @@ func (goBackend) Compile(k *Kernel) (Program, error) {
 	}
 	R := k.ReduceSize()
 	switch dt := k.Bufs[0].DType; {
-	case p.lane != nil && dt == Float32:
+	case p.lane != nil && dt == ir.Float32:
 		p.run = makeLaneRun(root.(evalFn[float32]), k.Reduce, p.lane)
-	case p.lane != nil && dt == Float64:
+	case p.lane != nil && dt == ir.Float64:
 		p.run = makeLaneRun(root.(evalFn[float64]), k.Reduce, p.lane)
-	case p.lane != nil && dt == Int32:
+	case p.lane != nil && dt == ir.Int32:
 		p.run = makeLaneRun(root.(evalFn[int32]), k.Reduce, p.lane)
-	case dt == Float32:
+	case dt == ir.Float32:
 		p.run = makeRun(root.(evalFn[float32]), k.Reduce, R)
-	case dt == Float64:
+	case dt == ir.Float64:
 		p.run = makeRun(root.(evalFn[float64]), k.Reduce, R)
-	case dt == Int32:
+	case dt == ir.Int32:
 		p.run = makeRun(root.(evalFn[int32]), k.Reduce, R)
-	case dt == Bool:
-		if k.Reduce != ReduceNone {
+	case dt == ir.Bool:
+		if k.Reduce != ir.ReduceNone {
 			return nil, fmt.Errorf("GO backend: %s reduces bool values; cast to int32 first", k.Name)
 		}
 		p.run = runElem(root.(evalFn[bool]))
@@ -179,7 +227,13 @@ func (goBackend) Compile(k *Kernel) (Program, error) {
 
 func (p *goProgram) Source() string { return p.src }
 
-func (p *goProgram) Run(bufs []Memory, start, end int) {
+// Dims is the kernel's host grid.
+func (p *goProgram) Dims() device.Dims { return p.dims }
+
+// Work is the elements folded into each output.
+func (p *goProgram) Work() int { return p.k.ReduceSize() }
+
+func (p *goProgram) Run(bufs []device.Memory, start, end int) {
 	st, _ := p.states.Get().(*runState)
 	if st == nil {
 		st = p.newState()
@@ -201,11 +255,11 @@ func (p *goProgram) newState() *runState {
 		memoG: make([]int, p.nmemo), memoN: make([]int, p.nmemo), memoV: make([]any, p.nmemo)}
 	for i, dt := range p.slots {
 		switch dt {
-		case Float32:
+		case ir.Float32:
 			st.scr = append(st.scr, make([]float32, goBlock))
-		case Float64:
+		case ir.Float64:
 			st.scr = append(st.scr, make([]float64, goBlock))
-		case Int32:
+		case ir.Int32:
 			st.scr = append(st.scr, make([]int32, goBlock))
 		default:
 			st.scr = append(st.scr, make([]bool, goBlock))
@@ -286,15 +340,15 @@ func runElem[T any](root evalFn[T]) func(st *runState, start, end int) {
 	}
 }
 
-func makeRun[T num](root evalFn[T], rop ReduceOp, R int) func(st *runState, start, end int) {
-	if rop == ReduceNone {
+func makeRun[T num](root evalFn[T], rop ir.ReduceOp, R int) func(st *runState, start, end int) {
+	if rop == ir.ReduceNone {
 		return runElem(root)
 	}
 	init := 0.0
 	switch {
-	case rop == ReduceMax:
+	case rop == ir.ReduceMax:
 		init = math.Inf(-1)
-	case rop == ReduceMin:
+	case rop == ir.ReduceMin:
 		init = math.Inf(1)
 	}
 	return func(st *runState, start, end int) {
@@ -334,19 +388,19 @@ func clampInit[T num](v float64) float64 {
 	return v
 }
 
-func foldSeg[T num](rop ReduceOp, acc float64, seg []T) float64 {
+func foldSeg[T num](rop ir.ReduceOp, acc float64, seg []T) float64 {
 	switch rop {
-	case ReduceSum:
+	case ir.ReduceSum:
 		for _, x := range seg {
 			acc += float64(x)
 		}
-	case ReduceMax: // as the C renderer's tick_max(acc, x): the first NaN wins, ties take x
+	case ir.ReduceMax: // as the C renderer's tick_max(acc, x): the first NaN wins, ties take x
 		for _, x := range seg {
 			if f := float64(x); !(acc > f || acc != acc) {
 				acc = f
 			}
 		}
-	case ReduceMin:
+	case ir.ReduceMin:
 		for _, x := range seg {
 			if f := float64(x); !(acc < f || acc != acc) {
 				acc = f

@@ -1,9 +1,8 @@
-package tensor
-
-// This file is the kernel IR: what the scheduler produces and what every
-// backend consumes. It is deliberately small and explicit so a renderer (the
-// GO backend's closure compiler, the CPU backend's C renderer) can walk it
-// without knowing anything about lazy tensors.
+// Package ir is the kernel IR: what the tensor runtime's scheduler produces
+// and what every backend consumes. It is deliberately small and explicit so
+// a renderer (the GO backend's closure compiler, the CPU backend's C, the
+// OpenCL backend's OpenCL C) can walk it without knowing anything about
+// lazy tensors; it imports nothing of tick's.
 //
 // A Kernel computes one output buffer, Bufs[0], over an iteration space
 // Shape. Without a reduce, output element i (row-major over Shape) is Expr
@@ -16,9 +15,10 @@ package tensor
 //	addr  = View.Offset + Σ idx[d]*View.Strides[d]
 //	value = Bufs[Load.Buf][addr], or 0 when idx is outside View.Mask
 //
-// Backends launch a kernel over a range [start, end) of OUTPUT elements
-// (0 ≤ start ≤ end ≤ OutSize()), so the device can split large kernels across
-// workers.
+// A backend launches a kernel over a grid it chooses (package device): host
+// backends over ranges [start, end) of OUTPUT elements (0 ≤ start ≤ end ≤
+// OutSize()), split across threads; OpenCL over work items and groups.
+package ir
 
 import (
 	"fmt"
@@ -174,7 +174,7 @@ func (k *Kernel) OutShape() []int {
 }
 
 // OutSize is the number of output elements (the launch range).
-func (k *Kernel) OutSize() int { return prod(k.OutShape()) }
+func (k *Kernel) OutSize() int { return Prod(k.OutShape()) }
 
 // ReduceSize is the number of elements folded into each output element (1
 // without a reduce).
@@ -191,7 +191,7 @@ func (k *Kernel) ReduceSize() int {
 // It is an estimate, not a hardware count.
 func (k *Kernel) FLOPs() int64 {
 	ops := 0
-	walk(k.Expr, func(n *Node) {
+	Walk(k.Expr, func(n *Node) {
 		if n.Op != OpLoad && n.Op != OpConst {
 			ops++
 		}
@@ -199,7 +199,7 @@ func (k *Kernel) FLOPs() int64 {
 	if k.Reduce != ReduceNone {
 		ops++
 	}
-	return int64(ops) * int64(prod(k.Shape))
+	return int64(ops) * int64(Prod(k.Shape))
 }
 
 // Bytes estimates memory traffic: each buffer counted once in full (inputs
@@ -307,7 +307,7 @@ func writeExpr(sb *strings.Builder, n *Node, seen map[*Node]int) {
 }
 
 // walk visits each distinct node of the DAG at n once, sources first.
-func walk(n *Node, f func(*Node)) { walkSeen(n, f, map[*Node]bool{}) }
+func Walk(n *Node, f func(*Node)) { walkSeen(n, f, map[*Node]bool{}) }
 
 func walkSeen(n *Node, f func(*Node), seen map[*Node]bool) {
 	if seen[n] {
@@ -320,7 +320,7 @@ func walkSeen(n *Node, f func(*Node), seen map[*Node]bool) {
 	f(n)
 }
 
-func prod(s []int) int {
+func Prod(s []int) int {
 	p := 1
 	for _, v := range s {
 		p *= v

@@ -1,4 +1,4 @@
-package tensor
+package gobackend
 
 // Block evaluators of the GO backend. Each expression node compiles to a
 // closure that fills a typed block of up to goBlock elements, so interface
@@ -6,7 +6,10 @@ package tensor
 // over typed slices. Children are evaluated into their own scratch blocks;
 // the root writes into the destination it is given.
 
-import "math"
+import (
+	"github.com/tick-kernel/tick/runtime/ir"
+	"math"
+)
 
 type num interface{ ~float32 | ~float64 | ~int32 }
 
@@ -69,9 +72,9 @@ func loadEval[T any](li int, buf int) evalFn[T] {
 }
 
 // binConst handles x op c, the most common case of a*2+1.
-func binConst[T num](op Op, a evalFn[T], c T, slot int) evalFn[T] {
+func binConst[T num](op ir.Op, a evalFn[T], c T, slot int) evalFn[T] {
 	switch op {
-	case OpAdd:
+	case ir.OpAdd:
 		return func(st *runState, g0, n int, dst []T) []T {
 			x := a(st, g0, n, nil)
 			o := out(st, slot, n, dst)
@@ -81,7 +84,7 @@ func binConst[T num](op Op, a evalFn[T], c T, slot int) evalFn[T] {
 			}
 			return o
 		}
-	case OpMul:
+	case ir.OpMul:
 		return func(st *runState, g0, n int, dst []T) []T {
 			x := a(st, g0, n, nil)
 			o := out(st, slot, n, dst)
@@ -91,35 +94,35 @@ func binConst[T num](op Op, a evalFn[T], c T, slot int) evalFn[T] {
 			}
 			return o
 		}
-	case OpSub:
-		return binConst(OpAdd, a, -c, slot)
+	case ir.OpSub:
+		return binConst(ir.OpAdd, a, -c, slot)
 	}
 	return nil
 }
 
-func binNum[T num](op Op, a, b evalFn[T], slot int, isInt bool) evalFn[T] {
+func binNum[T num](op ir.Op, a, b evalFn[T], slot int, isInt bool) evalFn[T] {
 	f := selectBinary[T](op)
 	switch {
 	case f != nil:
-	case op == OpAdd:
+	case op == ir.OpAdd:
 		f = func(o, x, y []T) {
 			for i := range o {
 				o[i] = x[i] + y[i]
 			}
 		}
-	case op == OpSub:
+	case op == ir.OpSub:
 		f = func(o, x, y []T) {
 			for i := range o {
 				o[i] = x[i] - y[i]
 			}
 		}
-	case op == OpMul:
+	case op == ir.OpMul:
 		f = func(o, x, y []T) {
 			for i := range o {
 				o[i] = x[i] * y[i]
 			}
 		}
-	case op == OpDiv:
+	case op == ir.OpDiv:
 		f = func(o, x, y []T) {
 			for i := range o {
 				if isInt && y[i] == 0 {
@@ -129,7 +132,7 @@ func binNum[T num](op Op, a, b evalFn[T], slot int, isInt bool) evalFn[T] {
 				o[i] = x[i] / y[i]
 			}
 		}
-	case op == OpMax:
+	case op == ir.OpMax:
 		f = func(o, x, y []T) {
 			for i := range o {
 				if x[i] > y[i] || x[i] != x[i] {
@@ -139,7 +142,7 @@ func binNum[T num](op Op, a, b evalFn[T], slot int, isInt bool) evalFn[T] {
 				}
 			}
 		}
-	case op == OpMin:
+	case op == ir.OpMin:
 		f = func(o, x, y []T) {
 			for i := range o {
 				if x[i] < y[i] || x[i] != x[i] {
@@ -149,7 +152,7 @@ func binNum[T num](op Op, a, b evalFn[T], slot int, isInt bool) evalFn[T] {
 				}
 			}
 		}
-	case op == OpPow:
+	case op == ir.OpPow:
 		f = func(o, x, y []T) {
 			for i := range o {
 				o[i] = T(math.Pow(float64(x[i]), float64(y[i])))
@@ -167,34 +170,34 @@ func binNum[T num](op Op, a, b evalFn[T], slot int, isInt bool) evalFn[T] {
 	}
 }
 
-func cmpEval[T num](op Op, a, b evalFn[T], slot int) evalFn[bool] {
+func cmpEval[T num](op ir.Op, a, b evalFn[T], slot int) evalFn[bool] {
 	var f func(o []bool, x, y []T)
 	switch op {
-	case OpLt:
+	case ir.OpLt:
 		f = func(o []bool, x, y []T) {
 			for i := range o {
 				o[i] = x[i] < y[i]
 			}
 		}
-	case OpLe:
+	case ir.OpLe:
 		f = func(o []bool, x, y []T) {
 			for i := range o {
 				o[i] = x[i] <= y[i]
 			}
 		}
-	case OpGt:
+	case ir.OpGt:
 		f = func(o []bool, x, y []T) {
 			for i := range o {
 				o[i] = x[i] > y[i]
 			}
 		}
-	case OpGe:
+	case ir.OpGe:
 		f = func(o []bool, x, y []T) {
 			for i := range o {
 				o[i] = x[i] >= y[i]
 			}
 		}
-	case OpEq:
+	case ir.OpEq:
 		f = func(o []bool, x, y []T) {
 			for i := range o {
 				o[i] = x[i] == y[i]
@@ -216,24 +219,24 @@ func cmpEval[T num](op Op, a, b evalFn[T], slot int) evalFn[bool] {
 	}
 }
 
-func boolBin(op Op, a, b evalFn[bool], slot int) evalFn[bool] {
+func boolBin(op ir.Op, a, b evalFn[bool], slot int) evalFn[bool] {
 	return func(st *runState, g0, n int, dst []bool) []bool {
 		x := a(st, g0, n, nil)
 		y := b(st, g0, n, nil)
 		o := out(st, slot, n, dst)
 		for i := range o {
 			switch op {
-			case OpEq:
+			case ir.OpEq:
 				o[i] = x[i] == y[i]
-			case OpNe, OpLt, OpGt:
-				o[i] = x[i] != y[i] && (op == OpNe || (op == OpLt) == y[i])
-			case OpMax:
+			case ir.OpNe, ir.OpLt, ir.OpGt:
+				o[i] = x[i] != y[i] && (op == ir.OpNe || (op == ir.OpLt) == y[i])
+			case ir.OpMax:
 				o[i] = x[i] || y[i]
-			case OpMin:
+			case ir.OpMin:
 				o[i] = x[i] && y[i]
-			case OpLe:
+			case ir.OpLe:
 				o[i] = !x[i] || y[i]
-			case OpGe:
+			case ir.OpGe:
 				o[i] = x[i] || !y[i]
 			}
 		}
@@ -241,17 +244,17 @@ func boolBin(op Op, a, b evalFn[bool], slot int) evalFn[bool] {
 	}
 }
 
-func unaryNum[T num](op Op, a evalFn[T], slot int) evalFn[T] {
+func unaryNum[T num](op ir.Op, a evalFn[T], slot int) evalFn[T] {
 	f := selectUnary[T](op)
 	switch {
 	case f != nil:
-	case op == OpNeg:
+	case op == ir.OpNeg:
 		f = func(o, x []T) {
 			for i := range o {
 				o[i] = -x[i]
 			}
 		}
-	case op == OpRelu:
+	case op == ir.OpRelu:
 		f = func(o, x []T) {
 			for i := range o {
 				if x[i] > 0 {
@@ -261,7 +264,7 @@ func unaryNum[T num](op Op, a evalFn[T], slot int) evalFn[T] {
 				}
 			}
 		}
-	case op == OpAbs:
+	case op == ir.OpAbs:
 		f = func(o, x []T) {
 			for i := range o {
 				if x[i] < 0 {
@@ -282,46 +285,46 @@ func unaryNum[T num](op Op, a evalFn[T], slot int) evalFn[T] {
 	}
 }
 
-func unaryFloat[T flt](op Op, a evalFn[T], slot int) evalFn[T] {
+func unaryFloat[T flt](op ir.Op, a evalFn[T], slot int) evalFn[T] {
 	var f func(o, x []T)
 	switch op {
-	case OpExp:
+	case ir.OpExp:
 		f = func(o, x []T) {
 			for i := range o {
 				o[i] = T(math.Exp(float64(x[i])))
 			}
 		}
-	case OpLog:
+	case ir.OpLog:
 		f = func(o, x []T) {
 			for i := range o {
 				o[i] = T(math.Log(float64(x[i])))
 			}
 		}
-	case OpSqrt:
+	case ir.OpSqrt:
 		f = func(o, x []T) {
 			for i := range o {
 				o[i] = T(math.Sqrt(float64(x[i])))
 			}
 		}
-	case OpSin:
+	case ir.OpSin:
 		f = func(o, x []T) {
 			for i := range o {
 				o[i] = T(math.Sin(float64(x[i])))
 			}
 		}
-	case OpCos:
+	case ir.OpCos:
 		f = func(o, x []T) {
 			for i := range o {
 				o[i] = T(math.Cos(float64(x[i])))
 			}
 		}
-	case OpTanh:
+	case ir.OpTanh:
 		f = func(o, x []T) {
 			for i := range o {
 				o[i] = T(math.Tanh(float64(x[i])))
 			}
 		}
-	case OpSigmoid:
+	case ir.OpSigmoid:
 		f = func(o, x []T) {
 			for i := range o {
 				o[i] = T(1 / (1 + math.Exp(-float64(x[i]))))

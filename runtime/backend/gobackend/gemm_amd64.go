@@ -1,4 +1,4 @@
-package tensor
+package gobackend
 
 // gemmMicro4x8 adds A·B into a 4×8 tile of C (gemm_amd64.s, SSE).
 //
