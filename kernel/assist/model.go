@@ -197,7 +197,7 @@ func (m *model) declEntries(a *Assistant, i int, d ast.Decl) []entry {
 	case *ast.FuncDecl:
 		name := d.Name.Name
 		if d.Recv != nil && len(d.Recv.List) == 1 {
-			name = recvName(d.Recv.List[0].Type) + "." + name
+			name = cell.TypeName(d.Recv.List[0].Type) + "." + name
 		}
 		if name == "init" || name == "_" {
 			return nil
@@ -331,18 +331,4 @@ func importDecl(imports map[string]string, dots []string) ast.Decl {
 		spec(".", p)
 	}
 	return g
-}
-
-func recvName(e ast.Expr) string {
-	switch x := e.(type) {
-	case *ast.StarExpr:
-		return recvName(x.X)
-	case *ast.Ident:
-		return x.Name
-	case *ast.IndexExpr:
-		return recvName(x.X)
-	case *ast.IndexListExpr:
-		return recvName(x.X)
-	}
-	return "?"
 }

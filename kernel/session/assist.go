@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/tick-kernel/tick/kernel/assist"
+	"github.com/tick-kernel/tick/kernel/session/bridge"
 	"github.com/tick-kernel/tick/kernel/session/cell"
 )
 
@@ -37,7 +38,7 @@ func (a assistScope) Value(name string) (string, bool) {
 	if !ok || !v.IsValid() || !v.CanInterface() {
 		return "", false
 	}
-	text := strings.Join(strings.Fields(plainText(v.Interface())), " ")
+	text := strings.Join(strings.Fields(bridge.PlainText(v.Interface())), " ")
 	if text == "" {
 		return "", false
 	}

@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"io"
 	"testing"
+
+	"github.com/tick-kernel/tick/kernel/session/bridge"
 )
 
 // BenchmarkCellFmt measures what the fmt functions of cell code add to a
-// call (cellfmt.go): "go" is fmt.Fprintln with the operands as they come,
+// call (package bridge): "go" is fmt.Fprintln with the operands as they come,
 // "session" the same call through the session's operand check, for three
 // ints, a struct of a cell type (the proxy prints it) and one with a
 // String method (the proxy calls it: interpreted code); go prints the
@@ -33,17 +35,17 @@ func BenchmarkCellFmt(b *testing.B) {
 	} {
 		b.Run(c.name+"/go", func(b *testing.B) {
 			for b.Loop() {
-				fmt.Fprintln(io.Discard, safeArgs(c.args)...)
+				fmt.Fprintln(io.Discard, bridge.SafeArgs(c.args)...)
 			}
 		})
 		b.Run(c.name+"/check_only", func(b *testing.B) {
 			for b.Loop() {
-				s.ct.args(c.args)
+				s.ct.Args(c.args)
 			}
 		})
 		b.Run(c.name+"/session", func(b *testing.B) {
 			for b.Loop() {
-				fmt.Fprintln(io.Discard, s.ct.args(safeArgs(c.args))...)
+				fmt.Fprintln(io.Discard, s.ct.Args(bridge.SafeArgs(c.args))...)
 			}
 		})
 	}

@@ -35,7 +35,7 @@ func (s *Session) noteDecls(f *ast.File, fset *token.FileSet) {
 		case *ast.FuncDecl:
 			name := d.Name.Name
 			if d.Recv != nil && len(d.Recv.List) == 1 {
-				name = recvName(d.Recv.List[0].Type) + "." + name
+				name = cell.TypeName(d.Recv.List[0].Type) + "." + name
 			}
 			s.declText[name] = nodeText(fset, &ast.FuncDecl{Recv: d.Recv, Name: d.Name, Type: d.Type})
 		case *ast.GenDecl:
@@ -58,18 +58,6 @@ func (s *Session) noteDecls(f *ast.File, fset *token.FileSet) {
 			}
 		}
 	}
-}
-
-func recvName(e ast.Expr) string {
-	switch x := e.(type) {
-	case *ast.StarExpr:
-		return recvName(x.X)
-	case *ast.Ident:
-		return x.Name
-	case *ast.IndexExpr:
-		return recvName(x.X)
-	}
-	return "?"
 }
 
 func nodeText(fset *token.FileSet, n any) string {

@@ -153,7 +153,7 @@ func (s *Session) panicError(c cell.Cell, p interp.Panic) *Error {
 	msg := fmt.Sprint(p.Value)
 	if err, ok := p.Value.(error); ok {
 		msg = err.Error()
-	} else if text, ok := s.ct.panicText(rt.PlainValue(p.Value)); ok {
+	} else if text, ok := s.ct.PanicText(rt.PlainValue(p.Value)); ok {
 		msg = text
 	}
 	var note string

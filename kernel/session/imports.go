@@ -111,7 +111,7 @@ func typeDefs(f *ast.File, fset *token.FileSet) map[string]string {
 		switch d := d.(type) {
 		case *ast.FuncDecl:
 			if d.Recv != nil && len(d.Recv.List) == 1 {
-				defs[recvName(d.Recv.List[0].Type)+"."+d.Name.Name] = printed(fset, d)
+				defs[cell.TypeName(d.Recv.List[0].Type)+"."+d.Name.Name] = printed(fset, d)
 			}
 		case *ast.GenDecl:
 			for _, sp := range d.Specs {

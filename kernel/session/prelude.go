@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 
+	"github.com/tick-kernel/tick/kernel/session/bridge"
 	"github.com/tick-kernel/tick/kernel/session/stdgo"
 )
 
@@ -45,7 +46,7 @@ func (s *Session) loadPrelude() error {
 		return fmt.Errorf("session: loading the standard library's generic functions: %w", err)
 	}
 	if !s.importCellTypes() {
-		return fmt.Errorf("session: importing the cell types package %s", cellTypesPath)
+		return fmt.Errorf("session: importing the cell types package %s", bridge.Path)
 	}
 	return nil
 }

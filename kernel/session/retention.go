@@ -4,10 +4,8 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
-	"reflect"
 	"regexp"
 	"strings"
-	"unsafe"
 
 	"github.com/traefik/yaegi/interp"
 
@@ -26,8 +24,8 @@ import (
 //     Interpreter.roots, and every block scope to its package scope's child
 //     list, for its debugger (which tick does not use); nothing else reads
 //     them. The nodes of a value probe (about 4 kB) stayed reachable
-//     forever. releaseCompiled empties both after every compile: what the
-//     session still uses (functions, types, variables, closures) is
+//     forever. yaegiprivate.Release empties both after every compile: what
+//     the session still uses (functions, types, variables, closures) is
 //     reachable through its symbols and values; the rest is collected.
 //   - the temporaries of a statement compiled at top level live in yaegi's
 //     global frame, one slot each, never reused: `fmt.Print(strings.Repeat(
@@ -41,52 +39,6 @@ import (
 //     behind (no declarations, definitions, function literals, go or defer
 //     statements) has them removed when it ends without an error: nothing
 //     can ask for a position in it any more.
-
-// yaegiDebugLists locates the two lists releaseCompiled empties: the
-// offsets of Interpreter.roots and Interpreter.scopes and the child list
-// of a scope, found by name once. A yaegi without them (a newer version
-// may rename them) makes ok false: the session then releases nothing and
-// TestReleaseCompiledFindsYaegisLists fails, saying so.
-var yaegiDebugLists = func() (l struct {
-	roots, scopes         uintptr
-	rootsType, scopesType reflect.Type
-	child                 func(reflect.Value) reflect.Value
-	ok                    bool
-}) {
-	t := reflect.TypeFor[interp.Interpreter]()
-	roots, ok1 := t.FieldByName("roots")
-	scopes, ok2 := t.FieldByName("scopes")
-	if !ok1 || !ok2 || roots.Type.Kind() != reflect.Slice || scopes.Type.Kind() != reflect.Map ||
-		scopes.Type.Key().Kind() != reflect.String || scopes.Type.Elem().Kind() != reflect.Pointer {
-		return l
-	}
-	child, ok := scopes.Type.Elem().Elem().FieldByName("child")
-	if !ok || child.Type.Kind() != reflect.Slice {
-		return l
-	}
-	l.roots, l.scopes, l.rootsType, l.scopesType, l.ok = roots.Offset, scopes.Offset, roots.Type, scopes.Type, true
-	l.child = func(sc reflect.Value) reflect.Value {
-		return reflect.NewAt(child.Type, unsafe.Add(sc.UnsafePointer(), child.Offset)).Elem()
-	}
-	return l
-}()
-
-// releaseCompiled empties yaegi's debugger lists (the roots of compiled
-// trees, the block scopes of package main) so that compiled code nothing
-// uses any more can be collected. Call it only under the cell lock (every
-// compile is made under it): yaegi appends to the lists while compiling.
-func releaseCompiled(ip *interp.Interpreter) {
-	l := &yaegiDebugLists
-	if !l.ok {
-		return
-	}
-	base := unsafe.Pointer(ip)
-	reflect.NewAt(l.rootsType, unsafe.Add(base, l.roots)).Elem().SetZero()
-	scopes := reflect.NewAt(l.scopesType, unsafe.Add(base, l.scopes)).Elem()
-	if sc := scopes.MapIndex(reflect.ValueOf("main")); sc.IsValid() && !sc.IsNil() {
-		l.child(sc).SetZero()
-	}
-}
 
 // runTop compiles and runs top-level statements of c, a piece of the
 // cell, part by part (framelessParts). Every part is compiled before the

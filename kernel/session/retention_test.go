@@ -13,15 +13,16 @@ import (
 	"testing"
 
 	"github.com/tick-kernel/tick/kernel/session/cell"
+	"github.com/tick-kernel/tick/kernel/session/internal/yaegiprivate"
 )
 
 // yaegi v0.16 keeps every compiled tree in Interpreter.roots and every
 // block scope in its package scope's child list; releaseCompiled empties
-// both. When a yaegi upgrade renames them this test fails: find what the
+// both (yaegiprivate.Release). When a yaegi upgrade renames them this test fails: find what the
 // new version keeps (a heap profile of TestTrivialCellsRetainNoMemory in
-// kernel/app) and update yaegiDebugLists.
+// kernel/app) and update package yaegiprivate.
 func TestReleaseCompiledFindsYaegisLists(t *testing.T) {
-	if !yaegiDebugLists.ok {
+	if !yaegiprivate.Releases() {
 		t.Fatal("interp.Interpreter has no roots []*node / scopes map[string]*scope with a child list: the session cannot release compiled code")
 	}
 	s := newSession(t)

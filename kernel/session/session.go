@@ -25,7 +25,9 @@ import (
 
 	"github.com/tick-kernel/tick/display"
 	"github.com/tick-kernel/tick/kernel/assist"
+	"github.com/tick-kernel/tick/kernel/session/bridge"
 	"github.com/tick-kernel/tick/kernel/session/cell"
+	"github.com/tick-kernel/tick/kernel/session/internal/yaegiprivate"
 	"github.com/tick-kernel/tick/kernel/session/rewrite"
 	"github.com/tick-kernel/tick/kernel/session/rt"
 	"github.com/tick-kernel/tick/kernel/session/stdgo"
@@ -95,8 +97,8 @@ type Session struct {
 
 	asst *assist.Assistant // completion and inspection (assist.go)
 
-	ct         *cellTypes // the struct types cells declared, for fmt and json (cellreg.go)
-	ctImported bool       // the cell-types package is imported (cellreg.go)
+	ct         *bridge.Types // the struct types cells declared, for fmt and json (package bridge)
+	ctImported bool          // the cell-types package is imported (bridges.go)
 }
 
 // New starts a session: a fresh interpreter with the standard library,
@@ -104,7 +106,7 @@ type Session struct {
 func New(opts Options) (*Session, error) {
 	s := &Session{opts: opts, funcCell: map[string]int{},
 		imports: map[string]string{}, declText: map[string]string{}, typeText: map[string]string{},
-		funcSrc: map[string]funcSource{}, ct: newCellTypes()}
+		funcSrc: map[string]funcSource{}, ct: bridge.NewTypes()}
 	s.io = stdio.New(stdio.Options{Background: opts.Background, PanicFrame: s.notePanicFrame})
 	s.rt = rt.New(int64(opts.MaxDepth), rt.Hooks{
 		Value:   func(v any) { s.setValues(v) },
@@ -135,13 +137,13 @@ func New(opts Options) (*Session, error) {
 			return nil, fmt.Errorf("session: loading symbols: %w", err)
 		}
 	}
-	if err := s.ip.Use(s.ct.exports()); err != nil {
+	if err := s.ip.Use(s.ct.Exports()); err != nil {
 		return nil, fmt.Errorf("session: loading symbols: %w", err)
 	}
-	if err := s.ip.Use(s.ct.jsonExports()); err != nil {
+	if err := s.ip.Use(s.ct.JSONExports()); err != nil {
 		return nil, fmt.Errorf("session: loading symbols: %w", err)
 	}
-	if err := s.ip.Use(s.fmtSymbols()); err != nil {
+	if err := s.ip.Use(s.ct.FmtSymbols(s.io.Writer("stdout"))); err != nil {
 		return nil, fmt.Errorf("session: loading symbols: %w", err)
 	}
 	if err := s.ip.Use(interp.Exports{rtPath + "/rt": stdgo.Helpers(), "iter/iter": {}}); err != nil {
@@ -430,10 +432,10 @@ func (s *Session) runValue(c cell.Cell, x ast.Expr) Result {
 	s.mu.Lock()
 	vals := s.values
 	s.mu.Unlock()
-	if len(vals) == 0 || !echoed(vals[0]) {
+	if len(vals) == 0 || !bridge.Echoed(vals[0]) {
 		return Result{}
 	}
-	d := s.render(vals[0]) // may be nil: a nil error or untyped nil is shown as <nil>
+	d := s.ct.Render(vals[0]) // may be nil: a nil error or untyped nil is shown as <nil>
 	for _, rich := range vals[1:] {
 		r := rich.([2]string)
 		d.Bundle[r[0]] = r[1]
@@ -441,13 +443,13 @@ func (s *Session) runValue(c cell.Cell, x ast.Expr) Result {
 	return Result{Value: d}
 }
 
-// richMethodsOf returns the rich-output methods (indexes in richMethods)
+// richMethodsOf returns the rich-output methods (of bridge.RichMethods)
 // that x's type has. Only types declared in cells need the compiled probe:
 // methods of native types are found by reflection when rendering, so the
 // probe runs only for method names some cell declared.
 func (s *Session) richMethodsOf(x ast.Expr) []rewrite.RichMethod {
 	var rich []rewrite.RichMethod
-	for _, m := range richMethods {
+	for _, m := range bridge.RichMethods {
 		s.mu.Lock()
 		declared := false
 		for name := range s.declText {
@@ -477,7 +479,7 @@ func block(list []ast.Stmt) *ast.BlockStmt {
 // and lets go of what the interpreter keeps of it for its debugger
 // (retention.go).
 func (s *Session) compile(n ast.Node) (prog *interp.Program, err error) {
-	defer releaseCompiled(s.ip)
+	defer yaegiprivate.Release(s.ip)
 	defer func() {
 		if r := recover(); r != nil {
 			err = &crashError{r}

@@ -1,4 +1,4 @@
-package session
+package bridge
 
 import (
 	"fmt"
@@ -222,9 +222,9 @@ func sortedKeys(v reflect.Value) []reflect.Value {
 	return keys
 }
 
-// safeArgs replaces the operands of a fmt call that would not end with
+// SafeArgs replaces the operands of a fmt call that would not end with
 // their bounded text.
-func safeArgs(a []any) []any {
+func SafeArgs(a []any) []any {
 	var out []any
 	for i, x := range a {
 		if selfReferential(x) {
@@ -245,30 +245,29 @@ type boundedValue struct{ v any }
 
 func (b boundedValue) Format(f fmt.State, verb rune) { io.WriteString(f, boundedText(b.v)) }
 
-// fmtSymbols returns the fmt printing functions for cell code: Go's, with
-// self-referential operands printed by boundedText and values of cell
-// types printed as Go prints them (cellfmt.go).
-func (s *Session) fmtSymbols() map[string]map[string]reflect.Value {
-	out := s.io.Writer("stdout")
+// FmtSymbols returns the fmt printing functions for cell code, printing
+// to out: Go's, with self-referential operands printed by boundedText and
+// values of cell types printed as Go prints them (fmt.go).
+func (c *Types) FmtSymbols(out io.Writer) map[string]map[string]reflect.Value {
 	// "fmt/./fmt" is package fmt to the interpreter (path.Dir and
 	// path.Base of it are "fmt"), but not the key "fmt/fmt" whose presence
 	// makes it load its standard library fixes again, which would replace
 	// these functions.
-	ct := s.ct
+	ct := c
 	syms := map[string]reflect.Value{
-		"Print":   reflect.ValueOf(func(a ...any) (int, error) { return fmt.Fprint(out, ct.args(safeArgs(a))...) }),
-		"Println": reflect.ValueOf(func(a ...any) (int, error) { return fmt.Fprintln(out, ct.args(safeArgs(a))...) }),
+		"Print":   reflect.ValueOf(func(a ...any) (int, error) { return fmt.Fprint(out, ct.Args(SafeArgs(a))...) }),
+		"Println": reflect.ValueOf(func(a ...any) (int, error) { return fmt.Fprintln(out, ct.Args(SafeArgs(a))...) }),
 		"Printf": reflect.ValueOf(func(f string, a ...any) (int, error) {
-			f, a = ct.formatArgs(f, safeArgs(a))
+			f, a = ct.formatArgs(f, SafeArgs(a))
 			return fmt.Fprintf(out, f, a...)
 		}),
-		"Sprint":   reflect.ValueOf(func(a ...any) string { return fmt.Sprint(ct.args(safeArgs(a))...) }),
-		"Sprintln": reflect.ValueOf(func(a ...any) string { return fmt.Sprintln(ct.args(safeArgs(a))...) }),
-		"Sprintf":  reflect.ValueOf(func(f string, a ...any) string { f, a = ct.formatArgs(f, safeArgs(a)); return fmt.Sprintf(f, a...) }),
-		"Fprint":   reflect.ValueOf(func(w io.Writer, a ...any) (int, error) { return fmt.Fprint(w, ct.args(safeArgs(a))...) }),
-		"Fprintln": reflect.ValueOf(func(w io.Writer, a ...any) (int, error) { return fmt.Fprintln(w, ct.args(safeArgs(a))...) }),
+		"Sprint":   reflect.ValueOf(func(a ...any) string { return fmt.Sprint(ct.Args(SafeArgs(a))...) }),
+		"Sprintln": reflect.ValueOf(func(a ...any) string { return fmt.Sprintln(ct.Args(SafeArgs(a))...) }),
+		"Sprintf":  reflect.ValueOf(func(f string, a ...any) string { f, a = ct.formatArgs(f, SafeArgs(a)); return fmt.Sprintf(f, a...) }),
+		"Fprint":   reflect.ValueOf(func(w io.Writer, a ...any) (int, error) { return fmt.Fprint(w, ct.Args(SafeArgs(a))...) }),
+		"Fprintln": reflect.ValueOf(func(w io.Writer, a ...any) (int, error) { return fmt.Fprintln(w, ct.Args(SafeArgs(a))...) }),
 		"Fprintf": reflect.ValueOf(func(w io.Writer, f string, a ...any) (int, error) {
-			f, a = ct.formatArgs(f, safeArgs(a))
+			f, a = ct.formatArgs(f, SafeArgs(a))
 			return fmt.Fprintf(w, f, a...)
 		}),
 		"Errorf": reflect.ValueOf(func(f string, a ...any) error { f, a = ct.formatArgs(f, a); return fmt.Errorf(f, a...) }),

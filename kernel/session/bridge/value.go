@@ -1,10 +1,8 @@
-package session
+package bridge
 
 import (
 	"bytes"
 	"fmt"
-	"go/ast"
-	"go/token"
 	"image"
 	"image/png"
 	"reflect"
@@ -22,12 +20,12 @@ type (
 	svger      interface{ SVG() string }
 )
 
-// echoed reports whether a cell's value is shown as its result. A
+// Echoed reports whether a cell's value is shown as its result. A
 // *display.Handle is not: the output it refers to is already shown (the
 // call that returned it published it), so a cell ending in
 // display.HTML(...) shows the HTML once and no "&{<id>}" after it, as
 // IPython's display() returns None.
-func echoed(v any) bool {
+func Echoed(v any) bool {
 	_, handle := v.(*display.Handle)
 	return !handle
 }
@@ -35,7 +33,7 @@ func echoed(v any) bool {
 // renderValue renders a cell's value: text/plain is Go's %v (strings are
 // quoted as Go would), plus richer MIME types the value offers.
 func renderValue(v any) *display.Data {
-	b := display.Bundle{"text/plain": plainText(v)}
+	b := display.Bundle{"text/plain": PlainText(v)}
 	switch x := v.(type) {
 	case *display.Data:
 		if x != nil {
@@ -61,59 +59,20 @@ func renderValue(v any) *display.Data {
 	return &display.Data{Bundle: b}
 }
 
-// render is renderValue for a value of the session: one holding struct
-// types declared in cells gets its text/plain from the session's fmt
-// (cellfmt.go), which calls their String and Error methods inside slices,
-// maps and fields and names unexported fields as declared.
-func (s *Session) render(v any) *display.Data {
+// Render renders a cell's value: text/plain is Go's %v (strings are
+// quoted as Go would; long values elided), plus richer MIME types the
+// value offers. A value holding struct types declared in cells gets its
+// text/plain from the cells' fmt (fmt.go), which calls their String and
+// Error methods inside slices, maps and fields and names unexported
+// fields as declared.
+func (c *Types) Render(v any) *display.Data {
 	d := renderValue(v)
-	if m, ok := s.ct.mirror(reflect.ValueOf(v), 0); ok && d != nil && d.Bundle != nil && !selfReferential(v) {
+	if m, ok := c.mirror(reflect.ValueOf(v), 0); ok && d != nil && d.Bundle != nil && !selfReferential(v) {
 		if _, isImage := v.(image.Image); !isImage {
 			d.Bundle["text/plain"] = elideText(fmt.Sprintf("%v", m))
 		}
 	}
 	return d
-}
-
-// imageValue returns x converted to image.Image when its static type is
-// a type declared in a cell with image.Image's methods: the interpreter
-// gives native code (png.Encode, renderValue) such a value without its
-// methods, and the conversion wraps them, so the value is drawn as a
-// native image is. Otherwise it returns x.
-func (s *Session) imageValue(x ast.Expr) ast.Expr {
-	s.mu.Lock()
-	declared := false
-	for name := range s.declText {
-		declared = declared || strings.HasSuffix(name, ".At")
-	}
-	s.mu.Unlock()
-	if !declared {
-		return x
-	}
-	at := x.Pos()
-	method := func(m string) ast.Stmt {
-		return &ast.AssignStmt{Lhs: []ast.Expr{&ast.Ident{NamePos: at, Name: "_"}}, TokPos: at, Tok: token.ASSIGN,
-			Rhs: []ast.Expr{&ast.SelectorExpr{X: x, Sel: &ast.Ident{NamePos: at, Name: m}}}}
-	}
-	probe := []ast.Stmt{method("At"), method("Bounds"), method("ColorModel")}
-	if _, err := s.compile(block(probe)); err != nil || !s.importCellTypes() {
-		return x
-	}
-	// a native function taking an image.Image: the interpreter wraps the
-	// value's methods for it; the second operand names the type (x is
-	// evaluated twice only when it calls nothing)
-	var raw ast.Expr = &ast.Ident{NamePos: at, Name: "nil"}
-	calls := false
-	ast.Inspect(x, func(n ast.Node) bool {
-		_, call := n.(*ast.CallExpr)
-		calls = calls || call
-		return !calls
-	})
-	if !calls {
-		raw = x
-	}
-	return &ast.CallExpr{Fun: &ast.SelectorExpr{X: &ast.Ident{NamePos: at, Name: cellTypesName}, Sel: &ast.Ident{NamePos: at, Name: "Image"}},
-		Lparen: at, Args: []ast.Expr{x, raw}, Rparen: x.End()}
 }
 
 // Limits of a cell value's text/plain, so a cell ending in a big slice or
@@ -126,7 +85,8 @@ const (
 	maxPlainTail = 1000
 )
 
-func plainText(v any) string {
+// PlainText is a value's text/plain as a cell's value shows it.
+func PlainText(v any) string {
 	if selfReferential(v) {
 		return elideText(boundedText(v)) + " (the value contains itself: <cycle> marks where)"
 	}
@@ -200,9 +160,9 @@ func tailRunes(s string, n int) string {
 	return s[i:]
 }
 
-// richMethods are the methods a cell value may offer for richer output,
+// RichMethods are the methods a cell value may offer for richer output,
 // with the MIME type of their result.
-var richMethods = []rewrite.RichMethod{
+var RichMethods = []rewrite.RichMethod{
 	{Method: "String", MIME: "text/plain"}, {Method: "Error", MIME: "text/plain"},
 	{Method: "HTML", MIME: "text/html"}, {Method: "Markdown", MIME: "text/markdown"}, {Method: "SVG", MIME: "image/svg+xml"},
 }

@@ -1,4 +1,4 @@
-package session
+package bridge
 
 import (
 	"fmt"
@@ -7,12 +7,12 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unsafe"
 
+	"github.com/tick-kernel/tick/kernel/session/internal/yaegiprivate"
 	"github.com/tick-kernel/tick/kernel/session/rt"
 )
 
-// This file prints values of cell types (cellreg.go) the way Go's fmt
+// This file prints values of cell types (registry.go) the way Go's fmt
 // does: the fmt functions cell code calls replace each operand that is or
 // contains a registered type by a proxy (a fmt.Formatter) that calls the
 // type's Error or String method, names fields as declared (secret, not
@@ -21,7 +21,7 @@ import (
 
 // mirror returns the proxy that prints v (at fmt's depth) as Go would,
 // and false when fmt prints v right as it is.
-func (c *cellTypes) mirror(v reflect.Value, depth int) (any, bool) {
+func (c *Types) mirror(v reflect.Value, depth int) (any, bool) {
 	if !v.IsValid() || !c.needs(v.Type()) {
 		return nil, false
 	}
@@ -36,8 +36,8 @@ func (c *cellTypes) mirror(v reflect.Value, depth int) (any, bool) {
 		if ct := c.lookup(t); ct != nil {
 			return &cellProxy{c: c, v: v, ct: ct, depth: depth}, true
 		}
-		if isValueInterface(t) {
-			in := valueInterfaceValue(v)
+		if yaegiprivate.IsValueInterface(t) {
+			in := yaegiprivate.InterfaceValue(v)
 			if !in.IsValid() || !in.CanInterface() {
 				return nil, false
 			}
@@ -95,29 +95,10 @@ func (c *cellTypes) mirror(v reflect.Value, depth int) (any, bool) {
 	return nil, false
 }
 
-// isValueInterface reports whether t is the interpreter's representation
-// of a value in an interface (a []any element), which fmt would print as
-// its internal fields.
-func isValueInterface(t reflect.Type) bool {
-	return t.Name() == "valueInterface" && t.PkgPath() == "github.com/traefik/yaegi/interp"
-}
-
-// valueInterfaceValue returns the value the interpreter's valueInterface
-// v holds (its unexported reflect.Value field "value").
-func valueInterfaceValue(v reflect.Value) reflect.Value {
-	f, ok := v.Type().FieldByName("value")
-	if !ok || f.Type != reflect.TypeOf(reflect.Value{}) {
-		return reflect.Value{}
-	}
-	cp := reflect.New(v.Type()).Elem()
-	cp.Set(v)
-	return *(*reflect.Value)(unsafe.Pointer(cp.FieldByIndex(f.Index).UnsafeAddr()))
-}
-
 // cellProxy prints a value holding cell types. ct is set when v is a cell
 // type (or a pointer to one, with a method).
 type cellProxy struct {
-	c     *cellTypes
+	c     *Types
 	v     reflect.Value
 	ct    *cellType
 	depth int
@@ -220,7 +201,7 @@ func sep(sharp bool) string {
 }
 
 // print prints v (an element or field, at depth) with directive dir.
-func (c *cellTypes) print(f fmt.State, dir string, v reflect.Value, depth int) {
+func (c *Types) print(f fmt.State, dir string, v reflect.Value, depth int) {
 	if m, ok := c.mirror(v, depth); ok {
 		fmt.Fprintf(f, dir, m)
 		return
@@ -250,7 +231,7 @@ func (c *cellTypes) print(f fmt.State, dir string, v reflect.Value, depth int) {
 }
 
 // typeName writes type t as Go does, with the names of cell types.
-func (c *cellTypes) typeName(t reflect.Type) string {
+func (c *Types) typeName(t reflect.Type) string {
 	if t == nil {
 		return "<nil>"
 	}
@@ -322,11 +303,11 @@ func sortKeys(keys []reflect.Value) []reflect.Value {
 	return keys
 }
 
-// panicText is what Go's runtime prints after "panic: " for x, a value
+// PanicText is what Go's runtime prints after "panic: " for x, a value
 // of a cell type (or a pointer to one): its Error or String method's
 // result; for a struct without them the type and fields (Go prints the
 // type and an address).
-func (c *cellTypes) panicText(x any) (string, bool) {
+func (c *Types) PanicText(x any) (string, bool) {
 	v := reflect.ValueOf(x)
 	if !v.IsValid() {
 		return "", false
@@ -346,9 +327,9 @@ func (c *cellTypes) panicText(x any) (string, bool) {
 	return fmt.Sprintf("(%s) %+v", c.typeName(v.Type()), p), true
 }
 
-// args returns a's operands with those that hold cell types replaced by
+// Args returns a's operands with those that hold cell types replaced by
 // their proxies (a itself when none does).
-func (c *cellTypes) args(a []any) []any {
+func (c *Types) Args(a []any) []any {
 	if c.n.Load() == 0 {
 		return a
 	}
@@ -404,7 +385,7 @@ func plainOperand(x any) bool {
 // formatArgs is args for a Printf-style call: an operand of %T that is a
 // cell type is replaced by its type's name (the verb by %s), an operand
 // of %w is kept.
-func (c *cellTypes) formatArgs(format string, a []any) (string, []any) {
+func (c *Types) formatArgs(format string, a []any) (string, []any) {
 	if c.n.Load() == 0 {
 		return format, a
 	}

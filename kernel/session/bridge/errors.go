@@ -1,10 +1,12 @@
-package session
+package bridge
 
 import (
 	"errors"
 	"fmt"
 	"reflect"
 	"strings"
+
+	"github.com/tick-kernel/tick/kernel/session/internal/yaegiprivate"
 )
 
 // This file makes errors of types declared in cells work with the errors
@@ -33,13 +35,13 @@ func (e cellError) Error() string {
 
 // asError returns x as an error when it is a bare value of a cell type
 // with an Error method.
-func (c *cellTypes) asError(x any) (error, bool) {
+func (c *Types) asError(x any) (error, bool) {
 	v := reflect.ValueOf(x)
 	if !v.IsValid() {
 		return nil, false
 	}
-	if isValueInterface(v.Type()) {
-		if v = valueInterfaceValue(v); !v.IsValid() {
+	if yaegiprivate.IsValueInterface(v.Type()) {
+		if v = yaegiprivate.InterfaceValue(v); !v.IsValid() {
 			return nil, false
 		}
 	}
@@ -65,7 +67,7 @@ func (c *cellTypes) asError(x any) (error, bool) {
 // wrapper or a cellError), or an invalid Value. The interpreter's wrapper
 // of a struct value (not a pointer) holds one of the struct's fields
 // instead of the struct (its getConcreteValue): that value is lost.
-func (c *cellTypes) errorValue(err error) reflect.Value {
+func (c *Types) errorValue(err error) reflect.Value {
 	if ce, ok := err.(cellError); ok {
 		return ce.v
 	}
@@ -94,7 +96,7 @@ func (c *cellTypes) errorValue(err error) reflect.Value {
 
 // lossy reports whether err is the interpreter's wrapper of a cell
 // type's value that lost the value (errorValue).
-func (c *cellTypes) lossy(err error) bool {
+func (c *Types) lossy(err error) bool {
 	t := reflect.TypeOf(err)
 	if t.Kind() == reflect.Pointer {
 		t = t.Elem()
@@ -140,7 +142,7 @@ func walkErrors(err error, f func(error) bool) bool {
 // errorsAs is errors.As for cell code: a target of a cell type (or a
 // pointer to one) matches the first error in err's tree holding a value of
 // that type.
-func (c *cellTypes) errorsAs(err error, target any) bool {
+func (c *Types) errorsAs(err error, target any) bool {
 	tv := reflect.ValueOf(target)
 	if !tv.IsValid() || tv.Kind() != reflect.Pointer || tv.IsNil() {
 		return errors.As(err, target) // panics as Go's does
@@ -170,7 +172,7 @@ func (c *cellTypes) errorsAs(err error, target any) bool {
 
 // errorsIs is errors.Is for cell code: a target of a cell type matches an
 // error in err's tree holding an equal value.
-func (c *cellTypes) errorsIs(err, target error) bool {
+func (c *Types) errorsIs(err, target error) bool {
 	tv := c.errorValue(target)
 	if target != nil && c.lossy(target) {
 		if walkErrors(err, c.lossy) {
@@ -193,7 +195,7 @@ func (c *cellTypes) errorsIs(err, target error) bool {
 // error-assert): a value of a struct type declared in a cell with an
 // Error method is an error, as in Go (the interpreter gives it to native
 // code without methods).
-func (c *cellTypes) assertError(x any) (error, bool) {
+func (c *Types) assertError(x any) (error, bool) {
 	if e, ok := x.(error); ok {
 		return e, true
 	}
@@ -201,7 +203,7 @@ func (c *cellTypes) assertError(x any) (error, bool) {
 }
 
 // mustError is x.(error) for cell code: it panics as Go's assertion does.
-func (c *cellTypes) mustError(x any) error {
+func (c *Types) mustError(x any) error {
 	if e, ok := c.assertError(x); ok {
 		return e
 	}
@@ -221,7 +223,7 @@ func (e *assertionError) Error() string { return e.msg }
 func (e *assertionError) RuntimeError() {}
 
 // errorsSymbols returns errors.As and errors.Is for cell code.
-func (c *cellTypes) errorsSymbols() map[string]map[string]reflect.Value {
+func (c *Types) errorsSymbols() map[string]map[string]reflect.Value {
 	return map[string]map[string]reflect.Value{"errors/errors": {
 		"As": reflect.ValueOf(c.errorsAs),
 		"Is": reflect.ValueOf(c.errorsIs),

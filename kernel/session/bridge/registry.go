@@ -1,4 +1,4 @@
-package session
+package bridge
 
 import (
 	"fmt"
@@ -7,12 +7,15 @@ import (
 	"go/token"
 	"image"
 	"reflect"
+	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
 
 	"github.com/traefik/yaegi/interp"
 
+	"github.com/tick-kernel/tick/kernel/session/cell"
+	"github.com/tick-kernel/tick/kernel/session/internal/yaegiprivate"
 	"github.com/tick-kernel/tick/kernel/session/rewrite"
 )
 
@@ -23,7 +26,7 @@ import (
 // cell declares a struct type or a method of one, the session registers
 // the type's reflect type with its name, its fields' declared names and
 // its String and Error methods (as interpreted closures), so that the fmt
-// and json functions cell code calls print it as Go does (cellfmt.go).
+// and json functions cell code calls print it as Go does (fmt.go).
 //
 // The interpreter's types are structural: two cell types with the same
 // fields have the same reflect type (and so does an anonymous struct of
@@ -31,13 +34,15 @@ import (
 // interpreter does. Named non-struct types (type Celsius float64) are the
 // plain reflect type (float64) and cannot be told apart at all.
 
+// Path is the import path of the registration package (Types.Exports);
+// generated code imports it as Name.
 const (
-	cellTypesPath = "tick/kernel/session/celltypes"
-	cellTypesName = rewrite.CellTypes
+	Path = "tick/kernel/session/celltypes"
+	Name = rewrite.CellTypes
 )
 
-// cellTypes is one session's registry.
-type cellTypes struct {
+// Types is one session's registry of the struct types its cells declared.
+type Types struct {
 	n     atomic.Int32 // registered types: 0 makes every lookup free
 	mu    sync.RWMutex
 	types map[reflect.Type]*cellType
@@ -60,12 +65,13 @@ type cellMethod struct {
 	fn  func(any) string
 }
 
-func newCellTypes() *cellTypes {
-	return &cellTypes{types: map[reflect.Type]*cellType{}, names: map[string]reflect.Type{}, need: map[reflect.Type]bool{}}
+// NewTypes returns an empty registry.
+func NewTypes() *Types {
+	return &Types{types: map[reflect.Type]*cellType{}, names: map[string]reflect.Type{}, need: map[reflect.Type]bool{}}
 }
 
 // lookup returns the registered, unambiguous cell type of t, or nil.
-func (c *cellTypes) lookup(t reflect.Type) *cellType {
+func (c *Types) lookup(t reflect.Type) *cellType {
 	if c.n.Load() == 0 || t.Kind() != reflect.Struct {
 		return nil
 	}
@@ -80,7 +86,7 @@ func (c *cellTypes) lookup(t reflect.Type) *cellType {
 
 // known reports whether t is the reflect type of a cell type, ambiguous
 // or not.
-func (c *cellTypes) known(t reflect.Type) bool {
+func (c *Types) known(t reflect.Type) bool {
 	if c.n.Load() == 0 {
 		return false
 	}
@@ -92,7 +98,7 @@ func (c *cellTypes) known(t reflect.Type) bool {
 // fieldType reports whether some cell struct type has a field of type t
 // (or of an interface type, which may hold one): a value of type t may then
 // be the field the interpreter's fmt wrapper kept of a struct.
-func (c *cellTypes) fieldType(t reflect.Type) bool {
+func (c *Types) fieldType(t reflect.Type) bool {
 	if c.n.Load() == 0 {
 		return false
 	}
@@ -119,10 +125,10 @@ func (ct *cellType) method(ptr bool) (string, cellMethod, bool) {
 	return "", cellMethod{}, false
 }
 
-// exports is the symbol table of the registration functions the
-// generated code calls, and of errors.As and errors.Is (cellerrors.go).
-func (c *cellTypes) exports() interp.Exports {
-	ex := interp.Exports{cellTypesPath + "/" + cellTypesName: {
+// Exports is the symbol table of the registration functions the
+// generated code calls, and of errors.As and errors.Is (errors.go).
+func (c *Types) Exports() interp.Exports {
+	ex := interp.Exports{Path + "/" + Name: {
 		"Struct":    reflect.ValueOf(c.addStruct),
 		"Method":    reflect.ValueOf(c.addMethod),
 		"Image":     reflect.ValueOf(c.image),
@@ -135,16 +141,16 @@ func (c *cellTypes) exports() interp.Exports {
 	return ex
 }
 
-// jsonExports is the symbol table of encoding/json's Marshal functions
-// for cell code (celljson.go): Use it on its own ("." is its MapTypes).
-func (c *cellTypes) jsonExports() interp.Exports {
+// JSONExports is the symbol table of encoding/json's Marshal functions
+// for cell code (json.go): Use it on its own ("." is its MapTypes).
+func (c *Types) JSONExports() interp.Exports {
 	return c.jsonSymbols()
 }
 
 // image returns m (the interpreter's wrapper of a cell value with
 // image.Image's methods) named by the cell type of raw, the same value
 // as the interpreter passes it to an any.
-func (c *cellTypes) image(m image.Image, raw any) any {
+func (c *Types) image(m image.Image, raw any) any {
 	name := fmt.Sprintf("%T", m)
 	if t := reflect.TypeOf(raw); t != nil {
 		name = c.typeName(t)
@@ -159,7 +165,7 @@ type cellImage struct {
 }
 
 // addStruct registers the reflect type of *ptr as cell type name.
-func (c *cellTypes) addStruct(name string, ptr any, fields []string) {
+func (c *Types) addStruct(name string, ptr any, fields []string) {
 	t := reflect.TypeOf(ptr)
 	if t == nil || t.Kind() != reflect.Pointer || t.Elem().Kind() != reflect.Struct {
 		return
@@ -191,7 +197,7 @@ func (c *cellTypes) addStruct(name string, ptr any, fields []string) {
 }
 
 // addMethod registers method (String or Error) of cell type name.
-func (c *cellTypes) addMethod(name, method string, ptr bool, fn func(any) string) {
+func (c *Types) addMethod(name, method string, ptr bool, fn func(any) string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	t, ok := c.names[name]
@@ -211,7 +217,7 @@ func (c *cellTypes) addMethod(name, method string, ptr bool, fn func(any) string
 // needs reports whether a value of type t may print differently from
 // the interpreter's way: it is or contains a registered type, or an
 // interface (whose dynamic value may be one).
-func (c *cellTypes) needs(t reflect.Type) bool {
+func (c *Types) needs(t reflect.Type) bool {
 	switch t.Kind() {
 	case reflect.Interface:
 		return true
@@ -233,7 +239,7 @@ func (c *cellTypes) needs(t reflect.Type) bool {
 	return c.needsLocked(t, map[reflect.Type]bool{})
 }
 
-func (c *cellTypes) needsLocked(t reflect.Type, busy map[reflect.Type]bool) (need bool) {
+func (c *Types) needsLocked(t reflect.Type, busy map[reflect.Type]bool) (need bool) {
 	if v, ok := c.need[t]; ok {
 		return v
 	}
@@ -252,7 +258,7 @@ func (c *cellTypes) needsLocked(t reflect.Type, busy map[reflect.Type]bool) (nee
 		if ct := c.types[t]; ct != nil && !ct.ambiguous {
 			return true
 		}
-		if isValueInterface(t) {
+		if yaegiprivate.IsValueInterface(t) {
 			return true
 		}
 		if t.NumMethod() > 0 || t.PkgPath() != "" {
@@ -271,9 +277,10 @@ func (c *cellTypes) needsLocked(t reflect.Type, busy map[reflect.Type]bool) (nee
 	return false
 }
 
-// registerCellTypes registers the struct types f declares and the types
-// f declares String or Error methods of (f is a piece that ran).
-func (s *Session) registerCellTypes(f *ast.File) {
+// Registered returns the names of the types f, a piece of a cell that
+// ran, declares that are registered: its struct types, and the types it
+// declares String or Error methods of.
+func Registered(f *ast.File) []string {
 	names := map[string]bool{}
 	for _, d := range f.Decls {
 		switch d := d.(type) {
@@ -287,51 +294,30 @@ func (s *Session) registerCellTypes(f *ast.File) {
 			}
 		case *ast.FuncDecl:
 			if d.Recv != nil && len(d.Recv.List) == 1 && (d.Name.Name == "String" || d.Name.Name == "Error") {
-				names[recvName(d.Recv.List[0].Type)] = true
+				names[cell.TypeName(d.Recv.List[0].Type)] = true
 			}
 		}
 	}
-	if len(names) == 0 {
-		return
+	out := make([]string, 0, len(names))
+	for n := range names {
+		out = append(out, n)
 	}
-	var code strings.Builder
-	for name := range names {
-		code.WriteString(s.registration(name))
-	}
-	if code.Len() == 0 {
-		return
-	}
-	if !s.importCellTypes() {
-		return
-	}
-	// a failure leaves the type printed as the interpreter does
-	_, _ = s.ip.Eval(code.String())
+	sort.Strings(out)
+	return out
 }
 
-// importCellTypes imports the registration package for the session's
-// generated code, once; false when it cannot.
-func (s *Session) importCellTypes() bool {
-	if !s.ctImported {
-		if _, err := s.ip.Eval(fmt.Sprintf("import %s %q", cellTypesName, cellTypesPath)); err != nil {
-			return false
-		}
-		s.ctImported = true
-	}
-	return true
-}
-
-// registration returns the code that registers cell type name, or ""
-// when it is not a struct type the session can register.
-func (s *Session) registration(name string) string {
-	s.mu.Lock()
-	text := s.declText[name]
+// Registration returns the code that registers cell type name (run it in
+// the cells' scope, with package Name imported), or "" when it is not a
+// struct type that can be registered. decl returns the declaration text
+// of what cells declared ("T", "T.String").
+func Registration(name string, decl func(name string) (string, bool)) string {
+	text, _ := decl(name)
 	var methods []string
 	for _, m := range []string{"String", "Error"} {
-		if mt, ok := s.declText[name+"."+m]; ok {
+		if mt, ok := decl(name + "." + m); ok {
 			methods = append(methods, mt)
 		}
 	}
-	s.mu.Unlock()
 	f, err := parser.ParseFile(token.NewFileSet(), "", "package p\n"+text, 0)
 	if err != nil || len(f.Decls) != 1 {
 		return ""
@@ -347,14 +333,14 @@ func (s *Session) registration(name string) string {
 	var fields []string
 	for _, fl := range st.Fields.List {
 		if len(fl.Names) == 0 {
-			fields = append(fields, recvName(fl.Type))
+			fields = append(fields, cell.TypeName(fl.Type))
 		}
 		for _, n := range fl.Names {
 			fields = append(fields, n.Name)
 		}
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s.Struct(%q, (*%s)(nil), %#v)\n", cellTypesName, name, name, fields)
+	fmt.Fprintf(&b, "%s.Struct(%q, (*%s)(nil), %#v)\n", Name, name, name, fields)
 	for _, mt := range methods {
 		mf, err := parser.ParseFile(token.NewFileSet(), "", "package p\n"+mt+" {}", 0)
 		if err != nil || len(mf.Decls) != 1 {
@@ -374,7 +360,7 @@ func (s *Session) registration(name string) string {
 			recv = "*" + name
 		}
 		fmt.Fprintf(&b, "%s.Method(%q, %q, %v, func(x any) string { return x.(%s).%s() })\n",
-			cellTypesName, name, fd.Name.Name, ptr, recv, fd.Name.Name)
+			Name, name, fd.Name.Name, ptr, recv, fd.Name.Name)
 	}
 	return b.String()
 }

@@ -1,4 +1,4 @@
-package session
+package bridge
 
 import (
 	"encoding"
@@ -16,7 +16,7 @@ import (
 
 // jsonType returns the type v's values are copied to for encoding, and
 // whether it differs from t. Recursive types are copied through `any`.
-func (c *cellTypes) jsonType(t reflect.Type, busy map[reflect.Type]bool) (reflect.Type, bool) {
+func (c *Types) jsonType(t reflect.Type, busy map[reflect.Type]bool) (reflect.Type, bool) {
 	if !c.needs(t) || t.Kind() == reflect.Interface {
 		return t, false
 	}
@@ -65,7 +65,7 @@ func (c *cellTypes) jsonType(t reflect.Type, busy map[reflect.Type]bool) (reflec
 }
 
 // jsonCopy copies v into a value of type nt (from jsonType).
-func (c *cellTypes) jsonCopy(v reflect.Value, nt reflect.Type) reflect.Value {
+func (c *Types) jsonCopy(v reflect.Value, nt reflect.Type) reflect.Value {
 	if v.Type() == nt && nt.Kind() != reflect.Interface {
 		return v
 	}
@@ -126,7 +126,7 @@ func (c *cellTypes) jsonCopy(v reflect.Value, nt reflect.Type) reflect.Value {
 }
 
 // jsonValue returns x ready for encoding/json.
-func (c *cellTypes) jsonValue(x any) any {
+func (c *Types) jsonValue(x any) any {
 	if c.n.Load() == 0 || x == nil {
 		return x
 	}
@@ -139,7 +139,7 @@ func (c *cellTypes) jsonValue(x any) any {
 }
 
 // jsonSymbols returns encoding/json's functions for cell code.
-func (c *cellTypes) jsonSymbols() map[string]map[string]reflect.Value {
+func (c *Types) jsonSymbols() map[string]map[string]reflect.Value {
 	marshal := reflect.ValueOf(func(v any) ([]byte, error) { return json.Marshal(c.jsonValue(v)) })
 	indent := reflect.ValueOf(func(v any, prefix, indent string) ([]byte, error) {
 		return json.MarshalIndent(c.jsonValue(v), prefix, indent)
