@@ -24,12 +24,7 @@ type assistScope struct{ s *Session }
 
 // Ran returns the Go code of the cells that ran, from index from on.
 func (a assistScope) Ran(from int) []string {
-	a.s.mu.Lock()
-	defer a.s.mu.Unlock()
-	if from >= len(a.s.ran) {
-		return nil
-	}
-	return append([]string(nil), a.s.ran[from:]...)
+	return a.s.decls.Ran(from)
 }
 
 // Value is "= " and the value of the session variable name, on one line.
@@ -49,7 +44,7 @@ func (a assistScope) Value(name string) (string, bool) {
 // symbol tables hold, and warms it in the background.
 func (s *Session) newAssistant() {
 	pkgs := map[string]string{}
-	for p, n := range s.pkgNames {
+	for p, n := range s.decls.Packages() {
 		if !strings.HasPrefix(p, rtPath) && !strings.HasPrefix(p, varsPath) {
 			pkgs[p] = n
 		}
@@ -61,13 +56,6 @@ func (s *Session) newAssistant() {
 	}
 	s.asst = assist.New(assistScope{s}, opts)
 	s.asst.Warm()
-}
-
-// noteRan records the Go code of a cell that ran, for the assistant.
-func (s *Session) noteRan(code string) {
-	s.mu.Lock()
-	s.ran = append(s.ran, code)
-	s.mu.Unlock()
 }
 
 // Complete returns the names that can replace the identifier before
@@ -140,7 +128,7 @@ func (s *Session) addImports(pc *cell.Parsed) (added string) {
 	for _, n := range names {
 		p := missing[n]
 		spec := strconv.Quote(p)
-		if s.pkgName(p) != n {
+		if s.decls.PkgName(p) != n {
 			spec = n + " " + spec
 		}
 		fmt.Fprintf(&src, "import %s\n", spec)
@@ -166,25 +154,14 @@ func (s *Session) addImports(pc *cell.Parsed) (added string) {
 // name cells can import that no cell imported or declared: only then is
 // the assistant asked.
 func (s *Session) maybeUnimported(pc *cell.Parsed) bool {
-	s.mu.Lock()
-	known := map[string]bool{}
-	for p, n := range s.pkgNames {
-		if !strings.HasPrefix(p, rtPath) && !strings.HasPrefix(p, varsPath) && !strings.Contains(p, "internal") {
-			known[n] = true
-		}
-	}
-	for n := range s.imports {
-		delete(known, n)
-	}
-	for n := range s.declText {
-		delete(known, n)
-	}
-	s.mu.Unlock()
+	known := s.decls.Importable(func(p string) bool {
+		return strings.HasPrefix(p, rtPath) || strings.HasPrefix(p, varsPath) || strings.Contains(p, "internal")
+	})
 	if pc.Decls != nil {
 		for _, d := range pc.Decls.Decls {
 			if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT {
 				for _, sp := range g.Specs {
-					name, _ := s.importName(sp.(*ast.ImportSpec))
+					name, _ := s.decls.ImportName(sp.(*ast.ImportSpec))
 					delete(known, name)
 				}
 			}

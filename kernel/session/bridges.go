@@ -23,7 +23,7 @@ func (s *Session) registerCellTypes(f *ast.File) {
 	}
 	var code strings.Builder
 	for _, name := range names {
-		code.WriteString(bridge.Registration(name, s.declOf))
+		code.WriteString(bridge.Registration(name, s.decls.Decl))
 	}
 	if code.Len() == 0 {
 		return
@@ -53,13 +53,7 @@ func (s *Session) importCellTypes() bool {
 // methods, and the conversion wraps them, so the value is drawn as a
 // native image is. Otherwise it returns x.
 func (s *Session) imageValue(x ast.Expr) ast.Expr {
-	s.mu.Lock()
-	declared := false
-	for name := range s.declText {
-		declared = declared || strings.HasSuffix(name, ".At")
-	}
-	s.mu.Unlock()
-	if !declared {
+	if !s.decls.HasMethod("At") {
 		return x
 	}
 	at := x.Pos()
@@ -86,13 +80,4 @@ func (s *Session) imageValue(x ast.Expr) ast.Expr {
 	}
 	return &ast.CallExpr{Fun: &ast.SelectorExpr{X: &ast.Ident{NamePos: at, Name: bridge.Name}, Sel: &ast.Ident{NamePos: at, Name: "Image"}},
 		Lparen: at, Args: []ast.Expr{x, raw}, Rparen: x.End()}
-}
-
-// declOf returns the declaration text of what cells declared under name
-// ("T", "T.String", "f").
-func (s *Session) declOf(name string) (string, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	text, ok := s.declText[name]
-	return text, ok
 }

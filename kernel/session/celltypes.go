@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"go/ast"
 	"reflect"
-	"sort"
 	"strings"
 
 	"github.com/tick-kernel/tick/kernel/session/cell"
@@ -32,26 +31,6 @@ func (t varType) String() string {
 	return t.name
 }
 
-// probeTypes returns the cell-declared types a variable can be probed
-// against: named non-interface, non-generic, non-alias types, sorted.
-func (s *Session) probeTypes() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var names []string
-	for name, text := range s.declText {
-		if strings.Contains(name, ".") || !strings.HasPrefix(text, "type "+name+" ") {
-			continue
-		}
-		rest := strings.TrimPrefix(text, "type "+name+" ")
-		if strings.HasPrefix(rest, "interface") || strings.HasPrefix(rest, "=") {
-			continue
-		}
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	return names
-}
-
 // typeOfVar returns the cell-declared type of global variable x, when it
 // is known.
 func (s *Session) typeOfVar(x string) (varType, bool) {
@@ -70,15 +49,13 @@ func (s *Session) probeVar(x string) (vt varType, ok bool, methods []string) {
 	if _, ok := s.globals()[x]; !ok {
 		return varType{}, false, nil
 	}
-	s.mu.Lock()
-	_, isDecl := s.declText[x]
-	s.mu.Unlock()
-	types := s.probeTypes()
+	_, isDecl := s.decls.Decl(x)
+	types := s.decls.ProbeTypes()
 	if isDecl || len(types) == 0 || !s.exec.TryLock() { // a constant or function, not a variable
 		return varType{}, false, nil
 	}
 	defer s.exec.Unlock()
-	allMethods := s.methodNames()
+	allMethods := s.decls.MethodNames()
 	var code strings.Builder
 	for _, m := range allMethods {
 		fmt.Fprintf(&code, "func() { _ = %s.%s }()\n", x, m)
@@ -106,14 +83,14 @@ func (s *Session) probeVar(x string) (vt varType, ok bool, methods []string) {
 		if !compiles[len(allMethods)+i] {
 			continue
 		}
-		own := s.methodsOf(p.name)
+		own := s.decls.MethodsOf(p.name)
 		if !allIn(own, has) {
 			continue
 		}
 		switch {
-		case best < 0 || len(own) > len(s.methodsOf(probes[best].name)):
+		case best < 0 || len(own) > len(s.decls.MethodsOf(probes[best].name)):
 			best, tie = i, false
-		case len(own) == len(s.methodsOf(probes[best].name)):
+		case len(own) == len(s.decls.MethodsOf(probes[best].name)):
 			tie = true
 		}
 	}
@@ -154,36 +131,6 @@ func allIn(names []string, set map[string]bool) bool {
 	return true
 }
 
-// methodNames returns the names of all methods cells declared, sorted.
-func (s *Session) methodNames() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	seen := map[string]bool{}
-	var out []string
-	for k := range s.declText {
-		if i := strings.IndexByte(k, '.'); i >= 0 && !seen[k[i+1:]] {
-			seen[k[i+1:]] = true
-			out = append(out, k[i+1:])
-		}
-	}
-	sort.Strings(out)
-	return out
-}
-
-// methodsOf returns the names of the methods cells declared on type name.
-func (s *Session) methodsOf(name string) []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var out []string
-	for k := range s.declText {
-		if m, ok := strings.CutPrefix(k, name+"."); ok {
-			out = append(out, m)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
-
 // inspectVarMember describes member name of session variable x: a method
 // its cell-declared type has, or a field.
 func (s *Session) inspectVarMember(x, name string) string {
@@ -192,10 +139,7 @@ func (s *Session) inspectVarMember(x, name string) string {
 		return ""
 	}
 	if vt, ok := s.typeOfVar(x); ok {
-		s.mu.Lock()
-		text, ok := s.declText[vt.name+"."+name]
-		s.mu.Unlock()
-		if ok {
+		if text, ok := s.decls.Decl(vt.name + "." + name); ok {
 			return fmt.Sprintf("%s\n(method of %s, the type of %s)", text, vt.name, x)
 		}
 	}

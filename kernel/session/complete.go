@@ -1,11 +1,7 @@
 package session
 
 import (
-	"bytes"
 	"fmt"
-	"go/ast"
-	"go/printer"
-	"go/token"
 	"reflect"
 	"sort"
 	"strings"
@@ -23,54 +19,6 @@ var goBuiltins = []string{"append", "cap", "clear", "close", "complex", "copy", 
 	"any", "bool", "byte", "comparable", "complex64", "complex128", "error", "float32", "float64",
 	"int", "int8", "int16", "int32", "int64", "rune", "string", "uint", "uint8", "uint16", "uint32",
 	"uint64", "uintptr", "true", "false", "iota", "nil"}
-
-// noteDecls records what a successfully run cell declared, for completion
-// and inspection: imports, and the text of func, type and const
-// declarations.
-func (s *Session) noteDecls(f *ast.File, fset *token.FileSet) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, d := range f.Decls {
-		switch d := d.(type) {
-		case *ast.FuncDecl:
-			name := d.Name.Name
-			if d.Recv != nil && len(d.Recv.List) == 1 {
-				name = cell.TypeName(d.Recv.List[0].Type) + "." + name
-			}
-			s.declText[name] = nodeText(fset, &ast.FuncDecl{Recv: d.Recv, Name: d.Name, Type: d.Type})
-		case *ast.GenDecl:
-			for _, sp := range d.Specs {
-				switch sp := sp.(type) {
-				case *ast.ImportSpec:
-					name, p := s.importName(sp)
-					if name != "_" && name != "." {
-						s.imports[name] = p
-					}
-				case *ast.TypeSpec:
-					s.declText[sp.Name.Name] = "type " + nodeText(fset, sp)
-				case *ast.ValueSpec:
-					if d.Tok == token.CONST {
-						for _, n := range sp.Names {
-							s.declText[n.Name] = "const " + nodeText(fset, sp)
-						}
-					}
-				}
-			}
-		}
-	}
-}
-
-func nodeText(fset *token.FileSet, n any) string {
-	var b bytes.Buffer
-	if err := printer.Fprint(&b, fset, n); err != nil {
-		return ""
-	}
-	t := b.String()
-	if len(t) > 2000 {
-		t = t[:2000] + "…"
-	}
-	return t
-}
 
 // completeByValue returns the names that can replace the identifier
 // before cursor (a byte offset) as the session knows them by reflection:
@@ -104,17 +52,7 @@ func (s *Session) scopeNames() []string {
 	for n := range s.globals() {
 		names = append(names, n)
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for n := range s.imports {
-		names = append(names, n)
-	}
-	for n := range s.declText {
-		if !strings.Contains(n, ".") {
-			names = append(names, n)
-		}
-	}
-	return names
+	return append(names, s.decls.Names()...)
 }
 
 // members lists the members of an imported package or the fields and
@@ -151,9 +89,7 @@ func (s *Session) members(x string) []string {
 // packageSymbols returns the exported symbols of the package imported in
 // the session under name, or nil.
 func (s *Session) packageSymbols(name string) map[string]reflect.Value {
-	s.mu.Lock()
-	p, ok := s.imports[name]
-	s.mu.Unlock()
+	p, ok := s.decls.Imported(name)
 	if !ok {
 		return nil
 	}
@@ -208,9 +144,7 @@ func (s *Session) inspectMember(pkg, name string) string {
 	if !ok {
 		return ""
 	}
-	s.mu.Lock()
-	p := s.imports[pkg]
-	s.mu.Unlock()
+	p, _ := s.decls.Imported(pkg)
 	return fmt.Sprintf("%s.%s: %s\n(package %q)", pkg, name, describeSymbol(v), p)
 }
 
@@ -240,17 +174,9 @@ func short(s string) string {
 }
 
 func (s *Session) inspectName(name string, detail int) string {
-	s.mu.Lock()
-	decl, isDecl := s.declText[name]
-	p, isImport := s.imports[name]
-	var methods []string
-	for k, v := range s.declText {
-		if strings.HasPrefix(k, name+".") {
-			methods = append(methods, v)
-		}
-	}
-	s.mu.Unlock()
-	sort.Strings(methods)
+	decl, isDecl := s.decls.Decl(name)
+	p, isImport := s.decls.Imported(name)
+	methods := s.decls.MethodDecls(name)
 	if isDecl {
 		if detail > 0 && len(methods) > 0 {
 			decl += "\n\n" + strings.Join(methods, "\n")

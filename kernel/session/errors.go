@@ -76,7 +76,7 @@ func (s *Session) explainCrash(e *Error, pc *cell.Parsed) *Error {
 			p := pc.Pos(r.For)
 			found = &p
 		case *ast.Ident:
-			if strings.HasPrefix(s.declText[x.Name], "func ") {
+			if text, _ := s.decls.Decl(x.Name); strings.HasPrefix(text, "func ") {
 				p := pc.Pos(r.For)
 				found = &p
 			}
@@ -135,11 +135,9 @@ func (s *Session) panicError(c cell.Cell, p interp.Panic) *Error {
 		where := c.N
 		fn := strings.TrimSuffix(m[2], "(...)")
 		fn = strings.TrimPrefix(fn, "main.")
-		s.mu.Lock()
-		if n, ok := s.funcCell[strings.SplitN(fn, ".", 2)[0]]; ok {
+		if n, ok := s.decls.FuncCell(strings.SplitN(fn, ".", 2)[0]); ok {
 			where = n
 		}
-		s.mu.Unlock()
 		pos := fmt.Sprintf("cell[%d]:%s", where, m[1])
 		if first == "" {
 			first, inFunc = pos, fn != "" && fn != "main"

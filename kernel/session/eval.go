@@ -232,7 +232,7 @@ func (s *Session) interpretedFuncs(names []string) []string {
 			continue
 		}
 		seen[n] = true
-		_, declared := s.funcCell[n]
+		_, declared := s.decls.FuncCell(n)
 		v := g[n]
 		if v.IsValid() && v.Kind() == reflect.Interface {
 			v = v.Elem()

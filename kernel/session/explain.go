@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/parser"
+	"go/printer"
 	"go/token"
 	"path"
 	"regexp"
@@ -49,9 +50,7 @@ func (s *Session) explain(e *Error, c cell.Cell) *Error {
 			msg = s.explainMissingPackage(m[1], m[2])
 		}
 	case e.Name == cell.Panic:
-		s.mu.Lock()
-		_, declared := s.declText["main"]
-		s.mu.Unlock()
+		_, declared := s.decls.Decl("main")
 		if !declared && callMainHint.MatchString(c.Code) {
 			e2 := cell.Errorf(cell.CompileError, "cell[%d]: main is not defined: a notebook does not run func main (the session refused it), "+
 				"cells run top to bottom. Rename the function (e.g. run) and call run()", c.N)
@@ -104,7 +103,7 @@ func (s *Session) explainNonFuncCall(c cell.Cell, typ string) string {
 // with the nearest standard library package.
 func (s *Session) explainMissingPackage(at, p string) string {
 	var paths []string
-	for known := range s.pkgNames {
+	for known := range s.decls.Packages() {
 		if !strings.Contains(known, "ᐩ") && !strings.HasPrefix(known, "tick/kernel") && !strings.Contains(known, "/./") {
 			paths = append(paths, known)
 		}
@@ -143,7 +142,10 @@ func callAt(c cell.Cell, line, col int) string {
 		}
 		p := fset.Position(call.Pos())
 		if p.Line-1 == line && p.Column == col || name == "" && p.Line-1 == line {
-			name = printed(fset, call.Fun)
+			var b strings.Builder
+			if printer.Fprint(&b, fset, call.Fun) == nil {
+				name = b.String()
+			}
 		}
 		return true
 	})

@@ -133,9 +133,7 @@ func (s *Session) genericCalls(c cell.Cell) []genericCall {
 		if !ok {
 			return true
 		}
-		s.mu.Lock()
-		text := s.declText[id.Name]
-		s.mu.Unlock()
+		text, _ := s.decls.Decl(id.Name)
 		fd := genericDecl(text)
 		if fd == nil {
 			return true

@@ -74,12 +74,7 @@ func (s *Session) unimportedUse(c cell.Cell) (pkg string, at cell.Pos) {
 		return "", at
 	}
 	globals := s.globals()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	known := map[string]bool{}
-	for _, n := range s.pkgNames {
-		known[n] = true
-	}
+	known := s.decls.Importable(func(string) bool { return false }) // neither imported nor declared
 	find := func(n ast.Node) bool {
 		sel, ok := n.(*ast.SelectorExpr)
 		if !ok || pkg != "" {
@@ -89,10 +84,7 @@ func (s *Session) unimportedUse(c cell.Cell) (pkg string, at cell.Pos) {
 		if !ok || !known[id.Name] {
 			return true
 		}
-		_, imported := s.imports[id.Name]
-		_, global := globals[id.Name]
-		_, declared := s.declText[id.Name]
-		if !imported && !global && !declared {
+		if _, global := globals[id.Name]; !global {
 			pkg, at = id.Name, pc.Pos(id.Pos())
 		}
 		return true
@@ -110,17 +102,15 @@ func (s *Session) unimportedUse(c cell.Cell) (pkg string, at cell.Pos) {
 // importHint names the imports that would define name, when name is the
 // name of a package tick knows and no cell imported it.
 func (s *Session) importHint(name string) string {
-	s.mu.Lock()
-	_, imported := s.imports[name]
+	_, imported := s.decls.Imported(name)
 	var paths []string
 	if !imported {
-		for p, n := range s.pkgNames {
+		for p, n := range s.decls.Packages() {
 			if n == name && !strings.Contains(p, "internal") && !strings.HasPrefix(p, rtPath) {
 				paths = append(paths, fmt.Sprintf("import %q", p))
 			}
 		}
 	}
-	s.mu.Unlock()
 	if len(paths) == 0 {
 		return ""
 	}

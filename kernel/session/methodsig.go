@@ -17,9 +17,7 @@ import (
 // package names; not ok when a type in it has no name the cell can use).
 func (s *Session) methodSig(pkgPath, typ, method string, imports map[string]string) (string, bool, bool) {
 	if pkgPath == "" {
-		s.mu.Lock()
-		text, ok := s.declText[typ+"."+method]
-		s.mu.Unlock()
+		text, ok := s.decls.Decl(typ + "." + method)
 		if !ok {
 			return "", false, false
 		}

@@ -17,7 +17,6 @@ import (
 	"go/ast"
 	"io"
 	"reflect"
-	"strings"
 	"sync"
 
 	"github.com/traefik/yaegi/interp"
@@ -27,6 +26,7 @@ import (
 	"github.com/tick-kernel/tick/kernel/assist"
 	"github.com/tick-kernel/tick/kernel/session/bridge"
 	"github.com/tick-kernel/tick/kernel/session/cell"
+	"github.com/tick-kernel/tick/kernel/session/decls"
 	"github.com/tick-kernel/tick/kernel/session/internal/yaegiprivate"
 	"github.com/tick-kernel/tick/kernel/session/rewrite"
 	"github.com/tick-kernel/tick/kernel/session/rt"
@@ -73,12 +73,10 @@ type Session struct {
 	exec sync.Mutex    // the cell lock: held by ExecuteWith while a cell runs
 	io   *stdio.Router // the standard streams of cell code
 
-	mu       sync.Mutex            // guards the fields below
-	cell     *Cell                 // the running cell, nil between cells
-	frames   []string              // yaegi panic frames of the running cell
-	funcCell map[string]int        // function name → the cell that declared it
-	values   []any                 // the value of the running cell's last expression
-	funcSrc  map[string]funcSource // source of the functions cells declared (redefine.go)
+	mu     sync.Mutex // guards the fields below
+	cell   *Cell      // the running cell, nil between cells
+	frames []string   // yaegi panic frames of the running cell
+	values []any      // the value of the running cell's last expression
 	// refreshing is set while refreshCallers declares functions again;
 	// only the cell's goroutine touches it (under the cell lock).
 	refreshing bool
@@ -86,14 +84,10 @@ type Session struct {
 	// (retention.go); only the cell's goroutine and the goroutine it
 	// runs a piece on touch it.
 	topLevel bool
-	imports  map[string]string // package name → import path, of successful cells
-	pkgNames map[string]string // import path → package name, of the symbol tables (set by New) and compiled packages
-	builtin  map[string]bool   // import paths of the symbol tables given to New
-	typeText map[string]string // type or method name ("T", "T.M") → its declaration text
-	declText map[string]string // func/type/const name → its declaration text
-	count    int               // execution count of the running (or last) cell
-	nvars    int               // counter for names made by SetVar and CompileLoop
-	ran      []string          // Go code of the cells that ran, for the assistant (assist.go)
+	count    int // execution count of the running (or last) cell
+	nvars    int // counter for names made by SetVar and CompileLoop
+
+	decls *decls.Catalog // what the cells declared, behind its own lock
 
 	asst *assist.Assistant // completion and inspection (assist.go)
 
@@ -104,9 +98,7 @@ type Session struct {
 // New starts a session: a fresh interpreter with the standard library,
 // tick's own packages and opts.Symbols.
 func New(opts Options) (*Session, error) {
-	s := &Session{opts: opts, funcCell: map[string]int{},
-		imports: map[string]string{}, declText: map[string]string{}, typeText: map[string]string{},
-		funcSrc: map[string]funcSource{}, ct: bridge.NewTypes()}
+	s := &Session{opts: opts, ct: bridge.NewTypes()}
 	s.io = stdio.New(stdio.Options{Background: opts.Background, PanicFrame: s.notePanicFrame})
 	s.rt = rt.New(int64(opts.MaxDepth), rt.Hooks{
 		Value:   func(v any) { s.setValues(v) },
@@ -127,11 +119,7 @@ func New(opts Options) (*Session, error) {
 		GoPath:       opts.GoPath,
 	})
 	tables := append([]map[string]map[string]reflect.Value{stdlib.Symbols, s.io.Symbols(), symbols.Exports(), s.rt.Symbols(rtPath)}, opts.Symbols...)
-	s.pkgNames = packageNames(tables)
-	s.builtin = map[string]bool{}
-	for p := range s.pkgNames {
-		s.builtin[p] = true
-	}
+	s.decls = decls.New(tables)
 	for _, t := range tables {
 		if err := s.ip.Use(t); err != nil {
 			return nil, fmt.Errorf("session: loading symbols: %w", err)
@@ -322,7 +310,7 @@ func (s *Session) runParsed(c cell.Cell, generated func(*cell.Parsed) []ast.Node
 	}
 	defer func() {
 		if res.Err == nil || res.Err.Name != cell.CompileError {
-			s.noteRan(c.Code + "\n" + added)
+			s.decls.NoteRan(c.Code + "\n" + added)
 		}
 	}()
 	if e := checkDecls(pc); e != nil {
@@ -331,41 +319,30 @@ func (s *Session) runParsed(c cell.Cell, generated func(*cell.Parsed) []ast.Node
 	if e := s.importCompiled(pc); e != nil {
 		return Result{Err: e}
 	}
-	if e := s.dropReimports(pc); e != nil {
+	if e := s.decls.DropReimports(pc); e != nil {
 		return Result{Err: e}
 	}
-	types, e := s.checkTypeRedefs(pc)
+	types, e := s.decls.CheckTypeRedefs(pc)
 	if e != nil {
 		return Result{Err: e}
 	}
 	ints, chans := s.knownIntsAndChans()
-	opts := rewrite.Options{Ints: ints, Chans: chans, MethodSig: s.methodSig, VarType: s.varType, CheckpointCall: checkpointByCall, Dump: s.opts.RewriteDump, Imports: s.importsCopy()}
+	opts := rewrite.Options{Ints: ints, Chans: chans, MethodSig: s.methodSig, VarType: s.varType, CheckpointCall: checkpointByCall, Dump: s.opts.RewriteDump, Imports: s.decls.Imports()}
 	if generated != nil {
 		opts.Generated = generated(pc)
 	}
-	s.mu.Lock()
-	before := make(map[string]bool, len(s.funcCell))
-	for name := range s.funcCell {
-		before[name] = true
-	}
-	s.mu.Unlock()
-	var redefined []string
-	for _, name := range s.noteFuncSources(pc, c) {
-		if before[name] {
-			redefined = append(redefined, name)
-		}
-	}
+	redefined := s.decls.NoteFuncSources(pc, c.N)
 	rewrite.Apply(pc, opts)
 	for _, p := range pc.Pieces() {
 		if p.File != nil {
 			if e := s.runNode(c, p.File); e != nil {
 				return Result{Err: s.explainCrash(e, pc)}
 			}
-			s.noteFuncs(p.File, c.N)
-			s.noteDecls(p.File, pc.Fset)
+			s.decls.NoteFuncs(p.File, c.N)
+			s.decls.NoteDecls(p.File, pc.Fset)
 			s.registerCellTypes(p.File)
-			s.noteTypes(p.File, types)
-			s.refreshCallers(declaredIn(p.File, redefined))
+			s.decls.NoteTypes(p.File, types)
+			s.refreshCallers(decls.DeclaredIn(p.File, redefined))
 			continue
 		}
 		if e := s.runTop(c, p.Stmts); e != nil {
@@ -390,16 +367,6 @@ func checkDecls(pc *cell.Parsed) *Error {
 		}
 	}
 	return nil
-}
-
-func (s *Session) noteFuncs(f *ast.File, n int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, d := range f.Decls {
-		if fd, ok := d.(*ast.FuncDecl); ok {
-			s.funcCell[fd.Name.Name] = n
-		}
-	}
 }
 
 // runValue evaluates the cell's trailing expression and renders its value.
@@ -450,16 +417,7 @@ func (s *Session) runValue(c cell.Cell, x ast.Expr) Result {
 func (s *Session) richMethodsOf(x ast.Expr) []rewrite.RichMethod {
 	var rich []rewrite.RichMethod
 	for _, m := range bridge.RichMethods {
-		s.mu.Lock()
-		declared := false
-		for name := range s.declText {
-			if strings.HasSuffix(name, "."+m.Method) {
-				declared = true
-				break
-			}
-		}
-		s.mu.Unlock()
-		if !declared {
+		if !s.decls.HasMethod(m.Method) {
 			continue
 		}
 		if _, err := s.compile(block([]ast.Stmt{rewrite.RichProbe(x, m.Method)})); err == nil {
