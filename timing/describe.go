@@ -51,6 +51,35 @@ func (r *Result) phasesText(f func(float64) string) string {
 	return b.String()
 }
 
+// CPUWaitLimit is how much longer than the CPU time the wall time per
+// loop may be before the cpu line says the thread waited for a CPU.
+const CPUWaitLimit = 1.1
+
+// HostBound reports whether the statement ran on the host only (no kernel
+// launched), so the calling thread's CPU time is all of its work.
+func (r *Result) HostBound() bool { return r.Counters == nil || r.Counters.Kernels == 0 }
+
+// cpuText is the cpu line, for a host-bound statement whose thread's CPU
+// time was measured: the CPU time per loop beside the wall time, and
+// whether the two disagree because the thread waited for a CPU.
+func (r *Result) cpuText(f func(float64) string) string {
+	c := r.CPU
+	if c == nil || !r.HostBound() || c.Median <= 0 {
+		return ""
+	}
+	s := fmt.Sprintf("%s per loop of the calling thread's CPU time (median; [%s, %s]; the floor's %s subtracted)",
+		f(c.Median), f(c.CILo), f(c.CIHi), f(r.FloorCPU))
+	if !c.CIValid {
+		s = fmt.Sprintf("%s per loop of the calling thread's CPU time (median; the floor's %s subtracted)", f(c.Median), f(r.FloorCPU))
+	}
+	w := r.Stats.Median
+	if w <= CPUWaitLimit*c.Median {
+		return s + sep + fmt.Sprintf("wall %s agrees: the thread hardly waited for a CPU", f(w))
+	}
+	return s + sep + fmt.Sprintf("wall %s is %.1f× that: the thread waited for a CPU about %.0f%% of the time, and the CPU time "+
+		"is what the statement costs when it has a CPU to itself", f(w), w/c.Median, 100*(1-c.Median/w))
+}
+
 // floorText says what the subtracted floor is and what it covers.
 func (r *Result) floorText(f func(float64) string) string {
 	covers := "a call that does nothing, the clock reads and the syncs"

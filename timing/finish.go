@@ -16,6 +16,7 @@ func (r *runner) finish() *Result {
 		}
 	}
 	res.Stats = Summarize(xs, r.o.Confidence)
+	res.CPU, res.FloorCPU = cpuStats(res, r.o.Confidence)
 	var enq []float64
 	for _, s := range res.Samples {
 		if s.Phase == PhaseMeasured {
@@ -46,6 +47,33 @@ func (r *runner) finish() *Result {
 	fillProvenance(&res.Provenance, res, r.facts)
 	res.Warnings = Diagnose(res)
 	return res
+}
+
+// cpuStats summarizes the measured samples' CPU time per loop less the
+// floor's median (nil when no sample has a CPU time).
+func cpuStats(res *Result, confidence float64) (*Stats, float64) {
+	var fl []float64
+	for _, s := range res.FloorSamples {
+		if s.CPU > 0 {
+			fl = append(fl, float64(s.CPU)/float64(max(s.N, 1)))
+		}
+	}
+	floor := 0.0
+	if len(fl) > 0 {
+		slices.Sort(fl)
+		floor = Quantile(fl, 0.5)
+	}
+	var xs []float64
+	for _, s := range res.Samples {
+		if s.Phase == PhaseMeasured && s.CPU > 0 {
+			xs = append(xs, max(float64(s.CPU)/float64(max(s.N, 1))-floor, 0))
+		}
+	}
+	if len(xs) == 0 {
+		return nil, 0
+	}
+	st := Summarize(xs, confidence)
+	return &st, floor
 }
 
 // counters are the runtime's counters per loop over the measured samples,

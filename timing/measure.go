@@ -2,6 +2,7 @@ package timing
 
 import (
 	"context"
+	"runtime"
 	"runtime/debug"
 	"slices"
 	"time"
@@ -126,6 +127,15 @@ func (r *runner) timed(t *Target, n int, mode SyncMode) (Sample, error) {
 			return Sample{}, err
 		}
 	}
+	// The thread's CPU time around the interval (outside it): the calls
+	// run on this goroutine, kept on this thread for the sample.
+	cpu := haveThreadCPU && r.realClock()
+	var c0 time.Duration
+	if cpu {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		c0 = threadCPU()
+	}
 	t0 := r.now()
 	if mode == SyncIter {
 		for range n {
@@ -146,7 +156,11 @@ func (r *runner) timed(t *Target, n int, mode SyncMode) (Sample, error) {
 		}
 	}
 	t1 := r.now()
-	return Sample{N: n, Elapsed: t1 - t0, Enqueued: tq - t0}, nil
+	s := Sample{N: n, Elapsed: t1 - t0, Enqueued: tq - t0}
+	if cpu {
+		s.CPU = threadCPU() - c0
+	}
+	return s, nil
 }
 
 func (r *runner) record(s Sample, p CallPhase) Sample {

@@ -24,6 +24,14 @@ type Result struct {
 	// Stats are per-loop times of the measured samples with the floor
 	// subtracted.
 	Stats Stats `json:"stats"`
+	// CPU summarizes the calling thread's CPU time per loop over the
+	// measured samples, the floor's median subtracted (at least 0); nil
+	// where the thread's CPU time is not measured. For a statement that
+	// runs on the host it is what the statement costs when it has a CPU:
+	// the wall time less the waits for one. FloorCPU is the floor's CPU
+	// time per loop.
+	CPU      *Stats  `json:"cpu,omitempty"`
+	FloorCPU float64 `json:"floor_cpu_ns,omitempty"`
 	// EnqueueMedian is the median per-loop time until the calls returned,
 	// before the final sync (ns, floor not subtracted).
 	EnqueueMedian float64 `json:"enqueue_median_ns"`

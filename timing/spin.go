@@ -1,20 +1,38 @@
 package timing
 
-import "time"
+import (
+	"runtime"
+	"time"
+)
 
-// Spin busy-waits for d on the calling goroutine: a host workload of known
-// cost, for checking what %timeit reports against a time you know. It is
-// compiled Go, so a cell's `timing.Spin(10*time.Microsecond)` costs 10 µs
-// plus one call, with none of the interpreter's cost per iteration that
-// makes a busy-wait loop written in a cell overshoot (its time.Since runs
-// interpreted). Spin(0) returns at once: timing it shows what one call
-// from a cell into compiled code costs. For device work of known cost see
-// the tensor runtime's Dev.Spin.
+// Spin busy-waits until the calling thread has run for d: a host workload
+// of known cost, for checking what %timeit reports against a time you
+// know. Its cost is CPU time, like real work: on a busy machine a call
+// takes d of CPU plus whatever the thread waited for one, so the wall time
+// per loop grows with the load and the CPU time per loop (%timeit's cpu
+// line) stays d. (On systems without a thread CPU clock, only Linux has
+// one here, it waits for d of wall time.)
+//
+// It is compiled Go, so a cell's `timing.Spin(10*time.Microsecond)` costs
+// 10 µs plus one call and one reading of the thread's clock, with none of
+// the interpreter's cost per iteration that makes a busy-wait loop written
+// in a cell overshoot. Spin(0) returns at once: timing it shows what one
+// call from a cell into compiled code costs. For device work of known cost
+// see the tensor runtime's Dev.Spin.
 func Spin(d time.Duration) {
 	if d <= 0 {
 		return
 	}
-	t0 := time.Now()
-	for time.Since(t0) < d {
+	if !haveThreadCPU {
+		t0 := time.Now()
+		for time.Since(t0) < d {
+		}
+		return
+	}
+	// The goroutine stays on this thread, so the thread's clock is its own.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	c0 := threadCPU()
+	for threadCPU()-c0 < d {
 	}
 }

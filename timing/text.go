@@ -197,7 +197,7 @@ func (r *Result) rows(digits int) []row {
 		}},
 	}
 	for _, l := range []struct{ label, text string }{
-		{"drain", r.drainText(f)}, {"check", r.checkText()}, {"device", r.deviceText(digits)}, {"memory", r.memoryText()},
+		{"cpu", r.cpuText(f)}, {"drain", r.drainText(f)}, {"check", r.checkText()}, {"device", r.deviceText(digits)}, {"memory", r.memoryText()},
 	} {
 		if l.text != "" {
 			rows = append(rows, row{l.label, [][]string{items(l.text)}})

@@ -313,6 +313,10 @@ type Sample struct {
 	// Drain is how long the device needed, after t1, to finish the work
 	// the sample left queued (SyncNone only; not part of Elapsed).
 	Drain time.Duration `json:"drain_ns,omitempty"`
+	// CPU is the CPU time of the thread that made the calls, over the
+	// interval (Linux, wall clock only; 0 otherwise): the interval less the
+	// time the thread waited for a CPU, plus a clock read.
+	CPU time.Duration `json:"cpu_ns,omitempty"`
 	// Round is, for a measured sample of Interleave, the round it was
 	// taken in (from 1): each round takes one sample of each statement,
 	// back to back in random order.
