@@ -56,6 +56,11 @@ const (
 	// WarnJITWarmBefore: the JIT had been called before the measurement,
 	// so its compile (and capture) are not in the result.
 	WarnJITWarmBefore WarningKind = "jit-called-before"
+	// WarnMutatesInput: the statement changed a Go slice or array it
+	// reads (hashed before and after the measurement, outside the timed
+	// intervals), so later calls ran on changed data (%timeit in
+	// kernel/magic).
+	WarnMutatesInput WarningKind = "mutates-input"
 	// WarnDescheduled: the process's threads waited for a CPU for more
 	// than DescheduledShare of the sampling time.
 	WarnDescheduled WarningKind = "descheduled"

@@ -40,7 +40,7 @@ func timeit(ctx context.Context, h Evaluator, pub outputSink, args, body string,
 	if a.Vs != "" {
 		r, rep, err = timeitVs(ctx, h, a, target.Target)
 	} else {
-		r, rep, err = timeitOne(ctx, a, target)
+		r, rep, err = timeitOne(ctx, a, target, snapshotInputs(h, a.Stmt))
 	}
 	if err != nil {
 		prog.abort(stopReason(ctx))
@@ -69,13 +69,16 @@ func timeit(ctx context.Context, h Evaluator, pub outputSink, args, body string,
 }
 
 // timeitOne measures one statement.
-func timeitOne(ctx context.Context, a *timeitArgs, t timedStmt) (*timing.Result, report, error) {
+func timeitOne(ctx context.Context, a *timeitArgs, t timedStmt, inputs *inputSnapshot) (*timing.Result, report, error) {
 	r, err := timing.Measure(ctx, t.Target, a.Opts)
 	if err != nil {
 		return nil, report{}, err
 	}
 	r.Label = label(a.Stmt)
 	onceBuildWarning(r)
+	if w := inputs.warning(r, a.Setup != ""); w != nil { // mutation.go
+		r.Warnings = append(r.Warnings, *w)
+	}
 	if w := interpretedWarning(ctx, a.Stmt, t, r); w != nil { // interpreted.go
 		r.Warnings = append(r.Warnings, *w)
 	}
