@@ -363,3 +363,21 @@ func TestTimeitSaysInterpreted(t *testing.T) {
 		t.Fatalf("a compiled call was called interpreted: %q", out)
 	}
 }
+
+// TestInterpretedShimsNamed: %timeit of tick's interpreted slices.Sort
+// names it in the interpreted-code warning with the compiled alternative,
+// and %bench of a benchmark declared in an ordinary cell warns that it runs
+// interpreted, tick's slices included.
+func TestInterpretedShimsNamed(t *testing.T) {
+	r := compiledSession(t)
+	r.ok("import (\"slices\"; \"testing\")\nxs := make([]int, 3000)\nfor i := range xs { xs[i] = (i * 7919) % 3001 }")
+	out := strings.Join(strings.Fields(r.ok("%timeit -T 300ms --plot=none c := slices.Clone(xs); slices.Sort(c)")), " ")
+	if !strings.Contains(out, "slices.Clone, slices.Sort are tick's own generic code, interpreted") || !strings.Contains(out, "slices.Sort → sort.Ints") {
+		t.Errorf("%%timeit of slices.Sort does not name the shim and its compiled alternative: %q", out)
+	}
+	r.ok("func BenchmarkShimSort(b *testing.B) { for b.Loop() { c := slices.Clone(xs); slices.Sort(c) } }")
+	out = strings.Join(strings.Fields(r.ok("%bench --count 5 -T 300ms --plot=none BenchmarkShimSort")), " ")
+	if !strings.Contains(out, "of the benchmark's CPU time is the interpreter running Go code") || !strings.Contains(out, "slices.Sort → sort.Ints") {
+		t.Errorf("%%bench of an interpreted benchmark does not warn: %q", out)
+	}
+}

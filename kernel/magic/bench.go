@@ -115,6 +115,9 @@ func bench(ctx context.Context, h Evaluator, pub outputSink, args string) (*disp
 		}
 		r.Label = name
 		a.fix(r)
+		if w := benchInterpretedWarning(ctx, a.target.Call, a.backend, r); w != nil { // interpreted.go
+			r.Warnings = append(r.Warnings, *w)
+		}
 		pl, alt, err := resultPlots(r, plots)
 		if err != nil {
 			return nil, fmt.Errorf("%%bench: %w", err)
