@@ -2,6 +2,8 @@ package magic
 
 import (
 	"fmt"
+	goscanner "go/scanner"
+	"go/token"
 	"hash/maphash"
 	"reflect"
 	"slices"
@@ -31,12 +33,12 @@ const maxHashed = 256 << 20
 func snapshotInputs(h Evaluator, stmt string) *inputSnapshot {
 	s := &inputSnapshot{h: h, seed: maphash.MakeSeed()}
 	n := namesOf(stmt)
-	vars := map[string]bool{} // the cells' variables: not packages, functions or the statement's own
-	for _, v := range h.Vars() {
-		vars[v.Name] = true
-	}
+	// Not h.Vars(): it formats every variable's value, which for a tensor
+	// runs the runtime. A package is always followed by '.'; a slice or an
+	// array never needs to be.
+	selectors := selectorRoots(stmt)
 	for _, name := range uniq(n.mentions) {
-		if !vars[name] || slices.Contains(n.assigns, name) || slices.Contains(n.declares, name) {
+		if selectors[name] || slices.Contains(n.assigns, name) || slices.Contains(n.declares, name) {
 			continue
 		}
 		if sum, ok := s.hash(name); ok {
@@ -44,6 +46,37 @@ func snapshotInputs(h Evaluator, stmt string) *inputSnapshot {
 		}
 	}
 	return s
+}
+
+// selectorRoots are the identifiers of stmt that are followed by '.' each
+// time they appear (packages, and values whose methods or fields it uses).
+func selectorRoots(stmt string) map[string]bool {
+	var sc goscanner.Scanner
+	fset := token.NewFileSet()
+	sc.Init(fset.AddFile("", fset.Base(), len(stmt)), []byte(stmt), nil, 0)
+	roots, bare := map[string]bool{}, map[string]bool{}
+	last := ""
+	for {
+		_, tok, lit := sc.Scan()
+		if last != "" {
+			if tok == token.PERIOD {
+				roots[last] = true
+			} else {
+				bare[last] = true
+			}
+		}
+		if tok == token.EOF {
+			break
+		}
+		last = ""
+		if tok == token.IDENT {
+			last = lit
+		}
+	}
+	for name := range bare {
+		delete(roots, name)
+	}
+	return roots
 }
 
 // hash hashes the session variable name when it is a slice or array of

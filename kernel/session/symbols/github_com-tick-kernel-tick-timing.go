@@ -14,6 +14,7 @@ func init() {
 	Symbols["github.com/tick-kernel/tick/timing/timing"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"BacklogShare":          reflect.ValueOf(constant.MakeFromLiteral("0.1000000000000000000013552527156068805425093160010874271392822266", token.FLOAT, 0)),
+		"CPUWaitLimit":          reflect.ValueOf(constant.MakeFromLiteral("1.100000000000000000021684043449710088680149056017398834228515625", token.FLOAT, 0)),
 		"CacheCompiled":         reflect.ValueOf(constant.MakeFromLiteral("\"compiled\"", token.STRING, 0)),
 		"CacheDisk":             reflect.ValueOf(constant.MakeFromLiteral("\"disk hit\"", token.STRING, 0)),
 		"CacheMemory":           reflect.ValueOf(constant.MakeFromLiteral("\"memory hit\"", token.STRING, 0)),
@@ -103,6 +104,7 @@ func init() {
 		"WarnHighVariation":     reflect.ValueOf(timing.WarnHighVariation),
 		"WarnImplausible":       reflect.ValueOf(timing.WarnImplausible),
 		"WarnJITWarmBefore":     reflect.ValueOf(timing.WarnJITWarmBefore),
+		"WarnMutatesInput":      reflect.ValueOf(timing.WarnMutatesInput),
 		"WarnNearFloor":         reflect.ValueOf(timing.WarnNearFloor),
 		"WarnNearResolution":    reflect.ValueOf(timing.WarnNearResolution),
 		"WarnNoCompute":         reflect.ValueOf(timing.WarnNoCompute),
