@@ -70,14 +70,15 @@ func benchInterpretedWarning(ctx context.Context, call func(int) error, backend 
 	if !strings.HasPrefix(backend, "interpreted") || r.Loops == 0 {
 		return nil
 	}
-	share, n, ok := attribute(ctx, call, r.Loops)
-	if !ok {
-		return nil
+	// The benchmark is interpreted whatever a profile finds; the profile
+	// says how much of its time that is, when it gets enough samples.
+	measured := "the benchmark runs interpreted"
+	if share, n, ok := attribute(ctx, call, r.Loops); ok {
+		measured = fmt.Sprintf("%.0f%% of the benchmark's CPU time is the interpreter running Go code (a CPU profile of %d samples, taken after the measurement)", 100*share, n)
 	}
 	return &timing.Warning{Kind: WarnInterpreted,
-		Message: fmt.Sprintf("%.0f%% of the benchmark's CPU time is the interpreter running Go code (a CPU profile of %d samples, taken after the measurement): "+
-			"it was declared in an ordinary cell, so it runs interpreted, and so does what it calls there — tick's slices, maps and cmp "+
-			"functions too, which are generic Go interpreted in every session (yaegi cannot load compiled generic functions)", 100*share, n),
+		Message: measured + ": it was declared in an ordinary cell, so it runs interpreted, and so does what it calls there — tick's slices, maps and cmp " +
+			"functions too, which are generic Go interpreted in every session (yaegi cannot load compiled generic functions)",
 		Fix: "declare the benchmark in a %%go cell (compiled, with the standard library's own slices and maps), or call compiled " +
 			"functions from it (slices.Sort → sort.Ints, sort.Float64s or sort.Strings; slices.SortFunc → sort.Slice)"}
 }
