@@ -12,6 +12,7 @@ import (
 	"github.com/traefik/yaegi/interp"
 
 	"github.com/tick-kernel/tick/kernel/session/cell"
+	"github.com/tick-kernel/tick/kernel/session/diagnose"
 )
 
 // Most blocked cells end at the first interrupt (blocking.go). What still
@@ -78,7 +79,7 @@ func (s *Session) executeHere(c cell.Cell, prog *interp.Program) (e *Error) {
 		s.rt.NotePanic(p.Value)
 		return s.panicError(c, p)
 	}
-	return compileError(c, err)
+	return diagnose.CompileError(c, err)
 }
 
 func abandonedError(c cell.Cell, what string) *Error {

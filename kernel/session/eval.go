@@ -10,6 +10,7 @@ import (
 	"github.com/traefik/yaegi/interp"
 
 	"github.com/tick-kernel/tick/kernel/session/cell"
+	"github.com/tick-kernel/tick/kernel/session/diagnose"
 	"github.com/tick-kernel/tick/kernel/session/rewrite"
 )
 
@@ -73,7 +74,7 @@ func (e *Evaluator) Eval(expr string) (reflect.Value, error) {
 	s, c := e.s, cell.Cell{N: e.n, Code: expr}
 	pc, err := cell.Parse(s.ip.FileSet(), c)
 	if err != nil {
-		return reflect.Value{}, compileError(c, err)
+		return reflect.Value{}, diagnose.CompileError(c, err)
 	}
 	if pc.Value == nil || pc.Decls != nil || len(pc.Stmts) > 0 {
 		return reflect.Value{}, cell.Errorf(cell.CompileError, "%q is not a single Go expression", expr)

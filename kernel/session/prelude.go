@@ -51,6 +51,13 @@ func (s *Session) loadPrelude() error {
 	return nil
 }
 
+// scope is the session as diagnose reads it.
+type scope struct{ s *Session }
+
+func (c scope) Globals() map[string]reflect.Value { return c.s.globals() }
+
+func (c scope) Symbols(name string) map[string]reflect.Value { return c.s.packageSymbols(name) }
+
 // globals returns the session's global variables and constants. yaegi's
 // Globals panics after a failed compile left a symbol without storage;
 // then it reports nothing.

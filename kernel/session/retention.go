@@ -10,6 +10,7 @@ import (
 	"github.com/traefik/yaegi/interp"
 
 	"github.com/tick-kernel/tick/kernel/session/cell"
+	"github.com/tick-kernel/tick/kernel/session/diagnose"
 	"github.com/tick-kernel/tick/kernel/session/rewrite"
 )
 
@@ -56,14 +57,14 @@ func (s *Session) runTop(c cell.Cell, list []ast.Stmt) *Error {
 			file, call := asDecl(p.block.List[0], fmt.Sprintf("%s%d", topFunc, i))
 			prog, err := s.compile(file)
 			if err != nil {
-				return compileError(c, err)
+				return diagnose.CompileError(c, err)
 			}
 			steps = append(steps, step{prog: prog})
 			p.block = call
 		}
 		prog, err := s.compile(p.block)
 		if err != nil {
-			return compileError(c, err)
+			return diagnose.CompileError(c, err)
 		}
 		steps = append(steps, step{prog, p.wrapped})
 	}

@@ -17,6 +17,7 @@ import (
 	"go/ast"
 	"io"
 	"reflect"
+	"strings"
 	"sync"
 
 	"github.com/traefik/yaegi/interp"
@@ -27,6 +28,7 @@ import (
 	"github.com/tick-kernel/tick/kernel/session/bridge"
 	"github.com/tick-kernel/tick/kernel/session/cell"
 	"github.com/tick-kernel/tick/kernel/session/decls"
+	"github.com/tick-kernel/tick/kernel/session/diagnose"
 	"github.com/tick-kernel/tick/kernel/session/internal/yaegiprivate"
 	"github.com/tick-kernel/tick/kernel/session/rewrite"
 	"github.com/tick-kernel/tick/kernel/session/rt"
@@ -87,7 +89,8 @@ type Session struct {
 	count    int // execution count of the running (or last) cell
 	nvars    int // counter for names made by SetVar and CompileLoop
 
-	decls *decls.Catalog // what the cells declared, behind its own lock
+	decls *decls.Catalog      // what the cells declared, behind its own lock
+	diag  *diagnose.Diagnoser // explains the cells' errors
 
 	asst *assist.Assistant // completion and inspection (assist.go)
 
@@ -120,6 +123,7 @@ func New(opts Options) (*Session, error) {
 	})
 	tables := append([]map[string]map[string]reflect.Value{stdlib.Symbols, s.io.Symbols(), symbols.Exports(), s.rt.Symbols(rtPath)}, opts.Symbols...)
 	s.decls = decls.New(tables)
+	s.diag = diagnose.New(scope{s}, s.decls, func(p string) bool { return strings.HasPrefix(p, rtPath) })
 	for _, t := range tables {
 		if err := s.ip.Use(t); err != nil {
 			return nil, fmt.Errorf("session: loading symbols: %w", err)
@@ -189,11 +193,11 @@ func (s *Session) ExecuteWith(ctx context.Context, c Cell, sink Sink, run func(*
 	}()
 	defer func() {
 		if v := recover(); v != nil {
-			res = Result{Err: internalError(v)}
+			res = Result{Err: diagnose.Internal(v)}
 		}
 	}()
 	if ctx.Err() != nil {
-		return Result{Err: interruptedError()}
+		return Result{Err: diagnose.Interrupted()}
 	}
 	return run(r)
 }
@@ -222,7 +226,7 @@ func (r *Run) Interrupted() bool { return r.s.Interrupted() }
 func (r *Run) Go(sp cell.Span) Result {
 	c := sp.Padded()
 	res := r.s.run(c)
-	res.Err = r.s.withHint(r.s.explain(res.Err, c), c)
+	res.Err = r.s.diag.Explain(res.Err, c)
 	return res
 }
 
@@ -298,7 +302,7 @@ func (s *Session) runParsed(c cell.Cell, generated func(*cell.Parsed) []ast.Node
 	base := s.ip.FileSet().Base()
 	pc, err := cell.Parse(s.ip.FileSet(), c)
 	if err != nil {
-		return Result{Err: compileError(c, err)}
+		return Result{Err: diagnose.CompileError(c, err)}
 	}
 	added := s.addImports(pc)
 	if leavesNothing(pc) { // its files go when it ran without an error (retention.go)
@@ -336,7 +340,7 @@ func (s *Session) runParsed(c cell.Cell, generated func(*cell.Parsed) []ast.Node
 	for _, p := range pc.Pieces() {
 		if p.File != nil {
 			if e := s.runNode(c, p.File); e != nil {
-				return Result{Err: s.explainCrash(e, pc)}
+				return Result{Err: s.diag.Crash(e, pc)}
 			}
 			s.decls.NoteFuncs(p.File, c.N)
 			s.decls.NoteDecls(p.File, pc.Fset)
@@ -346,7 +350,7 @@ func (s *Session) runParsed(c cell.Cell, generated func(*cell.Parsed) []ast.Node
 			continue
 		}
 		if e := s.runTop(c, p.Stmts); e != nil {
-			return Result{Err: s.explainCrash(e, pc)}
+			return Result{Err: s.diag.Crash(e, pc)}
 		}
 	}
 	if pc.Value == nil {
@@ -440,7 +444,7 @@ func (s *Session) compile(n ast.Node) (prog *interp.Program, err error) {
 	defer yaegiprivate.Release(s.ip)
 	defer func() {
 		if r := recover(); r != nil {
-			err = &crashError{r}
+			err = &diagnose.Crash{V: r}
 		}
 	}()
 	return s.ip.CompileAST(n)
@@ -451,7 +455,7 @@ func (s *Session) compile(n ast.Node) (prog *interp.Program, err error) {
 func (s *Session) runNode(c cell.Cell, n ast.Node) *Error {
 	prog, err := s.compile(n)
 	if err != nil {
-		return compileError(c, err)
+		return diagnose.CompileError(c, err)
 	}
 	return s.execute(c, prog)
 }

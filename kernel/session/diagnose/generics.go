@@ -1,4 +1,4 @@
-package session
+package diagnose
 
 import (
 	"fmt"
@@ -68,7 +68,7 @@ func (g genericCall) advice() string {
 
 // genericHint rewrites msg, a compile error of c, when it is an inference
 // failure in a call of a cell's generic function. It returns "" otherwise.
-func (s *Session) genericHint(msg string, c cell.Cell) string {
+func (d *Diagnoser) genericHint(msg string, c cell.Cell) string {
 	var want func(genericCall) bool
 	var why string
 	if m := undefinedTypeParam.FindStringSubmatch(msg); m != nil {
@@ -85,7 +85,7 @@ func (s *Session) genericHint(msg string, c cell.Cell) string {
 	}
 	// The interpreter's position may be the declaration's, in another cell.
 	msg = cellPrefix.ReplaceAllString(msg, "")
-	for _, g := range s.genericCalls(c) {
+	for _, g := range d.genericCalls(c) {
 		if want(g) {
 			return fmt.Sprintf("%s: cannot infer the type parameters of %s in this call (%s; interpreter message: %q): %s",
 				g.pos, g.name, why, msg, g.advice())
@@ -114,7 +114,7 @@ func hasArg[T ast.Expr](c *ast.CallExpr) bool {
 
 // genericCalls returns the calls in the code of c of generic functions
 // declared in cells, in cell order.
-func (s *Session) genericCalls(c cell.Cell) []genericCall {
+func (d *Diagnoser) genericCalls(c cell.Cell) []genericCall {
 	if cell.HasMagic(c.Code) {
 		return nil
 	}
@@ -122,7 +122,7 @@ func (s *Session) genericCalls(c cell.Cell) []genericCall {
 	if err != nil {
 		return nil
 	}
-	globals := s.globals()
+	globals := d.scope.Globals()
 	var out []genericCall
 	visit := func(n ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
@@ -133,7 +133,7 @@ func (s *Session) genericCalls(c cell.Cell) []genericCall {
 		if !ok {
 			return true
 		}
-		text, _ := s.decls.Decl(id.Name)
+		text, _ := d.decls.Decl(id.Name)
 		fd := genericDecl(text)
 		if fd == nil {
 			return true

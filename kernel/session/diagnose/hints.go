@@ -1,4 +1,4 @@
-package session
+package diagnose
 
 import (
 	"fmt"
@@ -22,7 +22,7 @@ var (
 
 // withHint returns e, an error of the Go code of c, with a hint appended
 // to its message and first traceback line, when the session knows one.
-func (s *Session) withHint(e *Error, c cell.Cell) *Error {
+func (d *Diagnoser) withHint(e *cell.Error, c cell.Cell) *cell.Error {
 	if e == nil || e.Name != cell.CompileError {
 		return e
 	}
@@ -30,14 +30,14 @@ func (s *Session) withHint(e *Error, c cell.Cell) *Error {
 	if strings.HasSuffix(value, "definition loop") {
 		// yaegi's message for a type or conversion of a package that is not
 		// imported (var w io.Writer): say what Go says.
-		if pkg, at := s.unimportedUse(c); pkg != "" {
+		if pkg, at := d.unimportedUse(c); pkg != "" {
 			value = at.String() + ": undefined: " + pkg
 		}
 	}
 	out := *e
-	if g := s.genericHint(value, c); g != "" {
+	if g := d.genericHint(value, c); g != "" {
 		out.Value = g
-	} else if hint := s.compileHint(value); hint != "" {
+	} else if hint := d.compileHint(value); hint != "" {
 		out.Value = value + "; " + hint
 	} else {
 		return e
@@ -46,13 +46,13 @@ func (s *Session) withHint(e *Error, c cell.Cell) *Error {
 	return &out
 }
 
-func (s *Session) compileHint(msg string) string {
+func (d *Diagnoser) compileHint(msg string) string {
 	if m := undefinedName.FindStringSubmatch(msg); m != nil {
-		return s.importHint(m[1])
+		return d.importHint(m[1])
 	}
 	if m := noSymbol.FindStringSubmatch(msg); m != nil {
 		var names []string
-		for name := range s.packageSymbols(m[1]) {
+		for name := range d.scope.Symbols(m[1]) {
 			names = append(names, name)
 		}
 		if near := cell.Nearest(m[2], names); len(near) > 0 {
@@ -65,7 +65,7 @@ func (s *Session) compileHint(msg string) string {
 // unimportedUse finds the first use in the code of c of a package name
 // tick knows that no cell imported and that names nothing else in the
 // session, with its position in the cell.
-func (s *Session) unimportedUse(c cell.Cell) (pkg string, at cell.Pos) {
+func (d *Diagnoser) unimportedUse(c cell.Cell) (pkg string, at cell.Pos) {
 	if cell.HasMagic(c.Code) {
 		return "", at
 	}
@@ -73,8 +73,8 @@ func (s *Session) unimportedUse(c cell.Cell) (pkg string, at cell.Pos) {
 	if err != nil {
 		return "", at
 	}
-	globals := s.globals()
-	known := s.decls.Importable(func(string) bool { return false }) // neither imported nor declared
+	globals := d.scope.Globals()
+	known := d.decls.Importable(func(string) bool { return false }) // neither imported nor declared
 	find := func(n ast.Node) bool {
 		sel, ok := n.(*ast.SelectorExpr)
 		if !ok || pkg != "" {
@@ -101,12 +101,12 @@ func (s *Session) unimportedUse(c cell.Cell) (pkg string, at cell.Pos) {
 
 // importHint names the imports that would define name, when name is the
 // name of a package tick knows and no cell imported it.
-func (s *Session) importHint(name string) string {
-	_, imported := s.decls.Imported(name)
+func (d *Diagnoser) importHint(name string) string {
+	_, imported := d.decls.Imported(name)
 	var paths []string
 	if !imported {
-		for p, n := range s.decls.Packages() {
-			if n == name && !strings.Contains(p, "internal") && !strings.HasPrefix(p, rtPath) {
+		for p, n := range d.decls.Packages() {
+			if n == name && !strings.Contains(p, "internal") && !d.hidden(p) {
 				paths = append(paths, fmt.Sprintf("import %q", p))
 			}
 		}

@@ -1,4 +1,4 @@
-package session
+package diagnose
 
 import (
 	"fmt"
@@ -29,7 +29,7 @@ var (
 )
 
 // explain returns e reworded when it is one of the errors above, or e.
-func (s *Session) explain(e *Error, c cell.Cell) *Error {
+func (d *Diagnoser) explain(e *cell.Error, c cell.Cell) *cell.Error {
 	if e == nil {
 		return nil
 	}
@@ -37,7 +37,7 @@ func (s *Session) explain(e *Error, c cell.Cell) *Error {
 	switch {
 	case e.Name == cell.Unsupported:
 		if m := nonFuncCall.FindStringSubmatch(e.Value); m != nil {
-			msg = s.explainNonFuncCall(c, m[1])
+			msg = d.explainNonFuncCall(c, m[1])
 		}
 	case e.Name == cell.CompileError:
 		if m := noArgsCall.FindStringSubmatch(e.Value); m != nil {
@@ -47,10 +47,10 @@ func (s *Session) explain(e *Error, c cell.Cell) *Error {
 				msg = m[1] + ": not enough arguments in call to " + name + " (Shift-Tab on it shows its signature)"
 			}
 		} else if m := missingSrc.FindStringSubmatch(e.Value); m != nil {
-			msg = s.explainMissingPackage(m[1], m[2])
+			msg = d.explainMissingPackage(m[1], m[2])
 		}
 	case e.Name == cell.Panic:
-		_, declared := s.decls.Decl("main")
+		_, declared := d.decls.Decl("main")
 		if !declared && callMainHint.MatchString(c.Code) {
 			e2 := cell.Errorf(cell.CompileError, "cell[%d]: main is not defined: a notebook does not run func main (the session refused it), "+
 				"cells run top to bottom. Rename the function (e.g. run) and call run()", c.N)
@@ -70,9 +70,9 @@ func (s *Session) explain(e *Error, c cell.Cell) *Error {
 }
 
 // explainNonFuncCall names the call of a value of type typ in c.
-func (s *Session) explainNonFuncCall(c cell.Cell, typ string) string {
+func (d *Diagnoser) explainNonFuncCall(c cell.Cell, typ string) string {
 	name, pos := "", ""
-	g := s.globals()
+	g := d.scope.Globals()
 	f, fset := parseCellLoosely(c)
 	if f != nil {
 		ast.Inspect(f, func(n ast.Node) bool {
@@ -101,9 +101,9 @@ func (s *Session) explainNonFuncCall(c cell.Cell, typ string) string {
 
 // explainMissingPackage says that path is no package the session knows,
 // with the nearest standard library package.
-func (s *Session) explainMissingPackage(at, p string) string {
+func (d *Diagnoser) explainMissingPackage(at, p string) string {
 	var paths []string
-	for known := range s.decls.Packages() {
+	for known := range d.decls.Packages() {
 		if !strings.Contains(known, "ᐩ") && !strings.HasPrefix(known, "tick/kernel") && !strings.Contains(known, "/./") {
 			paths = append(paths, known)
 		}

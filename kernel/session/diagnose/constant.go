@@ -1,4 +1,4 @@
-package session
+package diagnose
 
 import (
 	"fmt"
@@ -18,7 +18,7 @@ var convertCrash = regexp.MustCompile(`^(\d+:\d+): CFG post-order panic: reflect
 
 // constantError returns the compile error for the interpreter's crash v
 // when it converted a constant to a type it cannot have, or nil.
-func constantError(c cell.Cell, v any) *Error {
+func constantError(c cell.Cell, v any) *cell.Error {
 	m := convertCrash.FindStringSubmatch(fmt.Sprint(v))
 	if m == nil {
 		return nil

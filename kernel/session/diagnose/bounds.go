@@ -1,4 +1,4 @@
-package session
+package diagnose
 
 import (
 	"fmt"
@@ -19,9 +19,9 @@ import (
 // when exactly one of them is out of range with the variables' values,
 // its numbers make Go's message.
 
-// boundsDetail returns Go's message for a bounds panic msg of cell c, or
+// BoundsDetail returns Go's message for a bounds panic msg of cell c, or
 // "" when the numbers cannot be known for sure.
-func (s *Session) boundsDetail(c cell.Cell, msg string, inFunc bool) string {
+func (d *Diagnoser) BoundsDetail(c cell.Cell, msg string, inFunc bool) string {
 	isIndex := strings.HasPrefix(msg, "runtime error: index out of range: ")
 	isSlice := strings.HasPrefix(msg, "runtime error: slice bounds out of range: ")
 	if inFunc || !isIndex && !isSlice {
@@ -31,7 +31,7 @@ func (s *Session) boundsDetail(c cell.Cell, msg string, inFunc bool) string {
 	if err != nil {
 		return ""
 	}
-	g := s.globals()
+	g := d.scope.Globals()
 	found := map[string]bool{}
 	visit := func(n ast.Node) bool {
 		switch x := n.(type) {
