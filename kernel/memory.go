@@ -1,10 +1,13 @@
 package kernel
 
 import (
+	"context"
 	"runtime/debug"
 	"runtime/metrics"
 	"sync/atomic"
 	"time"
+
+	"github.com/tick-kernel/tick/kernel/session"
 )
 
 // Returning memory after bursts: Go's background scavenger gives freed heap
@@ -39,4 +42,21 @@ func releaseSoon() {
 		defer releasePending.Store(false)
 		debug.FreeOSMemory()
 	})
+}
+
+// ReleasingRunner returns r with Execute returning a cell's burst of
+// allocations to the OS, as the kernel does for its own (the engine
+// process wraps its session in it: the cells' memory is there).
+func ReleasingRunner(r session.Runner) session.Runner { return releasing{r} }
+
+type releasing struct{ session.Runner }
+
+func (r releasing) Execute(ctx context.Context, c session.Cell, sink session.Sink) session.Result {
+	before := allocated()
+	defer func() {
+		if allocated()-before > burstBytes {
+			releaseSoon()
+		}
+	}()
+	return r.Runner.Execute(ctx, c, sink)
 }

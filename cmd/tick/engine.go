@@ -82,5 +82,5 @@ func runEngine(args []string, stdout, stderr io.Writer) error {
 			runner.Interrupt()
 		}
 	}()
-	return supervisor.Serve(runner, in, out)
+	return supervisor.Serve(kernel.ReleasingRunner(runner), in, out)
 }

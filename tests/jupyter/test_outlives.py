@@ -11,7 +11,8 @@ import unittest
 
 from jupyter_client.manager import KernelManager
 
-from tickenv import KERNEL, TIMEOUT, run
+import cgroups
+from tickenv import KERNEL, TIMEOUT, run, stdout_of
 
 RACE = """import "sync"
 m := map[int]int{}
@@ -91,6 +92,44 @@ class FatalErrorsEndTheCell(Started):
         self.assertEqual(reply["content"]["status"], "error")
         self.assertIn("undefined: x", errors_of(outs)[0]["evalue"])
         self.assertEqual(self.value("y := 5\ny * 2"), ["10"])
+
+
+
+class MemoryInACgroup(unittest.TestCase):
+    """Problem 3: the ceiling read only /sys/fs/cgroup/memory.max; in a
+    1.5 GiB cgroup (v1, or a nested v2 limit) a 2 GiB bytes.Repeat got no
+    reply for 120 s or more. The test creates the cgroup and starts the
+    kernel in it."""
+
+    def setUp(self):
+        self.cg = cgroups.memory_cgroup(1536 << 20)
+        self.addCleanup(self.cg.close)
+        name, remove = cgroups.kernel_in([self.cg])
+        self.addCleanup(remove)
+        self.km = KernelManager(kernel_name=name)
+        self.km.start_kernel()
+        self.addCleanup(self.km.shutdown_kernel, now=True)
+        self.kc = self.km.client()
+        self.kc.start_channels()
+        self.addCleanup(self.kc.stop_channels)
+        self.kc.wait_for_ready(timeout=TIMEOUT)
+
+    def test_two_gib_in_a_cgroup_of_one_and_a_half(self):
+        start = time.monotonic()
+        reply, outs = run(self.kc, 'import "bytes"\nb := bytes.Repeat([]byte("x"), 2<<30)\nlen(b)', timeout=120)
+        took = time.monotonic() - start
+        self.assertEqual(reply["content"]["status"], "error", outs)
+        err = errors_of(outs)[0]
+        self.assertEqual(err["ename"], "MemoryLimit", err)
+        self.assertRegex(err["evalue"], r"the engine was killed (for using|by the system's out-of-memory killer, using at least) "
+                                        r"[\d.]+ [GM]iB of the 1\.50 GiB limit \(cgroup v[12] ")
+        self.assertLess(took, 60, "the cell took a minute to end")
+        self.assertEqual(result_of(run(self.kc, "1+1")[1]), ["2"])
+        self.assertTrue(self.km.is_alive())
+        reply, outs = run(self.kc, '%env TICK_MEMORY_CEILING')
+        ceiling = stdout_of(outs) + "".join(result_of(outs))
+        self.assertIn("1.50 GiB", ceiling, f"the engine did not find the cgroup's limit: {outs}")
+        self.assertIn(f"cgroup v{self.cg.version}", ceiling)
 
 
 if __name__ == "__main__":
