@@ -60,10 +60,6 @@ func recurse(n int) int {
 
 func (s *script) Execute(_ context.Context, c session.Cell, sink session.Sink) session.Result {
 	cmd, arg, _ := strings.Cut(c.Code, " ")
-	select { // an interrupt of an earlier cell
-	case <-s.stop:
-	default:
-	}
 	switch cmd {
 	case "print":
 		n, _ := strconv.Atoi(arg)
