@@ -55,7 +55,7 @@ func (p *Profile) ChromeTrace() *Trace {
 	tr := &Trace{DisplayTimeUnit: "ns", OtherData: map[string]any{
 		"tool": "tick %prof", "label": p.Label, "start": p.Start.Format(time.RFC3339Nano),
 		"duration_ns": int64(p.Duration), "dropped": p.Dropped, "capacity": p.Capacity, "debug": p.Debug,
-		"clamped": p.Clamped,
+		"clamped": p.Clamped, "overlap_runs": p.OverlapRuns,
 	}}
 	meta := func(name string, tid int, args map[string]any) {
 		tr.TraceEvents = append(tr.TraceEvents, TraceEvent{Name: name, Ph: "M", Pid: pid, Tid: tid, Args: args})
@@ -230,6 +230,11 @@ func ReadChromeTrace(r io.Reader) (*Profile, error) {
 		p.Capacity = int(num(od["capacity"]))
 		p.Debug = int(num(od["debug"]))
 		p.Clamped = int(num(od["clamped"]))
+		if rs, ok := od["overlap_runs"].([]any); ok {
+			for _, r := range rs {
+				p.OverlapRuns = append(p.OverlapRuns, num(r))
+			}
+		}
 	}
 	for _, te := range tr.TraceEvents {
 		kind, ok := tensor.ParseEventKind(te.Cat)

@@ -23,6 +23,11 @@ type Profile struct {
 	Capacity int   // the buffer's size in events
 	Debug    int   // the DEBUG level the statement ran at
 	Clamped  int   // events whose stamps were moved so none runs backwards (tensor.Recording)
+	// OverlapRuns are HostHidden of this recording and of further ones of
+	// the same calls (the overlap moves with the machine's load from run
+	// to run: one figure alone can read 0% or 98%); empty when only one
+	// run was recorded.
+	OverlapRuns []float64
 }
 
 // FromRecording wraps a runtime recording.

@@ -2,6 +2,7 @@ package profile
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -32,6 +33,11 @@ func (p *Profile) Text() string {
 	fmt.Fprintf(&b, "%s — %d kernels on %s in %s wall\n", label, p.Kernels(), orNone(devs), dur(o.Wall))
 	fmt.Fprintf(&b, "  overlap  %s of host work ran while a device was busy · device busy %s (%s of wall) · host waiting %s (%s)\n",
 		pct(o.HostHidden()), dur(o.DeviceBusy), pct(o.DeviceUtilization()), dur(o.HostWaiting), pct(o.HostWaitShare()))
+	if rs := p.OverlapRuns; len(rs) > 1 {
+		lo, med, hi := spread(rs)
+		fmt.Fprintf(&b, "           over %d runs of the same calls: host work hidden %s median, %s to %s (it moves with the load: quote the median and its range)\n",
+			len(rs), pct(med), pct(lo), pct(hi))
+	}
 	if jit := p.JITCalls(); len(jit) > 0 {
 		fmt.Fprintf(&b, "  JIT      %d cold · %d capture · %d replay calls\n", jit["cold"], jit["capture"], jit["replay"])
 	}
@@ -108,4 +114,16 @@ func (p *Profile) Warnings() []string {
 		w = append(w, "no kernel ran: the statement did not Realize any tensor (tensor ops are lazy; call Realize, or read a value)")
 	}
 	return w
+}
+
+// spread is the smallest, median and largest of xs.
+func spread(xs []float64) (lo, med, hi float64) {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	n := len(s)
+	med = s[n/2]
+	if n%2 == 0 {
+		med = (s[n/2-1] + s[n/2]) / 2
+	}
+	return s[0], med, s[n-1]
 }

@@ -45,6 +45,10 @@ var profSpecs = []optSpec{
 	{Names: []string{"-q"}, Kind: optBool},
 }
 
+// overlapRuns is how many times %prof records the calls to give the
+// overlap's spread.
+const overlapRuns = 5
+
 // defaultProfCalls is how many times %prof runs the statement: enough for
 // a JIT to warm up, capture and replay.
 const defaultProfCalls = 5
@@ -126,6 +130,16 @@ func prof(ctx context.Context, h Evaluator, pub outputSink, args, body string, c
 	p, err := record(ctx, call, a)
 	if err != nil {
 		return nil, fmt.Errorf("%%prof: %w", err)
+	}
+	// The overlap of one run moves with the load: record the same calls
+	// a few more times and show its spread (the timeline is the first run).
+	p.OverlapRuns = []float64{p.Overlap().HostHidden()}
+	for range overlapRuns - 1 {
+		q, err := record(ctx, call, a)
+		if err != nil {
+			return nil, fmt.Errorf("%%prof: measuring the overlap again: %w", err)
+		}
+		p.OverlapRuns = append(p.OverlapRuns, q.Overlap().HostHidden())
 	}
 	var gp *goProfile
 	if a.pprof {
@@ -243,6 +257,7 @@ type profSummary struct {
 	Hidden      int64                    `json:"host_work_hidden_ns"`
 	Utilization float64                  `json:"device_utilization"`
 	HostHidden  float64                  `json:"host_hidden_share"`
+	HiddenRuns  []float64                `json:"host_hidden_share_runs"`
 	JIT         map[string]int           `json:"jit_calls"`
 	Debug       int                      `json:"debug"`
 	Dropped     int64                    `json:"dropped_events"`
@@ -266,7 +281,7 @@ func summary(p *profile.Profile) profSummary {
 	o := p.Overlap()
 	s := profSummary{Label: p.Label, WallNS: int64(o.Wall), Kernels: p.Kernels(), DeviceBusy: int64(o.DeviceBusy),
 		PerDevice: o.PerDevice, HostWaiting: int64(o.HostWaiting), HostWork: int64(o.HostWork), Hidden: int64(o.Hidden),
-		Utilization: o.DeviceUtilization(), HostHidden: o.HostHidden(), JIT: p.JITCalls(), Debug: p.Debug, Dropped: p.Dropped}
+		Utilization: o.DeviceUtilization(), HostHidden: o.HostHidden(), HiddenRuns: p.OverlapRuns, JIT: p.JITCalls(), Debug: p.Debug, Dropped: p.Dropped}
 	for _, r := range p.KernelTable() {
 		s.Table = append(s.Table, kernelJSON{Name: r.Name, Device: r.Device, Count: r.Count, TotalNS: int64(r.Total),
 			MeanNS: int64(r.Mean), Share: r.Share, GFLOPsEst: r.GFLOPs, GBsEst: r.GBs, CompileNS: int64(r.Compile), Cache: r.Cache})

@@ -18,6 +18,7 @@ import (
 type profSummary struct {
 	Kernels    int            `json:"kernels"`
 	HostHidden float64        `json:"host_hidden_share"`
+	HiddenRuns []float64      `json:"host_hidden_share_runs"`
 	JIT        map[string]int `json:"jit_calls"`
 	Debug      int            `json:"debug"`
 	Table      []struct {
@@ -84,6 +85,9 @@ func TestProfThroughSession(t *testing.T) {
 	var sum profSummary
 	if err := json.Unmarshal(d.Bundle[magic.ProfileMIME].(json.RawMessage), &sum); err != nil {
 		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(strings.Fields(text), " "), "over 5 runs of the same calls: host work hidden") || len(sum.HiddenRuns) != 5 {
+		t.Errorf("the overlap's spread over 5 runs is not shown (%v):\n%s", sum.HiddenRuns, text)
 	}
 	if sum.Kernels != 6*7 || sum.JIT["replay"] != 4 || len(sum.Table) < 2 {
 		t.Errorf("summary: %d kernels, JIT %v, %d table rows\n%s", sum.Kernels, sum.JIT, len(sum.Table), text)
