@@ -1,9 +1,13 @@
 package tensor
 
 import (
+	"encoding/binary"
 	"fmt"
+	"math"
 	"time"
 	"unsafe"
+
+	"github.com/tick-kernel/tick/runtime/device"
 )
 
 // Tensor is a lazy n-dimensional array on a device. Operations build a graph
@@ -204,43 +208,64 @@ func (t *Tensor) readInto(dst []byte) {
 	if c.l.kind == kView {
 		off = c.l.view.Offset * c.l.dtype.Size()
 	}
-	err := base.dev.dev.CopyOut(dst, base.buf.mem, off)
+	err := copyOutChunked(base.dev.dev.CopyOut, dst, base.buf.mem, off)
 	addPhase(&counters.transferNS, t0)
 	if err != nil {
 		panic(fmt.Errorf("tensor: copying %d bytes from %s: %w", len(dst), base.dev.name, err))
 	}
 }
 
-// Float32s synchronizes and returns the elements as float32 (converting).
+// Reading results back costs one copy: the slice a read returns is the
+// destination of the copy out of device memory (readInto), in chunks of
+// copyChunk so the garbage collector can stop the goroutine between them
+// (one memmove of 32 MB cannot be preempted, and the collector's workers
+// spin waiting for it).
+
+// copyChunk is the most bytes one uninterruptible copy moves.
+const copyChunk = 1 << 20
+
+// copyOutChunked copies len(dst) bytes from mem at off with copyOut, a
+// chunk at a time.
+func copyOutChunked(copyOut func([]byte, device.Memory, int) error, dst []byte, mem device.Memory, off int) error {
+	for i := 0; i < len(dst); i += copyChunk {
+		j := min(i+copyChunk, len(dst))
+		if err := copyOut(dst[i:j], mem, off+i); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Float32s synchronizes and returns the elements as float32 (converting on
+// the device first when t is of another dtype), with one copy.
 func (t *Tensor) Float32s() []float32 {
 	if t.l.dtype != Float32 {
 		return t.Cast(Float32).Float32s()
 	}
-	raw := t.readRaw()
-	out := make([]float32, len(raw)/4)
-	copy(sliceBytes(out), raw)
+	out := make([]float32, t.Numel())
+	t.readInto(sliceBytes(out))
 	return out
 }
 
-// Float64s synchronizes and returns the elements as float64 (converting).
+// Float64s synchronizes and returns the elements as float64 (converting on
+// the device first when t is of another dtype), with one copy.
 func (t *Tensor) Float64s() []float64 {
 	if t.l.dtype != Float64 {
 		return t.Cast(Float64).Float64s()
 	}
-	raw := t.readRaw()
-	out := make([]float64, len(raw)/8)
-	copy(sliceBytes(out), raw)
+	out := make([]float64, t.Numel())
+	t.readInto(sliceBytes(out))
 	return out
 }
 
-// Int32s synchronizes and returns the elements as int32 (converting).
+// Int32s synchronizes and returns the elements as int32 (converting on
+// the device first when t is of another dtype), with one copy.
 func (t *Tensor) Int32s() []int32 {
 	if t.l.dtype != Int32 {
 		return t.Cast(Int32).Int32s()
 	}
-	raw := t.readRaw()
-	out := make([]int32, len(raw)/4)
-	copy(sliceBytes(out), raw)
+	out := make([]int32, t.Numel())
+	t.readInto(sliceBytes(out))
 	return out
 }
 
@@ -276,7 +301,50 @@ func (t *Tensor) Item() float64 {
 	if t.Numel() != 1 {
 		opPanic("Item", fmt.Sprintf("needs exactly one element, has %d; reduce first (Sum, Max) or index with Shrink", t.Numel()), t.l.shape)
 	}
-	return t.Float64s()[0]
+	return t.first()
+}
+
+// At synchronizes and returns the element at idx (one index per axis,
+// each in range), reading only that element.
+func (t *Tensor) At(idx ...int) float64 {
+	shape := t.l.shape
+	if len(idx) != len(shape) {
+		opPanic("At", fmt.Sprintf("needs %d indices, one per axis, got %d", len(shape), len(idx)), shape)
+	}
+	r := make([][2]int, len(idx))
+	for a, i := range idx {
+		if i < 0 || i >= shape[a] {
+			opPanic("At", fmt.Sprintf("index %d is out of range for axis %d of size %d", i, a, shape[a]), shape)
+		}
+		r[a] = [2]int{i, i + 1}
+	}
+	if len(r) == 0 {
+		return t.first()
+	}
+	return t.Shrink(r).first()
+}
+
+// first reads t's first element in its own dtype (no conversion kernel)
+// and converts it on the host.
+func (t *Tensor) first() float64 {
+	var b [8]byte
+	n := t.l.dtype.Size()
+	if t.Numel() > 1 {
+		t = t.Flatten().Shrink([][2]int{{0, 1}})
+	}
+	t.readInto(b[:n])
+	switch t.l.dtype {
+	case Float64:
+		return math.Float64frombits(binary.NativeEndian.Uint64(b[:]))
+	case Int32:
+		return float64(int32(binary.NativeEndian.Uint32(b[:])))
+	case Bool:
+		if b[0] != 0 {
+			return 1
+		}
+		return 0
+	}
+	return float64(math.Float32frombits(binary.NativeEndian.Uint32(b[:])))
 }
 
 // To returns a copy of t on the named device (t itself when already there).
