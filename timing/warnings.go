@@ -121,8 +121,12 @@ func Diagnose(r *Result) []Warning {
 	}
 	if r.WarmCall > 0 && float64(r.Cold.Time) >= coldFactor*float64(r.WarmCall) {
 		what := "the first call does one-time work (the interpreter's first call, allocation, caches warming up) that warm calls do not"
-		if r.Cold.Compiles > 0 {
+		switch {
+		case r.Cold.Compiles > 0:
 			what = fmt.Sprintf("compilation dominates the first call (%d kernels compiled)", r.Cold.Compiles)
+		case r.JIT && r.Cold.Kind == CallOrdinary:
+			what = "the JIT's first call runs its function eagerly — it builds the graph, schedules it and launches the kernels " +
+				"(found compiled already) — which the capture and the replays after it do not"
 		}
 		add(WarnColdDominates, "the cold time is reported separately and excluded from the statistics; time the cold path on its own if it matters",
 			"cold call %s is %.0f× a warm call (%s): %s",
