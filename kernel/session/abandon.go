@@ -31,7 +31,7 @@ const abandonGrace = 100 * time.Millisecond
 
 // runProgram runs prog on its own goroutine and returns its error, or
 // abandons it at the second interrupt.
-func (s *Session) runProgram(c cell.Cell, prog *interp.Program) *Error {
+func (vm *vm) runProgram(c cell.Cell, prog *interp.Program) *Error {
 	done := make(chan *Error, 1)
 	gid := make(chan uint64, 1)
 	go func() {
@@ -43,7 +43,7 @@ func (s *Session) runProgram(c cell.Cell, prog *interp.Program) *Error {
 					"the cell stopped there; variables defined before it are kept and the kernel goes on (return from the cell instead)")
 			}
 		}()
-		e := s.executeHere(c, prog)
+		e := vm.executeHere(c, prog)
 		returned = true
 		done <- e
 	}()
@@ -51,7 +51,7 @@ func (s *Session) runProgram(c cell.Cell, prog *interp.Program) *Error {
 	select {
 	case e := <-done:
 		return e
-	case <-s.rt.Abandoned():
+	case <-vm.rt.Abandoned():
 	}
 	select {
 	case e := <-done:
@@ -62,22 +62,22 @@ func (s *Session) runProgram(c cell.Cell, prog *interp.Program) *Error {
 }
 
 // executeHere runs prog on the calling goroutine.
-func (s *Session) executeHere(c cell.Cell, prog *interp.Program) (e *Error) {
+func (vm *vm) executeHere(c cell.Cell, prog *interp.Program) (e *Error) {
 	defer func() {
 		if r := recover(); r != nil {
-			s.wrapperFrames()
-			s.rt.NotePanic(r)
-			e = s.panicError(c, interp.Panic{Value: r})
+			vm.wrapperFrames()
+			vm.rt.NotePanic(r)
+			e = vm.panicError(c, interp.Panic{Value: r})
 		}
 	}()
-	_, err := s.ip.Execute(prog)
+	_, err := vm.ip.Execute(prog)
 	if err == nil {
 		return nil
 	}
 	if p, ok := err.(interp.Panic); ok {
-		s.wrapperFrames()
-		s.rt.NotePanic(p.Value)
-		return s.panicError(c, p)
+		vm.wrapperFrames()
+		vm.rt.NotePanic(p.Value)
+		return vm.panicError(c, p)
 	}
 	return diagnose.CompileError(c, err)
 }

@@ -8,10 +8,12 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/tick-kernel/tick/kernel/assist"
 	"github.com/tick-kernel/tick/kernel/session/bridge"
 	"github.com/tick-kernel/tick/kernel/session/cell"
+	"github.com/tick-kernel/tick/kernel/session/decls"
 )
 
 // This file is the session's side of the code assistant (kernel/assist):
@@ -19,17 +21,29 @@ import (
 // answers turned into Completion and Inspection, and the imports added to
 // a cell that uses a package it did not import.
 
+// inspector is the session's side of completion and inspection: the
+// assistant over the cells that ran, and what the session knows by
+// reflection and compile probes of what the assistant has no source for
+// (variables set by magics: byvalue.go; the cell-declared types of
+// variables: varprobe.go).
+type inspector struct {
+	vm    *vm
+	decls *decls.Catalog
+	exec  *sync.Mutex // the cell lock: probes only TryLock it
+	asst  *assist.Assistant
+}
+
 // assistScope is the session as the assistant reads it.
-type assistScope struct{ s *Session }
+type assistScope struct{ ins *inspector }
 
 // Ran returns the Go code of the cells that ran, from index from on.
 func (a assistScope) Ran(from int) []string {
-	return a.s.decls.Ran(from)
+	return a.ins.decls.Ran(from)
 }
 
 // Value is "= " and the value of the session variable name, on one line.
 func (a assistScope) Value(name string) (string, bool) {
-	v, ok := a.s.globals()[name]
+	v, ok := a.ins.vm.globals()[name]
 	if !ok || !v.IsValid() || !v.CanInterface() {
 		return "", false
 	}
@@ -40,33 +54,46 @@ func (a assistScope) Value(name string) (string, bool) {
 	return "= " + short(text), true
 }
 
-// newAssistant makes the session's assistant, over the packages its
-// symbol tables hold, and warms it in the background.
-func (s *Session) newAssistant() {
+// newInspector makes the session's inspector and its assistant, over the
+// packages the symbol tables hold, and warms the assistant in the
+// background. importer is the session's Importer (it may say where its
+// packages' source is).
+func newInspector(vm *vm, catalog *decls.Catalog, exec *sync.Mutex, importer Importer) *inspector {
+	ins := &inspector{vm: vm, decls: catalog, exec: exec}
 	pkgs := map[string]string{}
-	for p, n := range s.decls.Packages() {
+	for p, n := range ins.decls.Packages() {
 		if !strings.HasPrefix(p, rtPath) && !strings.HasPrefix(p, varsPath) {
 			pkgs[p] = n
 		}
 	}
 	opts := assist.Options{Packages: pkgs}
 	// An Importer of compiled Go may say where its packages' source is.
-	if d, ok := s.opts.Importer.(interface{ SourceDir(string) (string, bool) }); ok {
+	if d, ok := importer.(interface{ SourceDir(string) (string, bool) }); ok {
 		opts.Dir = d.SourceDir
 	}
-	s.asst = assist.New(assistScope{s}, opts)
-	s.asst.Warm()
+	ins.asst = assist.New(assistScope{ins}, opts)
+	ins.asst.Warm()
+	return ins
+}
+
+// Complete returns the names that can replace the identifier before
+// cursor (a byte offset): inspector.Complete.
+func (s *Session) Complete(code string, cursor int) Completion { return s.ins.Complete(code, cursor) }
+
+// Inspect describes the name at cursor: inspector.Inspect.
+func (s *Session) Inspect(code string, cursor int, detail int) Inspection {
+	return s.ins.Inspect(code, cursor, detail)
 }
 
 // Complete returns the names that can replace the identifier before
 // cursor (a byte offset), from the assistant (which knows Go's types and
 // scopes), with the session's variables the assistant has no source for
 // (set by magics) added.
-func (s *Session) Complete(code string, cursor int) Completion {
+func (ins *inspector) Complete(code string, cursor int) Completion {
 	cursor = max(0, min(cursor, len(code)))
-	got := s.asst.Complete(code, cursor)
+	got := ins.asst.Complete(code, cursor)
 	if len(got.Matches) == 0 && got.Start > 0 && code[got.Start-1] == '.' {
-		return s.completeByValue(code, cursor) // a variable with no source: its members by reflection
+		return ins.completeByValue(code, cursor) // a variable with no source: its members by reflection
 	}
 	c := Completion{Start: got.Start, End: got.End, Matches: []string{}}
 	seen := map[string]bool{}
@@ -78,7 +105,7 @@ func (s *Session) Complete(code string, cursor int) Completion {
 	prefix := code[got.Start:got.End]
 	if (got.Start == 0 || code[got.Start-1] != '.') && !assist.InCommentOrString(code, cursor) {
 		var extra []string
-		for n := range s.globals() {
+		for n := range ins.vm.globals() {
 			if strings.HasPrefix(n, prefix) && !seen[n] && !strings.Contains(n, "ᐩ") {
 				extra = append(extra, n)
 			}
@@ -96,12 +123,12 @@ func (s *Session) Complete(code string, cursor int) Completion {
 // declaration with parameter names, its doc, the type and value of a
 // variable, the method set of a type; detail > 0 adds the source of the
 // cells' functions), else what the session knows by reflection.
-func (s *Session) Inspect(code string, cursor int, detail int) Inspection {
+func (ins *inspector) Inspect(code string, cursor int, detail int) Inspection {
 	cursor = max(0, min(cursor, len(code)))
-	if h := s.asst.Inspect(code, cursor, detail); h.Found {
+	if h := ins.asst.Inspect(code, cursor, detail); h.Found {
 		return Inspection{Found: true, Text: h.Text, Markdown: h.Markdown}
 	}
-	return s.inspectByValue(code, cursor, detail)
+	return ins.inspectByValue(code, cursor, detail)
 }
 
 // addImports adds to the cell the imports of packages it uses without
@@ -110,11 +137,11 @@ func (s *Session) Inspect(code string, cursor int, detail int) Inspection {
 // several packages is resolved by the members the cell uses; when none
 // fits, nothing is added and the compile error's hint says what to
 // import.
-func (s *Session) addImports(pc *cell.Parsed) (added string) {
-	if !s.maybeUnimported(pc) {
+func (ins *inspector) addImports(pc *cell.Parsed, emit func(name, text string)) (added string) {
+	if !ins.maybeUnimported(pc) {
 		return ""
 	}
-	missing := s.asst.MissingImports(pc.Cell.Code)
+	missing := ins.asst.MissingImports(pc.Cell.Code)
 	if len(missing) == 0 {
 		return ""
 	}
@@ -128,7 +155,7 @@ func (s *Session) addImports(pc *cell.Parsed) (added string) {
 	for _, n := range names {
 		p := missing[n]
 		spec := strconv.Quote(p)
-		if s.decls.PkgName(p) != n {
+		if ins.decls.PkgName(p) != n {
 			spec = n + " " + spec
 		}
 		fmt.Fprintf(&src, "import %s\n", spec)
@@ -146,22 +173,22 @@ func (s *Session) addImports(pc *cell.Parsed) (added string) {
 	} else {
 		pc.Decls.Decls = append(f.Decls, pc.Decls.Decls...)
 	}
-	s.emit("stderr", fmt.Sprintf("tick: added %s (the cell uses the package without importing it; later cells can use it too)\n", note.String()))
+	emit("stderr", fmt.Sprintf("tick: added %s (the cell uses the package without importing it; later cells can use it too)\n", note.String()))
 	return strings.TrimPrefix(src.String(), "package main\n")
 }
 
 // maybeUnimported is a quick look for `name.X` where name is a package
 // name cells can import that no cell imported or declared: only then is
 // the assistant asked.
-func (s *Session) maybeUnimported(pc *cell.Parsed) bool {
-	known := s.decls.Importable(func(p string) bool {
+func (ins *inspector) maybeUnimported(pc *cell.Parsed) bool {
+	known := ins.decls.Importable(func(p string) bool {
 		return strings.HasPrefix(p, rtPath) || strings.HasPrefix(p, varsPath) || strings.Contains(p, "internal")
 	})
 	if pc.Decls != nil {
 		for _, d := range pc.Decls.Decls {
 			if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT {
 				for _, sp := range g.Specs {
-					name, _ := s.decls.ImportName(sp.(*ast.ImportSpec))
+					name, _ := ins.decls.ImportName(sp.(*ast.ImportSpec))
 					delete(known, name)
 				}
 			}

@@ -32,14 +32,14 @@ func (s *Session) registerCellTypes(f *ast.File) {
 		return
 	}
 	// a failure leaves the type printed as the interpreter does
-	_, _ = s.ip.Eval(code.String())
+	_, _ = s.vm.ip.Eval(code.String())
 }
 
 // importCellTypes imports the registration package for the session's
 // generated code, once; false when it cannot.
 func (s *Session) importCellTypes() bool {
 	if !s.ctImported {
-		if _, err := s.ip.Eval(fmt.Sprintf("import %s %q", bridge.Name, bridge.Path)); err != nil {
+		if _, err := s.vm.ip.Eval(fmt.Sprintf("import %s %q", bridge.Name, bridge.Path)); err != nil {
 			return false
 		}
 		s.ctImported = true
@@ -62,7 +62,7 @@ func (s *Session) imageValue(x ast.Expr) ast.Expr {
 			Rhs: []ast.Expr{&ast.SelectorExpr{X: x, Sel: &ast.Ident{NamePos: at, Name: m}}}}
 	}
 	probe := []ast.Stmt{method("At"), method("Bounds"), method("ColorModel")}
-	if _, err := s.compile(block(probe)); err != nil || !s.importCellTypes() {
+	if _, err := s.vm.compile(block(probe)); err != nil || !s.importCellTypes() {
 		return x
 	}
 	// a native function taking an image.Image: the interpreter wraps the

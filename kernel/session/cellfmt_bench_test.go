@@ -21,7 +21,7 @@ func BenchmarkCellFmt(b *testing.B) {
 	if err := s.Exec("type Inner struct{ A int; secret string }\nfunc (i Inner) String() string { return fmt.Sprint(\"in\", i.A) }\nvar in = Inner{1, \"s\"}\ntype Plain struct{ B int; c string; D bool }\nvar pl = Plain{2, \"t\", true}"); err != nil {
 		b.Fatal(err)
 	}
-	in, pl := s.globals()["in"], s.globals()["pl"]
+	in, pl := s.vm.globals()["in"], s.vm.globals()["pl"]
 	if !in.IsValid() || !pl.IsValid() {
 		b.Fatal("no in or pl")
 	}

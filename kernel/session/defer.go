@@ -35,7 +35,7 @@ func (s *Session) callDeferred(c cell.Cell, f func()) (e *Error) {
 	defer func() {
 		if r := recover(); r != nil {
 			s.rt.NotePanic(r)
-			e = s.panicError(c, interp.Panic{Value: r})
+			e = s.vm.panicError(c, interp.Panic{Value: r})
 		}
 	}()
 	f()

@@ -72,14 +72,14 @@ func (e *Evaluator) Exec(code string) error {
 // expression without a single value).
 func (e *Evaluator) Eval(expr string) (reflect.Value, error) {
 	s, c := e.s, cell.Cell{N: e.n, Code: expr}
-	pc, err := cell.Parse(s.ip.FileSet(), c)
+	pc, err := cell.Parse(s.vm.ip.FileSet(), c)
 	if err != nil {
 		return reflect.Value{}, diagnose.CompileError(c, err)
 	}
 	if pc.Value == nil || pc.Decls != nil || len(pc.Stmts) > 0 {
 		return reflect.Value{}, cell.Errorf(cell.CompileError, "%q is not a single Go expression", expr)
 	}
-	rewrite.Apply(pc, rewrite.Options{Ints: s.knownInts(), CheckpointCall: checkpointByCall, Dump: s.opts.RewriteDump})
+	rewrite.Apply(pc, rewrite.Options{Ints: s.vm.knownInts(), CheckpointCall: checkpointByCall, Dump: s.opts.RewriteDump})
 	s.mu.Lock()
 	saved := s.values
 	s.values = nil
@@ -89,7 +89,7 @@ func (e *Evaluator) Eval(expr string) (reflect.Value, error) {
 		s.values = saved
 		s.mu.Unlock()
 	}()
-	if e := s.runNode(c, block([]ast.Stmt{rewrite.ValueProbe(pc.Value)})); e != nil {
+	if e := s.vm.runNode(c, block([]ast.Stmt{rewrite.ValueProbe(pc.Value)})); e != nil {
 		return reflect.Value{}, e
 	}
 	s.mu.Lock()
@@ -112,7 +112,7 @@ func (e *Evaluator) SetVar(name string, v any) error {
 	key := fmt.Sprintf("V%d", e.s.nextVar())
 	box := reflect.New(reflect.TypeOf(v)).Elem()
 	box.Set(reflect.ValueOf(v))
-	if err := e.s.ip.Use(interp.Exports{varsPath + "/vars": {key: box}}); err != nil {
+	if err := e.s.vm.ip.Use(interp.Exports{varsPath + "/vars": {key: box}}); err != nil {
 		return fmt.Errorf("session: SetVar %s: %w", name, err)
 	}
 	return e.Exec(fmt.Sprintf("%s := %s.%s", name, varsName, key))
@@ -152,7 +152,7 @@ func (e *Evaluator) CompileTimed(setup, stmt string) (Timed, error) {
 	if err != nil {
 		return Timed{}, fmt.Errorf("session: compiling the empty statement for the floor: %w", err)
 	}
-	return Timed{Loop: loop, Floor: floor, Interpreted: e.s.interpretedFuncs(names)}, nil
+	return Timed{Loop: loop, Floor: floor, Interpreted: e.s.vm.interpretedFuncs(names)}, nil
 }
 
 // CompileLoop is CompileTimed's Loop alone.
@@ -180,7 +180,7 @@ func (e *Evaluator) compileLoop(setup, stmt string, names *[]string) (func(n int
 	if res := s.runMarked(cell.Cell{N: e.n, Code: code}, timed); res.Err != nil {
 		return nil, res.Err
 	}
-	v, err := s.globalValue(name)
+	v, err := s.vm.globalValue(name)
 	if err != nil {
 		return nil, err
 	}
@@ -192,7 +192,7 @@ func (e *Evaluator) compileLoop(setup, stmt string, names *[]string) (func(n int
 	return func(n int) (err error) {
 		defer func() {
 			if r := recover(); r != nil {
-				err = s.panicError(c, interp.Panic{Value: r})
+				err = s.vm.panicError(c, interp.Panic{Value: r})
 			}
 		}()
 		fn(n)
@@ -222,10 +222,10 @@ func identifiers(n ast.Node) []string {
 // interpretedFuncs returns those of names (once each, in order) that name
 // a function a cell declared, or a global variable holding an
 // interpreted function.
-func (s *Session) interpretedFuncs(names []string) []string {
-	g := s.globals()
-	s.mu.Lock()
-	defer s.mu.Unlock()
+func (vm *vm) interpretedFuncs(names []string) []string {
+	g := vm.globals()
+	vm.mu.Lock()
+	defer vm.mu.Unlock()
 	var out []string
 	seen := map[string]bool{}
 	for _, n := range names {
@@ -233,7 +233,7 @@ func (s *Session) interpretedFuncs(names []string) []string {
 			continue
 		}
 		seen[n] = true
-		_, declared := s.decls.FuncCell(n)
+		_, declared := vm.decls.FuncCell(n)
 		v := g[n]
 		if v.IsValid() && v.Kind() == reflect.Interface {
 			v = v.Elem()
@@ -262,8 +262,8 @@ func (e *Evaluator) locate(text string) cell.Pos {
 }
 
 // globalValue returns the value of a session global variable.
-func (s *Session) globalValue(name string) (reflect.Value, error) {
-	v, ok := s.globals()[name]
+func (vm *vm) globalValue(name string) (reflect.Value, error) {
+	v, ok := vm.globals()[name]
 	if !ok || !v.IsValid() {
 		return reflect.Value{}, fmt.Errorf("session: no session variable %s", name)
 	}

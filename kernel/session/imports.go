@@ -102,7 +102,7 @@ func (s *Session) importOne(p string) error {
 
 // registerSymbols makes compiled packages' symbol tables importable.
 func (s *Session) registerSymbols(tables map[string]map[string]reflect.Value) error {
-	if err := s.ip.Use(tables); err != nil {
+	if err := s.vm.ip.Use(tables); err != nil {
 		return fmt.Errorf("registering its symbols: %w", err)
 	}
 	s.decls.AddPackages(tables)

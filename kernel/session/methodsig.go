@@ -15,15 +15,15 @@ import (
 // method declared in an earlier cell (from its declaration text), or of a
 // method of a package's type (by reflection, written with the cell's
 // package names; not ok when a type in it has no name the cell can use).
-func (s *Session) methodSig(pkgPath, typ, method string, imports map[string]string) (string, bool, bool) {
+func (vm *vm) methodSig(pkgPath, typ, method string, imports map[string]string) (string, bool, bool) {
 	if pkgPath == "" {
-		text, ok := s.decls.Decl(typ + "." + method)
+		text, ok := vm.decls.Decl(typ + "." + method)
 		if !ok {
 			return "", false, false
 		}
 		return declSig(text)
 	}
-	t, ok := s.packageType(pkgPath, typ)
+	t, ok := vm.packageType(pkgPath, typ)
 	if !ok {
 		return "", false, false
 	}
@@ -45,8 +45,8 @@ func (s *Session) methodSig(pkgPath, typ, method string, imports map[string]stri
 
 // varType is the rewrite.VarType of the session: the type of a global
 // variable, by reflection, written with the cell's package names.
-func (s *Session) varType(name string, imports map[string]string) (string, bool) {
-	v, ok := s.globals()[name]
+func (vm *vm) varType(name string, imports map[string]string) (string, bool) {
+	v, ok := vm.globals()[name]
 	if !ok || !v.IsValid() {
 		return "", false
 	}
@@ -78,8 +78,8 @@ func declSig(text string) (string, bool, bool) {
 
 // packageType returns the type typ of the package at path, from the
 // interpreter's symbols (a type is a nil pointer to it there).
-func (s *Session) packageType(path, typ string) (reflect.Type, bool) {
-	for _, syms := range s.ip.Symbols(path) {
+func (vm *vm) packageType(path, typ string) (reflect.Type, bool) {
+	for _, syms := range vm.ip.Symbols(path) {
 		v, ok := syms[typ]
 		if ok && v.Kind() == reflect.Pointer && v.IsNil() {
 			return v.Type().Elem(), true

@@ -31,7 +31,7 @@ func TestReleaseCompiledFindsYaegisLists(t *testing.T) {
 			t.Fatal(res.Err)
 		}
 	}
-	ip := reflect.ValueOf(s.ip).Elem()
+	ip := reflect.ValueOf(s.vm.ip).Elem()
 	if n := ip.FieldByName("roots").Len(); n != 0 {
 		t.Errorf("yaegi still holds %d compiled roots after the cells", n)
 	}
@@ -159,7 +159,7 @@ func TestTrivialCellsLeaveNoFiles(t *testing.T) {
 	s := newSession(t)
 	files := func() int {
 		n := 0
-		s.ip.FileSet().Iterate(func(*token.File) bool { n++; return true })
+		s.vm.ip.FileSet().Iterate(func(*token.File) bool { n++; return true })
 		return n
 	}
 	exec(t, s, 1, "func bad() int {\n\tvar m map[string]int\n\tm[\"k\"] = 1\n\treturn 0\n}")
@@ -238,7 +238,7 @@ func TestTrivialCellsTakeNoGlobalSlots(t *testing.T) {
 	s := newSession(t)
 	exec(t, s, 1, "import \"fmt\"\nn := 1")
 	slots := func() int {
-		return reflect.ValueOf(s.ip).Elem().FieldByName("universe").Elem().FieldByName("types").Len()
+		return reflect.ValueOf(s.vm.ip).Elem().FieldByName("universe").Elem().FieldByName("types").Len()
 	}
 	for _, code := range []string{"1+1", "n + 1", `fmt.Print(""); fmt.Print(""); fmt.Print("")`, "n++\nfmt.Sprint(n)", "for i := 0; i < 2; i++ { n += i }"} {
 		exec(t, s, 2, code)

@@ -14,7 +14,6 @@ package session
 import (
 	"context"
 	"fmt"
-	"go/ast"
 	"io"
 	"reflect"
 	"strings"
@@ -24,12 +23,10 @@ import (
 	"github.com/traefik/yaegi/stdlib"
 
 	"github.com/tick-kernel/tick/display"
-	"github.com/tick-kernel/tick/kernel/assist"
 	"github.com/tick-kernel/tick/kernel/session/bridge"
 	"github.com/tick-kernel/tick/kernel/session/cell"
 	"github.com/tick-kernel/tick/kernel/session/decls"
 	"github.com/tick-kernel/tick/kernel/session/diagnose"
-	"github.com/tick-kernel/tick/kernel/session/internal/yaegiprivate"
 	"github.com/tick-kernel/tick/kernel/session/rewrite"
 	"github.com/tick-kernel/tick/kernel/session/rt"
 	"github.com/tick-kernel/tick/kernel/session/stdgo"
@@ -69,7 +66,7 @@ type Options struct {
 // other methods are safe to call while a cell runs.
 type Session struct {
 	opts Options
-	ip   *interp.Interpreter
+	vm   *vm         // yaegi, as the engine drives it
 	rt   *rt.Runtime // package ᐩrt of the cells' code
 
 	exec sync.Mutex    // the cell lock: held by ExecuteWith while a cell runs
@@ -77,22 +74,17 @@ type Session struct {
 
 	mu     sync.Mutex // guards the fields below
 	cell   *Cell      // the running cell, nil between cells
-	frames []string   // yaegi panic frames of the running cell
 	values []any      // the value of the running cell's last expression
 	// refreshing is set while refreshCallers declares functions again;
 	// only the cell's goroutine touches it (under the cell lock).
 	refreshing bool
-	// topLevel is set while a statement frameless made runs
-	// (retention.go); only the cell's goroutine and the goroutine it
-	// runs a piece on touch it.
-	topLevel bool
-	count    int // execution count of the running (or last) cell
-	nvars    int // counter for names made by SetVar and CompileLoop
+	count      int // execution count of the running (or last) cell
+	nvars      int // counter for names made by SetVar and CompileLoop
 
 	decls *decls.Catalog      // what the cells declared, behind its own lock
 	diag  *diagnose.Diagnoser // explains the cells' errors
 
-	asst *assist.Assistant // completion and inspection (assist.go)
+	ins *inspector // completion and inspection (assist.go)
 
 	ct         *bridge.Types // the struct types cells declared, for fmt and json (package bridge)
 	ctImported bool          // the cell-types package is imported (bridges.go)
@@ -102,7 +94,7 @@ type Session struct {
 // tick's own packages and opts.Symbols.
 func New(opts Options) (*Session, error) {
 	s := &Session{opts: opts, ct: bridge.NewTypes()}
-	s.io = stdio.New(stdio.Options{Background: opts.Background, PanicFrame: s.notePanicFrame})
+	s.io = stdio.New(stdio.Options{Background: opts.Background, PanicFrame: func(line string) { s.vm.notePanicFrame(line) }})
 	s.rt = rt.New(int64(opts.MaxDepth), rt.Hooks{
 		Value:   func(v any) { s.setValues(v) },
 		Rich:    func(mime, text string) { s.setValues([2]string{mime, text}) },
@@ -113,7 +105,7 @@ func New(opts Options) (*Session, error) {
 	if args == nil {
 		args = []string{"tick"}
 	}
-	s.ip = interp.New(interp.Options{
+	ip := interp.New(interp.Options{
 		Stdin:        s.io.Stdin(),
 		Stdout:       s.io.Writer("stdout"),
 		Stderr:       s.io.Writer("stderr"),
@@ -124,34 +116,48 @@ func New(opts Options) (*Session, error) {
 	tables := append([]map[string]map[string]reflect.Value{stdlib.Symbols, s.io.Symbols(), symbols.Exports(), s.rt.Symbols(rtPath)}, opts.Symbols...)
 	s.decls = decls.New(tables)
 	s.diag = diagnose.New(scope{s}, s.decls, func(p string) bool { return strings.HasPrefix(p, rtPath) })
+	s.vm = &vm{ip: ip, rt: s.rt, decls: s.decls, ct: s.ct, diag: s.diag}
 	for _, t := range tables {
-		if err := s.ip.Use(t); err != nil {
+		if err := s.vm.ip.Use(t); err != nil {
 			return nil, fmt.Errorf("session: loading symbols: %w", err)
 		}
 	}
-	if err := s.ip.Use(s.ct.Exports()); err != nil {
+	if err := s.vm.ip.Use(s.ct.Exports()); err != nil {
 		return nil, fmt.Errorf("session: loading symbols: %w", err)
 	}
-	if err := s.ip.Use(s.ct.JSONExports()); err != nil {
+	if err := s.vm.ip.Use(s.ct.JSONExports()); err != nil {
 		return nil, fmt.Errorf("session: loading symbols: %w", err)
 	}
-	if err := s.ip.Use(s.ct.FmtSymbols(s.io.Writer("stdout"))); err != nil {
+	if err := s.vm.ip.Use(s.ct.FmtSymbols(s.io.Writer("stdout"))); err != nil {
 		return nil, fmt.Errorf("session: loading symbols: %w", err)
 	}
-	if err := s.ip.Use(interp.Exports{rtPath + "/rt": stdgo.Helpers(), "iter/iter": {}}); err != nil {
+	if err := s.vm.ip.Use(interp.Exports{rtPath + "/rt": stdgo.Helpers(), "iter/iter": {}}); err != nil {
 		return nil, fmt.Errorf("session: loading symbols: %w", err)
 	}
-	if err := s.ip.Use(interp.Exports{varsPath + "/vars": {}}); err != nil {
+	if err := s.vm.ip.Use(interp.Exports{varsPath + "/vars": {}}); err != nil {
 		return nil, fmt.Errorf("session: loading symbols: %w", err)
 	}
-	if _, err := s.ip.Eval(fmt.Sprintf("import (%s %q; %s %q)", rewrite.Runtime, rtPath, varsName, varsPath)); err != nil {
+	if _, err := s.vm.ip.Eval(fmt.Sprintf("import (%s %q; %s %q)", rewrite.Runtime, rtPath, varsName, varsPath)); err != nil {
 		return nil, fmt.Errorf("session: loading the session runtime: %w", err)
 	}
 	if err := s.loadPrelude(); err != nil {
 		return nil, err
 	}
-	s.newAssistant()
+	s.ins = newInspector(s.vm, s.decls, &s.exec, s.opts.Importer)
 	return s, nil
+}
+
+// loadPrelude declares the helpers that bridge modern Go: the builtins
+// yaegi lacks and the generic functions of the standard library (package
+// stdgo).
+func (s *Session) loadPrelude() error {
+	if _, err := s.vm.ip.Eval(stdgo.Source()); err != nil {
+		return fmt.Errorf("session: loading the standard library's generic functions: %w", err)
+	}
+	if !s.importCellTypes() {
+		return fmt.Errorf("session: importing the cell types package %s", bridge.Path)
+	}
+	return nil
 }
 
 // Interrupt stops the running cell at its next checkpoint (loop iteration
@@ -242,9 +248,10 @@ func (r *Run) Evaluator(seg cell.Segment) *Evaluator {
 func (s *Session) begin(sink Sink, c *Cell) *stdio.Cell {
 	out := s.io.Begin(sink, c.Code, c.Stdin)
 	s.mu.Lock()
-	s.cell, s.frames, s.values = c, nil, nil
+	s.cell, s.values = c, nil
 	s.count = c.Count
 	s.mu.Unlock()
+	s.vm.begin()
 	return out
 }
 
@@ -253,20 +260,13 @@ func (s *Session) end(out *stdio.Cell) {
 	s.mu.Lock()
 	s.cell, s.values = nil, nil // the value is the Result's now: not kept alive by the session
 	s.mu.Unlock()
+	s.vm.end()
 	s.rt.ClearStop()
-	go s.asst.Refresh() // the assistant's model of the cells, before the next request (assist.go)
+	go s.ins.asst.Refresh() // the assistant's model of the cells, before the next request (assist.go)
 }
 
 // emit routes stream text to the running cell, or to the background.
 func (s *Session) emit(name, text string) { s.io.Emit(name, text) }
-
-func (s *Session) notePanicFrame(line string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.cell != nil && len(s.frames) < 1000 {
-		s.frames = append(s.frames, line)
-	}
-}
 
 func (s *Session) setValues(v any) {
 	s.mu.Lock()
@@ -281,187 +281,8 @@ func (s *Session) goroutinePanic(r any) {
 		s.emit("stderr", "goroutine stopped by interrupt\n")
 		return
 	}
-	s.mu.Lock()
-	s.frames = nil
-	s.mu.Unlock()
+	s.vm.dropFrames()
 	s.emit("stderr", fmt.Sprintf("panic in goroutine: %v\n(the goroutine ended; the session goes on)\n", r))
-}
-
-// run parses, rewrites, compiles and runs the Go code of c.
-func (s *Session) run(c cell.Cell) Result { return s.runMarked(c, nil) }
-
-// runMarked is run where generated returns the nodes of the parsed code
-// that the harness wrote (rewrite.Options.Generated).
-func (s *Session) runMarked(c cell.Cell, generated func(*cell.Parsed) []ast.Node) Result {
-	s.rt.ResetDefers()
-	return s.runDeferred(c, s.runParsed(c, generated))
-}
-
-// runParsed is runMarked without the cell's defers.
-func (s *Session) runParsed(c cell.Cell, generated func(*cell.Parsed) []ast.Node) (res Result) {
-	base := s.ip.FileSet().Base()
-	pc, err := cell.Parse(s.ip.FileSet(), c)
-	if err != nil {
-		return Result{Err: diagnose.CompileError(c, err)}
-	}
-	added := s.addImports(pc)
-	if leavesNothing(pc) { // its files go when it ran without an error (retention.go)
-		defer func() {
-			if res.Err == nil {
-				dropFiles(s.ip.FileSet(), base)
-			}
-		}()
-	}
-	defer func() {
-		if res.Err == nil || res.Err.Name != cell.CompileError {
-			s.decls.NoteRan(c.Code + "\n" + added)
-		}
-	}()
-	if e := checkDecls(pc); e != nil {
-		return Result{Err: e}
-	}
-	if e := s.importCompiled(pc); e != nil {
-		return Result{Err: e}
-	}
-	if e := s.decls.DropReimports(pc); e != nil {
-		return Result{Err: e}
-	}
-	types, e := s.decls.CheckTypeRedefs(pc)
-	if e != nil {
-		return Result{Err: e}
-	}
-	ints, chans := s.knownIntsAndChans()
-	opts := rewrite.Options{Ints: ints, Chans: chans, MethodSig: s.methodSig, VarType: s.varType, CheckpointCall: checkpointByCall, Dump: s.opts.RewriteDump, Imports: s.decls.Imports()}
-	if generated != nil {
-		opts.Generated = generated(pc)
-	}
-	redefined := s.decls.NoteFuncSources(pc, c.N)
-	rewrite.Apply(pc, opts)
-	for _, p := range pc.Pieces() {
-		if p.File != nil {
-			if e := s.runNode(c, p.File); e != nil {
-				return Result{Err: s.diag.Crash(e, pc)}
-			}
-			s.decls.NoteFuncs(p.File, c.N)
-			s.decls.NoteDecls(p.File, pc.Fset)
-			s.registerCellTypes(p.File)
-			s.decls.NoteTypes(p.File, types)
-			s.refreshCallers(decls.DeclaredIn(p.File, redefined))
-			continue
-		}
-		if e := s.runTop(c, p.Stmts); e != nil {
-			return Result{Err: s.diag.Crash(e, pc)}
-		}
-	}
-	if pc.Value == nil {
-		return Result{}
-	}
-	return s.runValue(c, pc.Value)
-}
-
-// checkDecls rejects declarations a notebook cannot run.
-func checkDecls(pc *cell.Parsed) *Error {
-	if pc.Decls == nil {
-		return nil
-	}
-	for _, d := range pc.Decls.Decls {
-		if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.Name == "main" {
-			return cell.Errorf(cell.CompileError, "%s: func main is not run in a notebook: cells run top to bottom. "+
-				"Rename it (e.g. run) and call it from a cell", pc.Pos(fd.Pos()))
-		}
-	}
-	return nil
-}
-
-// runValue evaluates the cell's trailing expression and renders its value.
-// When the expression has no value (a call of a function without results)
-// it runs as a plain statement.
-func (s *Session) runValue(c cell.Cell, x ast.Expr) Result {
-	x = s.imageValue(x)
-	decl, call := probeDecl(x) // in a declared function: retention.go
-	prog, err := s.compile(decl)
-	if err == nil {
-		if rich := s.richMethodsOf(x); len(rich) > 0 {
-			decl, call = nil, block([]ast.Stmt{rewrite.ValueStmt(x, rich)})
-		}
-		if decl != nil {
-			if e := s.execute(c, prog); e != nil {
-				return Result{Err: e}
-			}
-		}
-		prog, err = s.compile(call)
-	}
-	if err != nil {
-		if e := s.runTop(c, []ast.Stmt{&ast.ExprStmt{X: x}}); e != nil {
-			return Result{Err: e}
-		}
-		return Result{}
-	}
-	if e := s.executeTop(c, prog); e != nil {
-		return Result{Err: e}
-	}
-	s.mu.Lock()
-	vals := s.values
-	s.mu.Unlock()
-	if len(vals) == 0 || !bridge.Echoed(vals[0]) {
-		return Result{}
-	}
-	d := s.ct.Render(vals[0]) // may be nil: a nil error or untyped nil is shown as <nil>
-	for _, rich := range vals[1:] {
-		r := rich.([2]string)
-		d.Bundle[r[0]] = r[1]
-	}
-	return Result{Value: d}
-}
-
-// richMethodsOf returns the rich-output methods (of bridge.RichMethods)
-// that x's type has. Only types declared in cells need the compiled probe:
-// methods of native types are found by reflection when rendering, so the
-// probe runs only for method names some cell declared.
-func (s *Session) richMethodsOf(x ast.Expr) []rewrite.RichMethod {
-	var rich []rewrite.RichMethod
-	for _, m := range bridge.RichMethods {
-		if !s.decls.HasMethod(m.Method) {
-			continue
-		}
-		if _, err := s.compile(block([]ast.Stmt{rewrite.RichProbe(x, m.Method)})); err == nil {
-			rich = append(rich, m)
-		}
-	}
-	return rich
-}
-
-// block wraps statements in a block positioned at the first one: yaegi
-// takes the import scope of a compiled node from its position.
-func block(list []ast.Stmt) *ast.BlockStmt {
-	return &ast.BlockStmt{Lbrace: list[0].Pos(), List: list, Rbrace: list[len(list)-1].End()}
-}
-
-// compile compiles an AST node, turning interpreter crashes into errors,
-// and lets go of what the interpreter keeps of it for its debugger
-// (retention.go).
-func (s *Session) compile(n ast.Node) (prog *interp.Program, err error) {
-	defer yaegiprivate.Release(s.ip)
-	defer func() {
-		if r := recover(); r != nil {
-			err = &diagnose.Crash{V: r}
-		}
-	}()
-	return s.ip.CompileAST(n)
-}
-
-// runNode compiles and runs n, a node of the code of c, returning the
-// cell error if any.
-func (s *Session) runNode(c cell.Cell, n ast.Node) *Error {
-	prog, err := s.compile(n)
-	if err != nil {
-		return diagnose.CompileError(c, err)
-	}
-	return s.execute(c, prog)
-}
-
-func (s *Session) execute(c cell.Cell, prog *interp.Program) *Error {
-	return s.runProgram(c, prog)
 }
 
 var _ Runner = (*Session)(nil)

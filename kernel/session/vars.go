@@ -20,7 +20,7 @@ type Var struct {
 // sorted by name (the session's own helpers are left out).
 func (e *Evaluator) Vars() []Var {
 	var out []Var
-	for name, v := range e.s.globals() {
+	for name, v := range e.s.vm.globals() {
 		if !isIdent(name) || name == "_" || !v.IsValid() {
 			continue
 		}

@@ -33,8 +33,8 @@ func (t varType) String() string {
 
 // typeOfVar returns the cell-declared type of global variable x, when it
 // is known.
-func (s *Session) typeOfVar(x string) (varType, bool) {
-	vt, ok, _ := s.probeVar(x)
+func (ins *inspector) typeOfVar(x string) (varType, bool) {
+	vt, ok, _ := ins.probeVar(x)
 	return vt, ok
 }
 
@@ -45,17 +45,17 @@ func (s *Session) typeOfVar(x string) (varType, bool) {
 // When two candidates are equally good the type is unknown. It runs only
 // while no cell runs, and never waits for one: completion must answer at
 // once.
-func (s *Session) probeVar(x string) (vt varType, ok bool, methods []string) {
-	if _, ok := s.globals()[x]; !ok {
+func (ins *inspector) probeVar(x string) (vt varType, ok bool, methods []string) {
+	if _, ok := ins.vm.globals()[x]; !ok {
 		return varType{}, false, nil
 	}
-	_, isDecl := s.decls.Decl(x)
-	types := s.decls.ProbeTypes()
-	if isDecl || len(types) == 0 || !s.exec.TryLock() { // a constant or function, not a variable
+	_, isDecl := ins.decls.Decl(x)
+	types := ins.decls.ProbeTypes()
+	if isDecl || len(types) == 0 || !ins.exec.TryLock() { // a constant or function, not a variable
 		return varType{}, false, nil
 	}
-	defer s.exec.Unlock()
-	allMethods := s.decls.MethodNames()
+	defer ins.exec.Unlock()
+	allMethods := ins.decls.MethodNames()
 	var code strings.Builder
 	for _, m := range allMethods {
 		fmt.Fprintf(&code, "func() { _ = %s.%s }()\n", x, m)
@@ -67,7 +67,7 @@ func (s *Session) probeVar(x string) (vt varType, ok bool, methods []string) {
 			fmt.Fprintf(&code, "func(%s) {}(%s)\n", probes[len(probes)-1], x)
 		}
 	}
-	compiles := s.compileProbes(code.String(), len(allMethods)+len(probes))
+	compiles := ins.compileProbes(code.String(), len(allMethods)+len(probes))
 	if compiles == nil {
 		return varType{}, false, nil
 	}
@@ -83,14 +83,14 @@ func (s *Session) probeVar(x string) (vt varType, ok bool, methods []string) {
 		if !compiles[len(allMethods)+i] {
 			continue
 		}
-		own := s.decls.MethodsOf(p.name)
+		own := ins.decls.MethodsOf(p.name)
 		if !allIn(own, has) {
 			continue
 		}
 		switch {
-		case best < 0 || len(own) > len(s.decls.MethodsOf(probes[best].name)):
+		case best < 0 || len(own) > len(ins.decls.MethodsOf(probes[best].name)):
 			best, tie = i, false
-		case len(own) == len(s.decls.MethodsOf(probes[best].name)):
+		case len(own) == len(ins.decls.MethodsOf(probes[best].name)):
 			tie = true
 		}
 	}
@@ -102,8 +102,8 @@ func (s *Session) probeVar(x string) (vt varType, ok bool, methods []string) {
 
 // compileProbes compiles each line of code (expression statements) on its
 // own and reports which compiled; nil when code does not parse into n.
-func (s *Session) compileProbes(code string, n int) []bool {
-	pc, err := cell.Parse(s.ip.FileSet(), cell.Cell{Code: code})
+func (ins *inspector) compileProbes(code string, n int) []bool {
+	pc, err := cell.Parse(ins.vm.ip.FileSet(), cell.Cell{Code: code})
 	if err != nil {
 		return nil
 	}
@@ -116,7 +116,7 @@ func (s *Session) compileProbes(code string, n int) []bool {
 	}
 	ok := make([]bool, n)
 	for i, st := range stmts {
-		_, err := s.compile(block([]ast.Stmt{st}))
+		_, err := ins.vm.compile(block([]ast.Stmt{st}))
 		ok[i] = err == nil
 	}
 	return ok
@@ -133,13 +133,13 @@ func allIn(names []string, set map[string]bool) bool {
 
 // inspectVarMember describes member name of session variable x: a method
 // its cell-declared type has, or a field.
-func (s *Session) inspectVarMember(x, name string) string {
-	v, ok := s.globals()[x]
+func (ins *inspector) inspectVarMember(x, name string) string {
+	v, ok := ins.vm.globals()[x]
 	if !ok || !v.IsValid() {
 		return ""
 	}
-	if vt, ok := s.typeOfVar(x); ok {
-		if text, ok := s.decls.Decl(vt.name + "." + name); ok {
+	if vt, ok := ins.typeOfVar(x); ok {
+		if text, ok := ins.decls.Decl(vt.name + "." + name); ok {
 			return fmt.Sprintf("%s\n(method of %s, the type of %s)", text, vt.name, x)
 		}
 	}
@@ -160,9 +160,9 @@ func (s *Session) inspectVarMember(x, name string) string {
 
 // describeVar describes session variable name holding v, naming its
 // cell-declared type when it has one.
-func (s *Session) describeVar(name string, v reflect.Value) string {
+func (ins *inspector) describeVar(name string, v reflect.Value) string {
 	typ, val := v.Type().String(), short(fmt.Sprintf("%#v", v))
-	if vt, ok := s.typeOfVar(name); ok {
+	if vt, ok := ins.typeOfVar(name); ok {
 		// The value's text starts with the interpreter's unnamed type.
 		val = strings.Replace(val, typ, vt.String(), 1)
 		if vt.ptr {

@@ -24,15 +24,15 @@ var goBuiltins = []string{"append", "cap", "clear", "close", "complex", "copy", 
 // before cursor (a byte offset) as the session knows them by reflection:
 // members after "pkg." or "variable.", else names in scope, builtins and
 // keywords. It answers for variables the assistant has no source for.
-func (s *Session) completeByValue(code string, cursor int) Completion {
+func (ins *inspector) completeByValue(code string, cursor int) Completion {
 	cursor = max(0, min(cursor, len(code)))
 	start := cell.IdentBefore(code, cursor)
 	prefix := code[start:cursor]
 	var names []string
 	if start > 0 && code[start-1] == '.' {
-		names = s.members(code[cell.IdentBefore(code, start-1) : start-1])
+		names = ins.members(code[cell.IdentBefore(code, start-1) : start-1])
 	} else {
-		names = s.scopeNames()
+		names = ins.scopeNames()
 	}
 	seen := map[string]bool{}
 	matches := []string{}
@@ -47,29 +47,29 @@ func (s *Session) completeByValue(code string, cursor int) Completion {
 }
 
 // scopeNames lists the names visible at the top level of a cell.
-func (s *Session) scopeNames() []string {
+func (ins *inspector) scopeNames() []string {
 	names := append(append([]string{}, goKeywords...), goBuiltins...)
-	for n := range s.globals() {
+	for n := range ins.vm.globals() {
 		names = append(names, n)
 	}
-	return append(names, s.decls.Names()...)
+	return append(names, ins.decls.Names()...)
 }
 
 // members lists the members of an imported package or the fields and
 // methods of a session variable.
-func (s *Session) members(x string) []string {
+func (ins *inspector) members(x string) []string {
 	var names []string
-	if syms := s.packageSymbols(x); syms != nil {
+	if syms := ins.vm.packageSymbols(x); syms != nil {
 		for n := range syms {
 			names = append(names, n)
 		}
 		return names
 	}
-	v, ok := s.globals()[x]
+	v, ok := ins.vm.globals()[x]
 	if !ok || !v.IsValid() {
 		return nil
 	}
-	_, _, methods := s.probeVar(x)
+	_, _, methods := ins.probeVar(x)
 	names = append(names, methods...)
 	t := v.Type()
 	for i := 0; i < t.NumMethod(); i++ {
@@ -88,12 +88,12 @@ func (s *Session) members(x string) []string {
 
 // packageSymbols returns the exported symbols of the package imported in
 // the session under name, or nil.
-func (s *Session) packageSymbols(name string) map[string]reflect.Value {
-	p, ok := s.decls.Imported(name)
+func (vm *vm) packageSymbols(name string) map[string]reflect.Value {
+	p, ok := vm.decls.Imported(name)
 	if !ok {
 		return nil
 	}
-	for _, syms := range s.ip.Symbols(p) {
+	for _, syms := range vm.ip.Symbols(p) {
 		return syms
 	}
 	return nil
@@ -103,7 +103,7 @@ func (s *Session) packageSymbols(name string) map[string]reflect.Value {
 // reflection: the type and value of a variable, the declaration of a
 // function, type or constant of the session, or the signature of a
 // package member.
-func (s *Session) inspectByValue(code string, cursor int, detail int) Inspection {
+func (ins *inspector) inspectByValue(code string, cursor int, detail int) Inspection {
 	cursor = max(0, min(cursor, len(code)))
 	end := cursor
 	for end < len(code) {
@@ -120,23 +120,23 @@ func (s *Session) inspectByValue(code string, cursor int, detail int) Inspection
 	}
 	if start > 0 && code[start-1] == '.' {
 		pkg := code[cell.IdentBefore(code, start-1) : start-1]
-		text := s.inspectMember(pkg, name)
+		text := ins.inspectMember(pkg, name)
 		if text == "" {
-			text = s.inspectVarMember(pkg, name)
+			text = ins.inspectVarMember(pkg, name)
 		}
 		if text != "" {
 			return Inspection{Found: true, Text: text}
 		}
 		return Inspection{}
 	}
-	if text := s.inspectName(name, detail); text != "" {
+	if text := ins.inspectName(name, detail); text != "" {
 		return Inspection{Found: true, Text: text}
 	}
 	return Inspection{}
 }
 
-func (s *Session) inspectMember(pkg, name string) string {
-	syms := s.packageSymbols(pkg)
+func (ins *inspector) inspectMember(pkg, name string) string {
+	syms := ins.vm.packageSymbols(pkg)
 	if syms == nil {
 		return ""
 	}
@@ -144,7 +144,7 @@ func (s *Session) inspectMember(pkg, name string) string {
 	if !ok {
 		return ""
 	}
-	p, _ := s.decls.Imported(pkg)
+	p, _ := ins.decls.Imported(pkg)
 	return fmt.Sprintf("%s.%s: %s\n(package %q)", pkg, name, describeSymbol(v), p)
 }
 
@@ -173,10 +173,10 @@ func short(s string) string {
 	return s
 }
 
-func (s *Session) inspectName(name string, detail int) string {
-	decl, isDecl := s.decls.Decl(name)
-	p, isImport := s.decls.Imported(name)
-	methods := s.decls.MethodDecls(name)
+func (ins *inspector) inspectName(name string, detail int) string {
+	decl, isDecl := ins.decls.Decl(name)
+	p, isImport := ins.decls.Imported(name)
+	methods := ins.decls.MethodDecls(name)
 	if isDecl {
 		if detail > 0 && len(methods) > 0 {
 			decl += "\n\n" + strings.Join(methods, "\n")
@@ -186,8 +186,8 @@ func (s *Session) inspectName(name string, detail int) string {
 	if isImport {
 		return fmt.Sprintf("package %s (import %q)", name, p)
 	}
-	if v, ok := s.globals()[name]; ok && v.IsValid() {
-		return s.describeVar(name, v)
+	if v, ok := ins.vm.globals()[name]; ok && v.IsValid() {
+		return ins.describeVar(name, v)
 	}
 	for _, b := range goBuiltins {
 		if b == name {

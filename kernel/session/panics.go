@@ -16,11 +16,11 @@ import (
 var yaegiFrame = regexp.MustCompile(`^(?:\S+:)?(\d+:\d+): panic(?:: (.*))?$`)
 
 // panicError converts a panic of running code of c.
-func (s *Session) panicError(c cell.Cell, p interp.Panic) *Error {
-	s.mu.Lock()
-	frames := s.frames
-	s.frames = nil
-	s.mu.Unlock()
+func (vm *vm) panicError(c cell.Cell, p interp.Panic) *Error {
+	vm.mu.Lock()
+	frames := vm.frames
+	vm.frames = nil
+	vm.mu.Unlock()
 	switch v := p.Value.(type) {
 	case rt.InterruptSignal:
 		return diagnose.Interrupted()
@@ -42,7 +42,7 @@ func (s *Session) panicError(c cell.Cell, p interp.Panic) *Error {
 		where := c.N
 		fn := strings.TrimSuffix(m[2], "(...)")
 		fn = strings.TrimPrefix(fn, "main.")
-		if n, ok := s.decls.FuncCell(strings.SplitN(fn, ".", 2)[0]); ok {
+		if n, ok := vm.decls.FuncCell(strings.SplitN(fn, ".", 2)[0]); ok {
 			where = n
 		}
 		pos := fmt.Sprintf("cell[%d]:%s", where, m[1])
@@ -58,13 +58,13 @@ func (s *Session) panicError(c cell.Cell, p interp.Panic) *Error {
 	msg := fmt.Sprint(p.Value)
 	if err, ok := p.Value.(error); ok {
 		msg = err.Error()
-	} else if text, ok := s.ct.PanicText(rt.PlainValue(p.Value)); ok {
+	} else if text, ok := vm.ct.PanicText(rt.PlainValue(p.Value)); ok {
 		msg = text
 	}
 	var note string
 	reported := msg
 	msg, note = diagnose.GoPanicMessage(c, msg)
-	if detail := s.diag.BoundsDetail(c, msg, inFunc); detail != "" {
+	if detail := vm.diag.BoundsDetail(c, msg, inFunc); detail != "" {
 		msg, note = detail, fmt.Sprintf("(the interpreter reported %q, without the index and length: tick read them from the cell's variables)", reported)
 	}
 	if note != "" {
