@@ -8,7 +8,6 @@ import (
 	"go/types"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/tick-kernel/tick/kernel/session/cell"
 )
@@ -32,7 +31,7 @@ func (a *Assistant) Inspect(code string, cursor, detail int) (res Help) {
 		}
 		return a.packageHelp(prefix)
 	}
-	end := identEnd(code, cursor)
+	end := cell.IdentAfter(code, cursor)
 	if identStart(code, end) == end {
 		end = calleeEnd(code, cursor)
 		if end < 0 {
@@ -64,19 +63,6 @@ func (a *Assistant) Inspect(code string, cursor, detail int) (res Help) {
 		return Help{} // unknown, or a variable the assistant cannot type (set by a magic): the session knows it by value
 	}
 	return a.describe(c, obj, code, detail)
-}
-
-// identEnd extends the identifier at cursor to its end.
-func identEnd(code string, cursor int) int {
-	end := cursor
-	for end < len(code) {
-		r, size := utf8.DecodeRuneInString(code[end:])
-		if !cell.IsIdentRune(r) {
-			break
-		}
-		end += size
-	}
-	return end
 }
 
 // calleeEnd finds, for a cursor between a call's parentheses, the end of

@@ -5,7 +5,6 @@ import (
 	"reflect"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/tick-kernel/tick/kernel/session/cell"
 )
@@ -105,14 +104,7 @@ func (vm *vm) packageSymbols(name string) map[string]reflect.Value {
 // package member.
 func (ins *inspector) inspectByValue(code string, cursor int, detail int) Inspection {
 	cursor = max(0, min(cursor, len(code)))
-	end := cursor
-	for end < len(code) {
-		r, size := utf8.DecodeRuneInString(code[end:])
-		if !cell.IsIdentRune(r) {
-			break
-		}
-		end += size
-	}
+	end := cell.IdentAfter(code, cursor)
 	start := cell.IdentBefore(code, end)
 	name := code[start:end]
 	if name == "" {

@@ -121,3 +121,17 @@ func IdentBefore(code string, end int) int {
 	}
 	return start
 }
+
+// IdentAfter returns the end of the identifier that starts at byte offset
+// start of code (start itself when none does).
+func IdentAfter(code string, start int) int {
+	end := start
+	for end < len(code) {
+		r, size := utf8.DecodeRuneInString(code[end:])
+		if !IsIdentRune(r) {
+			break
+		}
+		end += size
+	}
+	return end
+}
