@@ -57,7 +57,11 @@ func Interleave(ctx context.Context, a, b Target, o Options) (*Result, *Result, 
 	restore := ra.o.gcOff()
 	ra.begin()
 	rb.begin()
-	order := rand.New(rand.NewPCG(0x7469636b, 0x726f756e64)) // the same balanced sequence every call
+	seed := o.Seed
+	if seed == 0 {
+		seed = rand.Uint64() // a fresh order for every comparison
+	}
+	order := rand.New(rand.NewPCG(seed, 0x726f756e64))
 	for round := 1; ra.wantMore() || rb.wantMore(); round++ {
 		rs, names := [2]*runner{ra, rb}, [2]int{0, 1}
 		if order.IntN(2) == 1 {

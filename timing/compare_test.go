@@ -84,7 +84,7 @@ func TestInterleaveDetectsTenPercent(t *testing.T) {
 		wrong := 0
 		for seed := range uint64(40) {
 			a, b := pairSeed(10*time.Microsecond, c.hostB, 0.05, 0, seed)
-			ra, rb, err := Interleave(context.Background(), a.target(), b.target(), Options{Clock: a.c, Budget: time.Second})
+			ra, rb, err := Interleave(context.Background(), a.target(), b.target(), Options{Clock: a.c, Budget: time.Second, Seed: seed + 1})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -118,7 +118,7 @@ func TestInterleaveDetectsTenPercent(t *testing.T) {
 // shows "~" and says the results were not interleaved. Interleaved they do
 // not differ at all.
 func TestInterleaveCancelsDrift(t *testing.T) {
-	o := func(c Clock) Options { return Options{Clock: c, Budget: time.Second} }
+	o := func(c Clock) Options { return Options{Clock: c, Budget: time.Second, Seed: 1} }
 	a, b := pair(10*time.Microsecond, 10*time.Microsecond, 0.02, 0.2)
 	ra, err := Measure(context.Background(), a.target(), o(a.c))
 	if err != nil {
@@ -291,7 +291,7 @@ func TestInterleaveCountersPerStatement(t *testing.T) {
 			}
 			ta, tb := a.target(), b.target()
 			ta.Probe, tb.Probe = shared, shared
-			ra, rb, err := Interleave(context.Background(), ta, tb, Options{Clock: a.c, Budget: 200 * time.Millisecond})
+			ra, rb, err := Interleave(context.Background(), ta, tb, Options{Clock: a.c, Budget: 200 * time.Millisecond, Seed: 1})
 			if err != nil {
 				t.Fatal(err)
 			}

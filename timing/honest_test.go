@@ -73,7 +73,7 @@ func TestInterleaveChecksBothStatements(t *testing.T) {
 	ta, tb := a.target(), b.target()
 	ta.Check, tb.Check = a.check, b.check
 	tb.Label = "y = wrong(x)"
-	_, _, err := Interleave(context.Background(), ta, tb, Options{Clock: a.c, Loops: 10, Repeats: 8})
+	_, _, err := Interleave(context.Background(), ta, tb, Options{Clock: a.c, Loops: 10, Repeats: 8, Seed: 1})
 	var ce *CheckError
 	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "statement y = wrong(x)") {
 		t.Fatalf("err %v, want the --vs statement's *CheckError", err)
@@ -280,7 +280,7 @@ func TestInterleavedProvenanceFix(t *testing.T) {
 	ta, tb := a.target(), b.target()
 	ta.Record, tb.Record = nil, nil
 	tb.Probe = func() Probe { p := b.probe(); p.Debug = 2; return p }
-	ra, rb, err := Interleave(context.Background(), ta, tb, Options{Clock: a.c, Budget: 100 * time.Millisecond})
+	ra, rb, err := Interleave(context.Background(), ta, tb, Options{Clock: a.c, Budget: 100 * time.Millisecond, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

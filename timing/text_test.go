@@ -139,7 +139,7 @@ func TestTextGolden(t *testing.T) {
 
 	// %timeit --vs: interleaved rounds, the sign test.
 	a, b := pairSeed(100*time.Microsecond, 115*time.Microsecond, 0.1, 0, 1)
-	ra, rb, err := Interleave(context.Background(), a.target(), b.target(), Options{Clock: a.c, Budget: time.Second})
+	ra, rb, err := Interleave(context.Background(), a.target(), b.target(), Options{Clock: a.c, Budget: time.Second, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -240,6 +240,12 @@ type Options struct {
 	// Progress, when set, is called after every phase change and sample.
 	// It runs outside the timed region; callers throttle their own output.
 	Progress func(Progress)
+	// Seed, when not 0, seeds Interleave's random order of the two
+	// statements in each round (for repeatable tests); 0 draws a fresh
+	// order for every comparison, which the sign test's exactness needs: a
+	// fixed order would meet the same position effects (the first round
+	// after preparation, the floor samples) the same way every time.
+	Seed uint64
 	// Provenance is what the caller knows (backend, device, inputs); the
 	// engine fills the rest.
 	Provenance Provenance
