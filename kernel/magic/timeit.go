@@ -77,6 +77,11 @@ func timeitOne(ctx context.Context, a *timeitArgs, t timedStmt, inputs *inputSna
 	r.Label = label(a.Stmt)
 	onceBuildWarning(r)
 	if w := inputs.warning(r, a.Setup != ""); w != nil { // mutation.go
+		for i := range r.Warnings { // the cold call was the only one on fresh data: say so where it is blamed
+			if r.Warnings[i].Kind == timing.WarnColdDominates {
+				r.Warnings[i].Message += "; here the cold call was also the only one on the data as it was before the statement changed it (next warning)"
+			}
+		}
 		r.Warnings = append(r.Warnings, *w)
 	}
 	if w := interpretedWarning(ctx, a.Stmt, t, r); w != nil { // interpreted.go
