@@ -13,6 +13,7 @@ import (
 
 	"github.com/tick-kernel/tick/kernel/session/cell"
 	"github.com/tick-kernel/tick/kernel/session/diagnose"
+	"github.com/tick-kernel/tick/kernel/session/rt"
 )
 
 // Most blocked cells end at the first interrupt (blocking.go). What still
@@ -34,19 +35,25 @@ const abandonGrace = 100 * time.Millisecond
 func (vm *vm) runProgram(c cell.Cell, prog *interp.Program) *Error {
 	done := make(chan *Error, 1)
 	gid := make(chan uint64, 1)
-	go func() {
-		gid <- goroutineID()
+	vm.rt.Go(func() { // a piece: runaway recursion ends it with Goexit (rt/depth.go)
+		gid <- rt.GoroutineID()
 		returned := false
 		defer func() {
-			if !returned { // runtime.Goexit in the cell: it ends this goroutine, not the session
-				done <- cell.Errorf(cell.RuntimeError, "the cell called runtime.Goexit, which ends the goroutine running it: "+
-					"the cell stopped there; variables defined before it are kept and the kernel goes on (return from the cell instead)")
+			if returned {
+				return
 			}
+			if sig, ok := vm.rt.TakeEnded(); ok {
+				done <- vm.depthError(c, sig)
+				return
+			}
+			// runtime.Goexit in the cell: it ends this goroutine, not the session
+			done <- cell.Errorf(cell.RuntimeError, "the cell called runtime.Goexit, which ends the goroutine running it: "+
+				"the cell stopped there; variables defined before it are kept and the kernel goes on (return from the cell instead)")
 		}()
 		e := vm.executeHere(c, prog)
 		returned = true
 		done <- e
-	}()
+	})
 	id := <-gid
 	select {
 	case e := <-done:
@@ -90,18 +97,6 @@ func abandonedError(c cell.Cell, what string) *Error {
 }
 
 var goroutineHeader = regexp.MustCompile(`^goroutine (\d+) \[([^\]]*)\]`)
-
-// goroutineID returns the id of the calling goroutine, from its stack's
-// header line.
-func goroutineID() uint64 {
-	var buf [64]byte
-	m := goroutineHeader.FindSubmatch(buf[:goruntime.Stack(buf[:], false)])
-	if m == nil {
-		return 0
-	}
-	id, _ := strconv.ParseUint(string(m[1]), 10, 64)
-	return id
-}
 
 // blockedIn describes what goroutine id waits in: its wait reason and the
 // innermost function that is neither the Go runtime's nor the

@@ -25,8 +25,7 @@ func (vm *vm) panicError(c cell.Cell, p interp.Panic) *Error {
 	case rt.InterruptSignal:
 		return diagnose.Interrupted()
 	case rt.DepthSignal:
-		return cell.Errorf(cell.RuntimeError, "call depth passed %d: runaway recursion? Check the base case of the recursive function "+
-			"(or raise session.Options.MaxDepth if the recursion is meant to be this deep); the session goes on", v.Depth-1)
+		return cell.Errorf(cell.RuntimeError, "%s", depthMessage(vm.recursionSite(c, frames), v))
 	}
 	var tb []string
 	first, inFunc := "", false

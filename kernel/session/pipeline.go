@@ -36,6 +36,7 @@ func (s *Session) runParsed(c cell.Cell, generated func(*cell.Parsed) []ast.Node
 	if err != nil {
 		return Result{Err: diagnose.CompileError(c, err)}
 	}
+	s.vm.funcs.add(pc) // names for runaway recursion (depth.go)
 	added := s.ins.addImports(pc, s.emit)
 	if leavesNothing(pc) { // its files go when it ran without an error (retention.go)
 		defer func() {

@@ -281,7 +281,14 @@ func (s *Session) goroutinePanic(r any) {
 		s.emit("stderr", "goroutine stopped by interrupt\n")
 		return
 	}
-	s.vm.dropFrames()
+	frames := s.vm.takeFrames()
+	if sig, ok := r.(rt.DepthSignal); ok {
+		s.mu.Lock()
+		count := s.count
+		s.mu.Unlock()
+		s.emit("stderr", "runaway recursion in a goroutine: "+depthMessage(s.vm.recursionSite(cell.Cell{N: count}, frames), sig)+"\n")
+		return
+	}
 	s.emit("stderr", fmt.Sprintf("panic in goroutine: %v\n(the goroutine ended; the session goes on)\n", r))
 }
 

@@ -29,6 +29,7 @@ type vm struct {
 	mu      sync.Mutex // guards the fields below
 	running bool       // a cell runs: its panics' frames are kept
 	frames  []string   // yaegi panic frames of the running cell
+	funcs   funcIndex  // the cells' function literals by position, to name runaway recursion (depth.go)
 	// topLevel is set while a statement frameless made runs
 	// (toplevel.go); only the cell's goroutine and the goroutine it runs
 	// a piece on touch it.
@@ -47,10 +48,15 @@ func (vm *vm) setRunning(running bool) {
 
 // dropFrames forgets the panic frames yaegi printed (a goroutine's panic,
 // reported on its own).
-func (vm *vm) dropFrames() {
+func (vm *vm) dropFrames() { vm.takeFrames() }
+
+// takeFrames returns the panic frames yaegi printed and forgets them.
+func (vm *vm) takeFrames() []string {
 	vm.mu.Lock()
+	defer vm.mu.Unlock()
+	f := vm.frames
 	vm.frames = nil
-	vm.mu.Unlock()
+	return f
 }
 
 // notePanicFrame keeps a frame line yaegi printed for a panic of the

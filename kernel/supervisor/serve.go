@@ -12,6 +12,7 @@ import (
 
 	"github.com/tick-kernel/tick/display"
 	"github.com/tick-kernel/tick/kernel/session"
+	"github.com/tick-kernel/tick/kernel/session/cell"
 )
 
 // Serve is the engine's side of the pipes: it reads requests from in and
@@ -116,7 +117,18 @@ func (s *server) execute(req *request) {
 			return a.text, a.err
 		}
 	}
+	// The result is sent even when the runner does not return: code that
+	// calls runtime.Goexit on this goroutine (through a magic) ends it.
+	returned := false
+	defer func() {
+		if !returned {
+			res := session.Result{Err: cell.Errorf(cell.RuntimeError, "the cell called runtime.Goexit, which ended the goroutine running it: "+
+				"the cell stopped there; variables defined before it are kept (return from the cell instead)")}
+			s.send(&event{Op: opResult, ID: req.ID, Result: resultToWire(res)})
+		}
+	}()
 	res := s.r.Execute(context.Background(), c, &pipeSink{s: s, id: req.ID})
+	returned = true
 	s.send(&event{Op: opResult, ID: req.ID, Result: resultToWire(res)})
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"runtime"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -84,6 +85,8 @@ func (s *script) Execute(_ context.Context, c session.Cell, sink session.Sink) s
 			return session.Result{Err: cell.Errorf(cell.CompileError, "undefined: %s", arg)}
 		}
 		return session.Result{Value: text(v)}
+	case "goexit":
+		runtime.Goexit()
 	case "pid":
 		return session.Result{Value: text(strconv.Itoa(os.Getpid()))}
 	case "input":
@@ -325,6 +328,19 @@ func TestEachWayAnEngineEnds(t *testing.T) {
 			}
 			value(t, exec1(r, "pid", nil))
 		})
+	}
+}
+
+// TestGoexitInTheEngine: code that ends the goroutine running the cell
+// ends the cell, and the engine goes on.
+func TestGoexitInTheEngine(t *testing.T) {
+	r := newTestRunner(t, Config{})
+	exec1(r, "set x=3", nil)
+	if res := exec1(r, "goexit", nil); res.Err == nil || !strings.Contains(res.Err.Value, "runtime.Goexit") {
+		t.Fatalf("got %+v", res.Err)
+	}
+	if got := value(t, exec1(r, "get x", nil)); got != "3" {
+		t.Fatalf("x = %q", got)
 	}
 }
 

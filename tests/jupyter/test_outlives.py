@@ -95,6 +95,35 @@ class FatalErrorsEndTheCell(Started):
 
 
 
+class RecursionThroughAClosure(Started):
+    """Problem 2: after calls of depth 10 … 4,999, h(5001) through a closure
+    variable got no reply for minutes (the shell stayed dead after an
+    interrupt); in a fresh kernel the error took 10 s."""
+
+    def timed(self, code, timeout=120):
+        start = time.monotonic()
+        reply, outs = run(self.kc, code, timeout=timeout)
+        return time.monotonic() - start, reply, outs
+
+    def test_h_5001_after_calls_just_under_the_limit(self):
+        self.value("var h func(int) int\nh = func(n int) int { if n == 0 { return 0 }; return h(n-1) + 1 }\nx := 7")
+        for n in (10, 1000):
+            self.assertEqual(self.value(f"h({n})"), [str(n)])
+        ok_time, reply, outs = self.timed("h(4999)")
+        self.assertEqual(result_of(outs), ["4999"])
+        err_time, reply, outs = self.timed("h(5001)")
+        self.assertEqual(reply["content"]["status"], "error")
+        err = errors_of(outs)[0]
+        self.assertIn("call depth passed 5000 interpreted calls in h (the function literal at cell[1]:2:21)", err["evalue"])
+        self.assertIn("base case of h", err["evalue"])
+        # The error costs about what the successful call just under the
+        # limit costs (both walk 5,000 frames once); it used to cost
+        # minutes. A ratio, so that a busy machine slows both alike.
+        self.assertLess(err_time, 3 * ok_time + 1.0,
+                        f"h(5001) took {err_time:.2f} s to fail, h(4999) {ok_time:.2f} s to succeed")
+        self.assertEqual(self.value("x + 1"), ["8"], "the session lost its variables")
+
+
 class MemoryInACgroup(unittest.TestCase):
     """Problem 3: the ceiling read only /sys/fs/cgroup/memory.max; in a
     1.5 GiB cgroup (v1, or a nested v2 limit) a 2 GiB bytes.Repeat got no

@@ -55,6 +55,8 @@ type Runtime struct {
 	abandon  stopSignal // closed by a second Interrupt: the cell stops waiting
 	depth    atomic.Int64
 	maxDepth int64
+	unwind   atomic.Pointer[unwind] // runaway recursion ending a goroutine (depth.go)
+	ended    atomic.Pointer[DepthSignal]
 	hooks    Hooks
 
 	mu     sync.Mutex // guards defers
@@ -104,6 +106,8 @@ func (r *Runtime) ClearStop() {
 func (r *Runtime) Begin() (end func()) {
 	r.ClearStop()
 	r.depth.Store(0)
+	r.unwind.Store(nil)
+	r.ended.Store(nil)
 	return useStopSignal(&r.sig)
 }
 
@@ -130,7 +134,7 @@ func (r *Runtime) enter() {
 	}
 	if d := r.depth.Add(1); d > r.maxDepth && deepStack(r.maxDepth) {
 		r.depth.Add(-1)
-		panic(DepthSignal{r.maxDepth + 1})
+		r.exceeded() // depth.go: ends the goroutine
 	}
 }
 
@@ -146,7 +150,12 @@ func deepStack(maxDepth int64) bool {
 	return runtime.Callers(int(maxDepth)*framesPerCall, pc[:]) > 0
 }
 
-func (r *Runtime) leave() { r.depth.Add(-1) }
+func (r *Runtime) leave() {
+	r.depth.Add(-1)
+	if u := r.unwind.Load(); u != nil {
+		r.unwinding(u) // depth.go
+	}
+}
 
 // Symbols returns the yaegi symbol tables of the runtime: package ᐩrt
 // under path ("path/rt"), and time.Sleep and the sync types Mutex,
