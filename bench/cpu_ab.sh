@@ -47,5 +47,6 @@ for (case, size, impl, unit), s in rows.items():
         continue
     b, n = statistics.median(s["base"]), statistics.median(s["new"])
     fmt = lambda v: f"{statistics.median(v):.3g} ({min(v):.3g}–{max(v):.3g}) {unit}"
-    print(f"| {case} | {size} | {impl[5:]} | {fmt(s['base'])} | {fmt(s['new'])} | {n / b:.2f} |")
+    ratio = f"{n / b:.2f}" if b else "-"
+    print(f"| {case} | {size} | {impl[5:]} | {fmt(s['base'])} | {fmt(s['new'])} | {ratio} |")
 PY

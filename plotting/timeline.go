@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image/color"
 	"sort"
+	"strings"
 	"time"
 
 	"gonum.org/v1/plot"
@@ -144,7 +145,7 @@ func TimelineWindow(p *profile.Profile, from, to time.Duration) (*plot.Plot, err
 	names := make([]string, 0, len(lanes)+2)
 	for i := len(lanes) - 1; i >= 1; i-- {
 		devRow[lanes[i]] = len(names)
-		names = append(names, "device "+lanes[i])
+		names = append(names, laneName(lanes[i]))
 	}
 	hostRow := len(names)
 	names = append(names, "host")
@@ -188,6 +189,8 @@ func TimelineWindow(p *profile.Profile, from, to time.Duration) (*plot.Plot, err
 			} else {
 				s.c = okGrey
 			}
+		case tensor.EventCopy: // a device's transfers lane
+			s.row, s.key, s.c = devRow[profile.Lane(e)], "copy", copyColor
 		case tensor.EventJIT:
 			s.row, s.key, s.c = jitRow, "JIT "+e.Name, jitColors[e.Name]
 		case tensor.EventMark:
@@ -408,4 +411,16 @@ func aggregate(ss []span, xMin, xMax float64, row int) []span {
 			frac: max(min(b.busy/w, 1), 0.04)})
 	}
 	return out
+}
+
+// copyColor draws the copies on a device's transfers lane: black, as the
+// host's transfer spans.
+var copyColor = color.Black
+
+// laneName labels a device lane: "device CL", "CL transfers".
+func laneName(lane string) string {
+	if strings.HasSuffix(lane, profile.TransfersSuffix) {
+		return lane
+	}
+	return "device " + lane
 }

@@ -53,7 +53,7 @@ func (p *Profile) Overlap() Overlap {
 		Hidden: time.Duration(intersect(work, dev)), PerDevice: map[string]time.Duration{}}
 	for _, lane := range p.Lanes()[1:] {
 		o.PerDevice[lane] = time.Duration(total(spans(p.Events, func(e tensor.Event) bool {
-			return e.Kind == tensor.EventKernel && e.Device == lane
+			return (e.Kind == tensor.EventKernel || e.Kind == tensor.EventCopy) && Lane(e) == lane
 		})))
 	}
 	return o

@@ -84,6 +84,10 @@ func (p *Profile) ChromeTrace() *Trace {
 			args["flops_est"] = e.FLOPs
 			args["bytes_est"] = e.Bytes
 			args["enqueued_us"] = us(e.Enqueued)
+		case tensor.EventCopy:
+			te.Tid = tids[Lane(e)]
+			args["bytes"] = e.Bytes
+			args["enqueued_us"] = us(e.Enqueued)
 		case tensor.EventCompile:
 			te.Tid = compileTid
 			args["kernel"] = e.Name
@@ -103,6 +107,8 @@ func traceName(e tensor.Event) string {
 	switch e.Kind {
 	case tensor.EventKernel, tensor.EventMark:
 		return e.Name
+	case tensor.EventCopy:
+		return "copy " + e.Name
 	case tensor.EventCompile:
 		return "compile " + e.Name
 	case tensor.EventJIT:
@@ -255,6 +261,10 @@ func ReadChromeTrace(r io.Reader) (*Profile, error) {
 					e.Shape = append(e.Shape, int(num(v)))
 				}
 			}
+		case tensor.EventCopy:
+			e.Name = strings.TrimPrefix(e.Name, "copy ")
+			e.Bytes = int64(num(te.Args["bytes"]))
+			e.Enqueued = fromUS(num(te.Args["enqueued_us"]))
 		case tensor.EventCompile:
 			e.Name, _ = te.Args["kernel"].(string)
 			e.Detail, _ = te.Args["cache"].(string)

@@ -37,31 +37,67 @@ func FromRecording(label string, rec *tensor.Recording, debug int) *Profile {
 }
 
 // HostLane is the name of the host's lane; device lanes are named by their
-// device ("CPU", "GO").
+// device ("CPU", "GO"), and a device's copies (transfers timed by its
+// clock) are on a lane of their own, "CL transfers".
 const HostLane = "host"
 
-// Lane is the lane an event is drawn on: the device for kernels, else the
-// host.
+// TransfersSuffix ends the name of a device's transfers lane.
+const TransfersSuffix = " transfers"
+
+// Lane is the lane an event is drawn on: the device for kernels, its
+// transfers lane for copies, else the host.
 func Lane(e tensor.Event) string {
-	if e.Kind == tensor.EventKernel {
+	switch e.Kind {
+	case tensor.EventKernel:
 		return e.Device
+	case tensor.EventCopy:
+		return e.Device + TransfersSuffix
 	}
 	return HostLane
 }
 
-// Lanes lists the lanes of p: the host first, then the devices that ran
-// kernels, sorted.
+// Lanes lists the lanes of p: the host first, then each device that ran
+// kernels or copies, sorted, its transfers lane after it.
 func (p *Profile) Lanes() []string {
-	seen := map[string]bool{}
+	kern, copies := map[string]bool{}, map[string]bool{}
 	var devs []string
 	for _, e := range p.Events {
-		if e.Kind == tensor.EventKernel && !seen[e.Device] {
-			seen[e.Device] = true
+		if e.Kind != tensor.EventKernel && e.Kind != tensor.EventCopy {
+			continue
+		}
+		if !kern[e.Device] && !copies[e.Device] {
 			devs = append(devs, e.Device)
+		}
+		if e.Kind == tensor.EventKernel {
+			kern[e.Device] = true
+		} else {
+			copies[e.Device] = true
 		}
 	}
 	sort.Strings(devs)
-	return append([]string{HostLane}, devs...)
+	out := []string{HostLane}
+	for _, d := range devs {
+		if kern[d] {
+			out = append(out, d)
+		}
+		if copies[d] {
+			out = append(out, d+TransfersSuffix)
+		}
+	}
+	return out
+}
+
+// Transfers sums the copies timed by a device's clock: how many, their
+// bytes and device time.
+func (p *Profile) Transfers() (n int, bytes int64, t time.Duration) {
+	for _, e := range p.Events {
+		if e.Kind == tensor.EventCopy {
+			n++
+			bytes += e.Bytes
+			t += e.Duration()
+		}
+	}
+	return n, bytes, t
 }
 
 // Kernels is the number of kernel events.

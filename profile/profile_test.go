@@ -234,3 +234,40 @@ func TestTextSaysWhatItMeasured(t *testing.T) {
 		t.Errorf("warnings missing:\n%s", text)
 	}
 }
+
+// TestTransfersLane: copies timed by a device's clock are on a lane of
+// their own after the device's kernels, survive the Chrome trace, and the
+// text sums them.
+func TestTransfersLane(t *testing.T) {
+	cp := tensor.Event{Kind: tensor.EventCopy, Name: "host→CL", Device: "CL", Start: 2 * us1, End: 6 * us1, Enqueued: us1, Bytes: 4096}
+	p := &Profile{Duration: 20 * us1, Events: []tensor.Event{kernel("E_256", "CL", 7*us1, 9*us1), cp, kernel("E_256", "CPU", 0, 3*us1)}}
+	if got, want := strings.Join(p.Lanes(), ","), "host,CL,CL transfers,CPU"; got != want {
+		t.Errorf("lanes %s, want %s", got, want)
+	}
+	if n, b, d := p.Transfers(); n != 1 || b != 4096 || d != 4*us1 {
+		t.Errorf("Transfers() = %d, %d, %v", n, b, d)
+	}
+	if o := p.Overlap(); o.PerDevice["CL transfers"] != 4*us1 || o.PerDevice["CL"] != 2*us1 {
+		t.Errorf("per lane %v", o.PerDevice)
+	}
+	if txt := p.Text(); !strings.Contains(txt, "copies   1 on the devices' queues, 4096 bytes") || strings.Contains(txt, "on CL, CL transfers") {
+		t.Errorf("text:\n%s", txt)
+	}
+	var buf bytes.Buffer
+	if err := p.WriteChromeTrace(&buf); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadChromeTrace(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []tensor.Event
+	for _, e := range back.Events {
+		if e.Kind == tensor.EventCopy {
+			got = append(got, e)
+		}
+	}
+	if len(got) != 1 || got[0].Name != cp.Name || got[0].Device != "CL" || got[0].Bytes != 4096 || got[0].Enqueued != us1 || got[0].Duration() != 4*us1 {
+		t.Errorf("copies read back: %+v", got)
+	}
+}

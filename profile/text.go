@@ -25,7 +25,12 @@ func pct(f float64) string { return fmt.Sprintf("%.0f%%", 100*f) }
 func (p *Profile) Text() string {
 	var b strings.Builder
 	o := p.Overlap()
-	devs := p.Lanes()[1:]
+	var devs []string
+	for _, l := range p.Lanes()[1:] {
+		if !strings.HasSuffix(l, TransfersSuffix) {
+			devs = append(devs, l)
+		}
+	}
 	label := p.Label
 	if label == "" {
 		label = "profile"
@@ -50,6 +55,10 @@ func (p *Profile) Text() string {
 	}
 	if len(parts) > 0 {
 		fmt.Fprintf(&b, "  host     %s\n", strings.Join(parts, " · "))
+	}
+	if n, bytes, t := p.Transfers(); n > 0 {
+		fmt.Fprintf(&b, "  copies   %d on the devices' queues, %d bytes in %s by the device clock (%.2f GB/s)\n",
+			n, bytes, dur(t), float64(bytes)/max(t.Seconds(), 1e-9)/1e9)
 	}
 	rows := p.KernelTable()
 	if len(rows) > 0 {

@@ -6,12 +6,15 @@
 # they took 5 s and 8 s to install here. TICK_NO_BROWSER=1 leaves chromium out
 # (the browser test then skips). npm installs JupyterLab's renderer packages
 # into tests/lab (the Lab ranking test). jupyterhub (Debian's 3.0, with its
-# configurable-http-proxy) is for tests/jupyter/test_hub.py.
+# configurable-http-proxy) is for tests/jupyter/test_hub.py. pocl (OpenCL on
+# the CPU) with the ICD loader is the CL device's driver for the OpenCL tests
+# (runtime/backend/cl, DEVICE=CL); clinfo, pyopencl and numpy for comparisons.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 pkgs="python3-jupyter-client jupyter-client python3-ipykernel python3-jupyter-kernel-test
 python3-nbclient python3-nbformat python3-nbconvert jupyter-nbconvert jupyter-console
-jupyter-notebook tmux jupyterhub"
+jupyter-notebook tmux jupyterhub
+pocl-opencl-icd ocl-icd-libopencl1 ocl-icd-opencl-dev clinfo python3-pyopencl python3-numpy"
 [ "${TICK_NO_BROWSER:-}" = 1 ] || pkgs="$pkgs chromium"
 missing=""
 for p in $pkgs; do

@@ -83,6 +83,8 @@ func writeNode(b *strings.Builder, n tensor.GraphNode, indent string) {
 		attrs = `, shape=parallelogram, style=filled, fillcolor="#FFFFFF"`
 	case "reduce":
 		attrs = `, penwidth=2`
+	case "copy":
+		attrs = `, shape=cds, style=filled, fillcolor="#E6F2FA"`
 	}
 	fmt.Fprintf(b, "%sn%d [label=%s%s];\n", indent, n.ID, quote(label), attrs)
 }

@@ -140,10 +140,10 @@ type Stamped interface {
 
 // Clock is a Device whose stamps can be put on the host's clock.
 type Clock interface {
-	// MarkQueued enqueues an empty command and returns the stamp the
-	// device's clock gave it when it was queued, during the call. The
-	// runtime reads the host's clock just before and after: the middle
-	// of the tightest of several such brackets is the offset between the
-	// clocks, half its width the error.
-	MarkQueued() (int64, error)
+	// Bracket enqueues an empty command between two readings of the
+	// host's clock now and returns them with the stamp the device's clock
+	// gave the command when it was queued. The runtime takes the middle
+	// of the tightest of several brackets as the offset between the
+	// clocks and half its width as the error.
+	Bracket(now func() int64) (before, queued, after int64, err error)
 }

@@ -26,6 +26,11 @@ type Info struct {
 	// results are then within rounding of, not bit-identical to, the GO
 	// device's.
 	MatmulFMA bool `json:"matmul_fma,omitempty"`
+	// Device and Driver name the hardware and the driver's version for a
+	// device with a driver of its own (OpenCL: "pthread-skylake-avx512-
+	// Intel(R) Xeon(R) Processor", "3.1+debian"); empty for host backends.
+	Device string `json:"device,omitempty"`
+	Driver string `json:"driver,omitempty"`
 	// Computes is false for a device whose kernels do not run (NULL): its
 	// results are zeros and no throughput can be claimed for it.
 	Computes bool `json:"computes"`
@@ -46,6 +51,9 @@ func (i Info) String() string {
 		if len(i.Flags) > 0 {
 			b.WriteString(" " + strings.Join(i.Flags, " "))
 		}
+	}
+	if i.Device != "" {
+		b.WriteString(" on " + i.Device)
 	}
 	if !i.Computes {
 		b.WriteString(" (runs nothing; results are zeros)")

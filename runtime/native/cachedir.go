@@ -56,3 +56,12 @@ func secureCacheDir(dir string) (string, error) {
 	}
 	return private, problem
 }
+
+// TrustedCacheDir is the directory sub of tick's cache root (the parent of
+// the C kernel cache: $TICK_CACHE_DIR, else the user's cache directory),
+// created and checked by the rules of the kernel cache: for other
+// backends' caches of code they load (OpenCL program binaries). On
+// failure it returns a private temporary directory and the reason.
+func TrustedCacheDir(sub string) (string, error) {
+	return secureCacheDir(filepath.Join(filepath.Dir(defaultCacheDir()), sub))
+}

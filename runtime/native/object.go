@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"path/filepath"
 )
 
 // A cached object is the compiler's shared object followed by a trailer:
@@ -73,4 +74,41 @@ func verifyObject(path string) objectState {
 		return objectBad
 	}
 	return objectOK
+}
+
+// WriteSealed writes data to dir/name followed by the cache's checksum
+// trailer, through a temporary file renamed into place, so a reader never
+// sees a partial entry.
+func WriteSealed(dir, name string, data []byte) error {
+	f, err := os.CreateTemp(dir, name+".*.tmp")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp) // no-op after the rename
+	_, werr := f.Write(append(append([]byte(nil), data...), trailer(data)...))
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr != nil {
+		return werr
+	}
+	return os.Rename(tmp, filepath.Join(dir, name))
+}
+
+// ReadSealed returns the payload of an entry WriteSealed wrote, and false
+// when it is missing, truncated or corrupt (the caller rebuilds it).
+func ReadSealed(path string) ([]byte, bool) {
+	if verifyObject(path) != objectOK {
+		return nil, false
+	}
+	data, err := os.ReadFile(path)
+	if err != nil || len(data) <= trailerSize {
+		return nil, false
+	}
+	payload := data[:len(data)-trailerSize]
+	if !bytes.Equal(data[len(payload):], trailer(payload)) { // changed since verified
+		return nil, false
+	}
+	return payload, true
 }

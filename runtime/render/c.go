@@ -35,7 +35,8 @@ func Symbol(k *ir.Kernel) string {
 }
 
 // cLang is C's spelling of the scalar operations.
-var cLang = Lang{Types: [...]string{ir.Float32: "float", ir.Float64: "double", ir.Int32: "int32_t", ir.Bool: "uint8_t"}, SuffixF: true}
+var cLang = Lang{Types: [...]string{ir.Float32: "float", ir.Float64: "double", ir.Int32: "int32_t", ir.Bool: "uint8_t"}, SuffixF: true,
+	IntMin: "INT32_MIN", IntMax: "INT32_MAX"}
 
 var cTypes = cLang.Types
 
@@ -205,7 +206,7 @@ type C struct {
 
 // Render returns the C translation unit for k defining symbol.
 func (c C) Render(k *ir.Kernel, symbol string) string {
-	r := &cRender{k: k, temps: map[*ir.Node]string{}, opt: c}
+	r := &cRender{k: k, temps: map[*ir.Node]string{}, opt: c, lang: &cLang, idx: "int64_t"}
 	var sb strings.Builder
 	if g := ir.MatchGemm(k); g != nil && g.K > 0 && g.M*g.N > 0 && !c.NoGemm {
 		r.gemmC(&sb, symbol, g)
@@ -261,6 +262,8 @@ func (r *cRender) bufParams() (params, args string) {
 type cRender struct {
 	k     *ir.Kernel
 	opt   C
+	lang  *Lang  // the dialect's scalar spelling (cLang, clLang)
+	idx   string // the index type ("int64_t"; OpenCL: "int" or "long")
 	shape []int
 	loads map[*ir.Node]*loadInfo
 	list  []*loadInfo // loads in first-appearance order
@@ -324,17 +327,17 @@ func collapse(shape []int, loads []*loadInfo) []int {
 
 // outerIndex emits the decomposition of row into idx variables i<d> for the
 // given axes (innermost last), dividing by the sizes in shape.
-func outerIndex(sb *strings.Builder, row string, axes []int, shape []int) {
+func (r *cRender) outerIndex(sb *strings.Builder, row string, axes []int, shape []int) {
 	if len(axes) == 0 {
 		return
 	}
-	fmt.Fprintf(sb, "\t\tint64_t rem = %s;\n", row)
+	fmt.Fprintf(sb, "\t\t%s rem = %s;\n", r.idx, row)
 	for i := len(axes) - 1; i >= 0; i-- {
 		d := axes[i]
 		if i == 0 {
-			fmt.Fprintf(sb, "\t\tint64_t i%d = rem;\n", d)
+			fmt.Fprintf(sb, "\t\t%s i%d = rem;\n", r.idx, d)
 		} else {
-			fmt.Fprintf(sb, "\t\tint64_t i%d = rem %% %d; rem /= %d;\n", d, shape[d], shape[d])
+			fmt.Fprintf(sb, "\t\t%s i%d = rem %% %d; rem /= %d;\n", r.idx, d, shape[d], shape[d])
 		}
 	}
 }
@@ -358,7 +361,7 @@ func (r *cRender) bases(sb *strings.Builder, fixed []int, inner int, innerVar st
 				ok += fmt.Sprintf(" && i%d >= %d && i%d < %d", d, li.mask[d][0], d, li.mask[d][1])
 			}
 		}
-		fmt.Fprintf(sb, "\t\tconst int64_t base%d = %s;\n", i, base)
+		fmt.Fprintf(sb, "\t\tconst %s base%d = %s;\n", r.idx, i, base)
 		addr := fmt.Sprintf("base%d", i)
 		cond := ""
 		if ok != "1" {
@@ -390,7 +393,7 @@ func (r *cRender) bases(sb *strings.Builder, fixed []int, inner int, innerVar st
 		}
 		val := fmt.Sprintf("b%d[%s]", n.Buf, addr)
 		if cond != "" {
-			val = fmt.Sprintf("((%s) ? b%d[%s] : (%s)0)", cond, n.Buf, addr, cTypes[n.DType])
+			val = fmt.Sprintf("((%s) ? b%d[%s] : (%s)0)", cond, n.Buf, addr, r.lang.Type(n.DType))
 		}
 		r.temps[n] = val
 	}
@@ -418,7 +421,7 @@ func (r *cRender) elementwise(sb *strings.Builder) {
 	fmt.Fprintf(sb, "\tint64_t i = start;\n\twhile (i < end) {\n")
 	fmt.Fprintf(sb, "\t\tconst int64_t row = i / %d, j0 = i - row * %d;\n", inner, inner)
 	fmt.Fprintf(sb, "\t\tconst int64_t j1 = (%d - j0 > end - i) ? j0 + (end - i) : %d;\n", inner, inner)
-	outerIndex(sb, "row", outer, r.shape)
+	r.outerIndex(sb, "row", outer, r.shape)
 	r.bases(sb, outer, last, "j")
 	fmt.Fprintf(sb, "\t\t%s *restrict o = b0 + row * %d;\n", cTypes[r.k.Bufs[0].DType], inner)
 	v := r.expr(r.k.Expr)
@@ -513,7 +516,7 @@ const (
 )
 
 // store converts the expression value to the output buffer's type.
-func (r *cRender) store(v string) string { return cLang.Store(r.k.Bufs[0].DType, v) }
+func (r *cRender) store(v string) string { return r.lang.Store(r.k.Bufs[0].DType, v) }
 
 // reduce renders a fold over ReduceAxes as three C functions. tick_seg
 // folds one row segment of up to Tile outputs along the last kept axis of
@@ -562,7 +565,7 @@ func (r *cRender) reduce(sb *strings.Builder, symbol string) {
 	}
 	fmt.Fprintf(sb, "static inline void tick_seg(%s, int64_t row, int64_t j0, int64_t j1) {\n", segParams)
 	fmt.Fprintf(sb, "\t\tconst int64_t i = row * %d + j0;\n", sl)
-	outerIndex(sb, "row", rowAxes, k.Shape)
+	r.outerIndex(sb, "row", rowAxes, k.Shape)
 	if vec != "" {
 		fmt.Fprintf(sb, "\t\tif (j1 - j0 == %d) {\n", Tile)
 		r.reduceVector(sb, vec, fixed, L)
@@ -765,7 +768,7 @@ func (r *cRender) quickFold(vec string) string {
 	return ""
 }
 
-func (r *cRender) identity() string { return cLang.Identity(r.k.Reduce, r.k.Expr.DType) }
+func (r *cRender) identity() string { return r.lang.Identity(r.k.Reduce, r.k.Expr.DType) }
 
 func (r *cRender) fold(acc, v string) string {
 	if r.vec != "" {
@@ -776,7 +779,7 @@ func (r *cRender) fold(acc, v string) string {
 			return r.binary(ir.OpMin, acc, v)
 		}
 	}
-	return cLang.Fold(r.k.Reduce, r.k.Expr.DType, acc, v)
+	return r.lang.Fold(r.k.Reduce, r.k.Expr.DType, acc, v)
 }
 
 // expr emits statements computing n into r.body and returns the C name of
@@ -788,7 +791,7 @@ func (r *cRender) expr(n *ir.Node) string {
 	var v string
 	switch n.Op {
 	case ir.OpConst:
-		v = cLang.Const(n.DType, n.Value)
+		v = r.lang.Const(n.DType, n.Value)
 		if r.vec != "" {
 			v = fmt.Sprintf("TICK_VBCAST(%s, %s)", r.vec, v)
 		}
@@ -798,7 +801,7 @@ func (r *cRender) expr(n *ir.Node) string {
 			src[i] = r.expr(s)
 		}
 		name := fmt.Sprintf("v%d", len(r.temps))
-		typ := cTypes[n.DType]
+		typ := r.lang.Type(n.DType)
 		if r.vec != "" {
 			typ = r.vec
 		}
@@ -820,7 +823,7 @@ func (r *cRender) op(n *ir.Node, s []string) string {
 			return r.binary(n.Op, s[0], s[1])
 		}
 	}
-	return cLang.Op(n, s)
+	return r.lang.Op(n, s)
 }
 
 // binary is the vector max or min (vector mode: float operands only, see

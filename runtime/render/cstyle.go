@@ -24,6 +24,9 @@ type Lang struct {
 	// SuffixF says float32 math functions take an "f" suffix (C's expf);
 	// otherwise they are overloaded (OpenCL C's exp).
 	SuffixF bool
+	// IntMin and IntMax name the int32 limits (the identities of max and
+	// min folds): INT32_MIN in C, INT_MIN in OpenCL C.
+	IntMin, IntMax string
 }
 
 // Type is dt's scalar type.
@@ -138,12 +141,12 @@ func (l *Lang) Identity(rop ir.ReduceOp, dt ir.DType) string {
 		if dt.IsFloat() {
 			return "-INFINITY"
 		}
-		return "INT32_MIN"
+		return l.IntMin
 	case ir.ReduceMin:
 		if dt.IsFloat() {
 			return "INFINITY"
 		}
-		return "INT32_MAX"
+		return l.IntMax
 	}
 	return "0"
 }

@@ -363,7 +363,7 @@ func (p *bufPool) drain(external bool) {
 
 // drainPools frees the idle buffers of every device.
 func drainPools() {
-	for _, d := range openDevices() {
+	for _, d := range openDevices(nil) {
 		d.pool.drain(d.external())
 	}
 }

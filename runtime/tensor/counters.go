@@ -23,6 +23,8 @@ type Stats struct {
 	CacheHits       int64 // compile-cache hits
 	JITCaptures     int64 // JIT calls that captured kernels
 	JITReplays      int64 // JIT calls that replayed captured kernels
+	Transfers       int64 // copies to or from a device's own memory, and between devices (To)
+	TransferBytes   int64 // bytes those copies moved
 
 	GraphBuild time.Duration // building lazy graph nodes (tensor ops)
 	Schedule   time.Duration // turning graphs into kernels
@@ -31,8 +33,11 @@ type Stats struct {
 	Alloc      time.Duration // allocating buffers
 	Transfer   time.Duration // copying data in (creation) and out (ToSlice)
 	Launch     time.Duration // enqueueing launches
-	DeviceExec time.Duration // kernels running on device workers
+	DeviceExec time.Duration // kernels running: on host devices the workers' time, on a device with a clock (CL) its own stamps, summed at Synchronize
 	SyncWait   time.Duration // waiting in Synchronize (and reads that synchronize)
+	// TransferDevice is the device-clock time of the transfers on devices
+	// with a clock (CL), summed at Synchronize; Transfer is the host's.
+	TransferDevice time.Duration
 }
 
 // String renders the snapshot on a few lines, estimates labelled.
@@ -44,6 +49,12 @@ func (s Stats) String() string {
 		s.EstFLOPs, s.EstBytes, s.MemoryInUse, s.Buffers, s.MemoryPooled)
 	fmt.Fprintf(&b, "time: graph %v, schedule %v, codegen %v, compile %v, alloc %v, transfer %v, launch %v, device %v, sync wait %v",
 		s.GraphBuild, s.Schedule, s.Codegen, s.Compile, s.Alloc, s.Transfer, s.Launch, s.DeviceExec, s.SyncWait)
+	if s.Transfers > 0 {
+		fmt.Fprintf(&b, "\ntransfers %d, %d bytes", s.Transfers, s.TransferBytes)
+		if s.TransferDevice > 0 {
+			fmt.Fprintf(&b, ", %v on the device clock", s.TransferDevice)
+		}
+	}
 	return b.String()
 }
 
@@ -55,6 +66,7 @@ var counters struct {
 	graphNS, scheduleNS, codegenNS, compileNS    atomic.Int64
 	allocNS, transferNS, launchNS, deviceNS      atomic.Int64
 	syncWait, diskHits                           atomic.Int64
+	transfers, transferBytes, transferDeviceNS   atomic.Int64
 }
 
 // Counters returns a snapshot of the runtime's counters.
@@ -69,6 +81,7 @@ func Counters() Stats {
 		GraphBuild: d(&c.graphNS), Schedule: d(&c.scheduleNS), Codegen: d(&c.codegenNS),
 		Compile: d(&c.compileNS), Alloc: d(&c.allocNS), Transfer: d(&c.transferNS),
 		Launch: d(&c.launchNS), DeviceExec: d(&c.deviceNS), SyncWait: d(&c.syncWait),
+		Transfers: c.transfers.Load(), TransferBytes: c.transferBytes.Load(), TransferDevice: d(&c.transferDeviceNS),
 	}
 }
 
@@ -78,7 +91,8 @@ func ResetCounters() {
 	c := &counters
 	for _, a := range []*atomic.Int64{&c.launched, &c.flops, &c.bytes, &c.compiled, &c.cacheHits,
 		&c.jitCaptures, &c.jitReplays, &c.graphNS, &c.scheduleNS, &c.codegenNS, &c.compileNS,
-		&c.allocNS, &c.transferNS, &c.launchNS, &c.deviceNS, &c.syncWait, &c.diskHits} {
+		&c.allocNS, &c.transferNS, &c.launchNS, &c.deviceNS, &c.syncWait, &c.diskHits,
+		&c.transfers, &c.transferBytes, &c.transferDeviceNS} {
 		a.Store(0)
 	}
 }

@@ -21,13 +21,14 @@ type Dev struct {
 	dev     device.Device
 	queue   device.Queue
 	// What the device can do beyond the interfaces, asked once at open.
-	batch   device.BatchLauncher // the queue's, or nil
-	async   bool                 // the queue is the device's own (device.Asynchronous)
-	pooler  device.Pooled        // or nil
-	pooled  bool                 // pooler != nil
-	offHeap bool                 // device.OffHeap
-	inline  bool                 // device.Inliner
-	lanes   int                  // device.LaneFolder's width, or 0
+	batch      device.BatchLauncher // the queue's, or nil
+	async      bool                 // the queue is the device's own (device.Asynchronous)
+	pooler     device.Pooled        // or nil
+	pooled     bool                 // pooler != nil
+	offHeap    bool                 // device.OffHeap
+	inline     bool                 // device.Inliner
+	lanes      int                  // device.LaneFolder's width, or 0
+	stampedDev                      // device.Stamped and device.Clock (stamps.go)
 
 	mu      sync.Mutex
 	cond    *sync.Cond // signals the worker that items arrived
@@ -51,6 +52,18 @@ type launch struct {
 	k    *Kernel
 	prog device.Program
 	bufs []*Buffer
+	xfer *xferSpec // a transfer a JIT captured (bufs: destination, source), not a kernel
+}
+
+// xferSpec is a captured transfer: n bytes from byte off of the source.
+type xferSpec struct{ off, n int }
+
+// name is the launch's name in plans and JIT states.
+func (l *launch) name() string {
+	if l.xfer != nil {
+		return "copy " + l.bufs[1].dev.name + "→" + l.bufs[0].dev.name
+	}
+	return l.k.Name
 }
 
 // work is one queue item: launches run in order (a JIT replay is one item).
@@ -79,6 +92,9 @@ func (w *work) prepare() {
 	w.small = true
 	w.flops, w.bytes = 0, 0
 	for i, l := range w.launches {
+		if l.xfer != nil { // a captured transfer: the replay runs it
+			continue
+		}
 		w.progs[i] = l.prog
 		w.dims[i] = l.prog.Dims()
 		if l.k.OutSize()*max(l.k.ReduceSize(), 1) >= host.SplitMin {
@@ -97,11 +113,12 @@ var devices = struct {
 	list []*Dev          // each device once, in the order opened
 }{m: map[string]*Dev{}}
 
-// openDevices returns every device opened so far.
-func openDevices() []*Dev {
+// openDevices appends every device opened so far to dst (a caller's
+// array on the stack keeps SynchronizeAll free of allocations).
+func openDevices(dst []*Dev) []*Dev {
 	devices.Lock()
 	defer devices.Unlock()
-	return append([]*Dev(nil), devices.list...)
+	return append(dst, devices.list...)
 }
 
 // Device returns the named device ("GO", "CPU", "NULL", "CL:1"), opening it
@@ -172,6 +189,8 @@ func newDev(name string, b device.Backend, dv device.Device) *Dev {
 	if lf, ok := dv.(device.LaneFolder); ok {
 		d.lanes = lf.FoldLanes()
 	}
+	d.stamped, _ = d.queue.(device.Stamped)
+	d.clock, _ = dv.(device.Clock)
 	d.cond = sync.NewCond(&d.mu)
 	d.idle = sync.NewCond(&d.mu)
 	d.wake = make(chan struct{}, 1)
@@ -312,6 +331,13 @@ func (d *Dev) Synchronize() error {
 	if qerr := d.queue.Synchronize(); qerr != nil && err == nil { // a device with its own queue waits here
 		err = fmt.Errorf("tensor: %s: %w", d.name, qerr)
 	}
+	if d.stamped != nil {
+		d.execMu.Lock()
+		if serr := d.collect(); serr != nil && err == nil {
+			err = fmt.Errorf("tensor: %s: %w", d.name, serr)
+		}
+		d.execMu.Unlock()
+	}
 	addPhase(&counters.syncWait, t0)
 	return err
 }
@@ -364,7 +390,10 @@ var spinItems = sync.Pool{New: func() any { return &work{} }}
 // host time) for checking what a timing method measures. Timed with
 // synchronization, a call costs dur plus the enqueue; timed without, only
 // the enqueue, and the work is still queued. It counts as one kernel launch
-// with no FLOPs or bytes; a JIT does not capture it.
+// with no FLOPs or bytes; a JIT does not capture it. A device with a queue
+// of its own (CL) has no worker to spin on: there the busy-wait runs on a
+// goroutine beside its queue, which Synchronize waits for too, but it is
+// not ordered with the device's kernels.
 func (d *Dev) Spin(dur time.Duration) {
 	if dur <= 0 {
 		return
@@ -386,7 +415,8 @@ func (d *Dev) Pending() int {
 // SynchronizeAll synchronizes every device that has been used.
 func SynchronizeAll() error {
 	var first error
-	for _, d := range openDevices() {
+	var arr [8]*Dev
+	for _, d := range openDevices(arr[:0]) {
 		if err := d.Synchronize(); err != nil && first == nil {
 			first = err
 		}
@@ -398,6 +428,10 @@ func SynchronizeAll() error {
 // queue of its own has no worker: its launches are enqueued on the
 // caller's goroutine (which returns once the device has them).
 func (d *Dev) enqueue(w *work) {
+	if d.async && w.spin > 0 {
+		d.spinBeside(w)
+		return
+	}
 	if d.async {
 		d.runAsync(w)
 		return
@@ -435,15 +469,7 @@ func (d *Dev) runInline(w *work) bool {
 	d.execMu.Lock()
 	err := d.run(w)
 	d.execMu.Unlock()
-	d.mu.Lock()
-	if err != nil && d.err == nil {
-		d.err = err
-	}
-	d.pending--
-	if d.pending == 0 {
-		d.signalIdle()
-	}
-	d.mu.Unlock()
+	d.done(err)
 	return true
 }
 
@@ -471,6 +497,34 @@ func (d *Dev) runAsync(w *work) {
 		d.mu.Unlock()
 	}
 	d.recycle(w)
+}
+
+// spinBeside runs a Spin item of a device without a worker on a goroutine
+// that Synchronize waits for (pending counts it).
+func (d *Dev) spinBeside(w *work) {
+	noteWork(d, w)
+	d.mu.Lock()
+	d.pending++
+	d.mu.Unlock()
+	go func() {
+		err := d.run(w)
+		d.recycle(w)
+		d.done(err)
+	}()
+}
+
+// done ends a pending item: it keeps its error for the next Synchronize
+// and wakes the waiters when the device is idle.
+func (d *Dev) done(err error) {
+	d.mu.Lock()
+	if err != nil && d.err == nil {
+		d.err = err
+	}
+	d.pending--
+	if d.pending == 0 {
+		d.signalIdle()
+	}
+	d.mu.Unlock()
 }
 
 // recycle returns a run item to where it came from.
@@ -502,16 +556,7 @@ func (d *Dev) worker() {
 		err := d.run(w)
 		d.execMu.Unlock()
 		d.recycle(w)
-
-		d.mu.Lock()
-		if err != nil && d.err == nil {
-			d.err = err
-		}
-		d.pending--
-		if d.pending == 0 {
-			d.signalIdle()
-		}
-		d.mu.Unlock()
+		d.done(err)
 	}
 }
 
@@ -547,6 +592,12 @@ func (d *Dev) run(w *work) (err error) {
 		} else {
 			t0 := monoNow()
 			if d.batch.LaunchBatch(w.progs, w.mems, w.dims, nil) {
+				if d.stamped != nil {
+					for i := range w.launches {
+						d.note(cmdNote{kind: cmdKernel, k: w.launches[i].k, enq: t0})
+					}
+					return d.drainIfFull()
+				}
 				counters.deviceNS.Add(int64(max(monoNow(), t0) - t0))
 				return nil
 			}
@@ -559,6 +610,10 @@ func (d *Dev) run(w *work) (err error) {
 		if err := d.queue.Launch(w.progs[i], w.mems[i], w.dims[i]); err != nil {
 			return fmt.Errorf("tensor: launching %s on %s: %w", l.k.Name, d.name, err)
 		}
+		if d.stamped != nil { // timed by the device's clock (stamps.go)
+			d.note(cmdNote{kind: cmdKernel, k: l.k, enq: t0})
+			continue
+		}
 		el := time.Duration(max(monoNow(), t0) - t0)
 		counters.deviceNS.Add(int64(el))
 		if rec {
@@ -567,6 +622,15 @@ func (d *Dev) run(w *work) (err error) {
 		if dbg {
 			debugKernel(d, l.k, el)
 		}
+	}
+	if d.stamped != nil {
+		if dbg { // DEBUG>=2 waits to time each kernel: by the device's clock
+			if err := d.queue.Synchronize(); err != nil {
+				return err
+			}
+			return d.collect()
+		}
+		return d.drainIfFull()
 	}
 	return nil
 }

@@ -26,8 +26,9 @@ import (
 // EventKind says what an Event records.
 type EventKind uint8
 
-// Event kinds. EventKernel is on a device's lane; the others are on the
-// host (EventCompile may run on several compiler goroutines at once).
+// Event kinds. EventKernel is on a device's lane, EventCopy on its
+// transfers lane; the others are on the host (EventCompile may run on
+// several compiler goroutines at once).
 const (
 	EventKernel   EventKind = iota // a kernel launch on a device worker
 	EventGraph                     // building lazy graph nodes (one tensor op)
@@ -40,13 +41,14 @@ const (
 	EventSync                      // waiting in Synchronize
 	EventJIT                       // one JIT call (Name: cold, capture, replay)
 	EventMark                      // a span marked by the caller (ProfileSpan)
+	EventCopy                      // a copy on a device's queue, by its clock (Name: "host→CL"; Bytes)
 	numEventKinds
 )
 
 var eventKindNames = [numEventKinds]string{
 	EventKernel: "kernel", EventGraph: "graph", EventSchedule: "schedule", EventCodegen: "codegen",
 	EventCompile: "compile", EventAlloc: "alloc", EventTransfer: "transfer", EventLaunch: "launch",
-	EventSync: "sync", EventJIT: "jit", EventMark: "mark",
+	EventSync: "sync", EventJIT: "jit", EventMark: "mark", EventCopy: "copy",
 }
 
 // String is the kind's lower-case name ("kernel", "compile", ...).
@@ -82,7 +84,7 @@ type Event struct {
 	Enqueued time.Duration
 
 	Shape        []int // EventKernel: the iteration space (shared: do not modify)
-	FLOPs, Bytes int64 // EventKernel: estimates from the IR (Kernel.FLOPs, Kernel.Bytes)
+	FLOPs, Bytes int64 // EventKernel: estimates from the IR (Kernel.FLOPs, Kernel.Bytes); EventCopy: the bytes copied
 	Call         int   // EventJIT: the JIT's call number (1 cold, 2 capture, 3+ replay)
 }
 
@@ -107,7 +109,7 @@ type Recording struct {
 }
 
 // rawEvent is an Event as recorded: pointers instead of copied fields, so a
-// record is a 64-byte store.
+// record is a 72-byte store.
 type rawEvent struct {
 	kind  EventKind
 	call  int32
@@ -116,11 +118,12 @@ type rawEvent struct {
 	name  string  // marks, JIT phases, compile cache state
 	start int64   // ns since the epoch
 	end   int64
-	enq   int64 // kernels: enqueue time
+	enq   int64 // kernels and copies: enqueue time
+	bytes int64 // copies
 }
 
 // DefaultProfileCapacity is the buffer StartProfile(0) allocates: 65,536
-// events (4 MiB).
+// events (4.5 MiB).
 const DefaultProfileCapacity = 1 << 16
 
 // prof is process-wide, like the devices whose work it records; one
@@ -291,6 +294,8 @@ func (e *rawEvent) export(est map[*Kernel][2]int64) Event {
 		out.Enqueued = time.Duration(e.enq)
 	case EventCompile:
 		out.Name, out.Key, out.Detail = e.k.Name, e.k.Key(), e.name
+	case EventCopy:
+		out.Name, out.Bytes, out.Enqueued = e.name, e.bytes, time.Duration(e.enq)
 	default:
 		out.Name = e.name
 	}
@@ -302,7 +307,7 @@ func (e *rawEvent) export(est map[*Kernel][2]int64) Event {
 // With one clock per lane a move is at most the clocks' disagreement.
 func (e *Event) clamp() bool {
 	s, en, q := e.Start, e.End, e.Enqueued
-	if e.Kind == EventKernel {
+	if e.Kind == EventKernel || e.Kind == EventCopy {
 		e.Enqueued = max(e.Enqueued, 0)
 		e.Start = max(e.Start, e.Enqueued)
 	}

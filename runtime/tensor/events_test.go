@@ -93,8 +93,13 @@ func TestProfileKernelsAndLanes(t *testing.T) {
 					t.Errorf("no %s span recorded", kind)
 				}
 			}
+			if Device(dev).stamped != nil { // the read-back is a copy on the device's queue, by its clock
+				if n := countKind(rec, EventCopy); n == 0 {
+					t.Errorf("no copy event on %s for the read-back", dev)
+				}
+			}
 			for _, e := range rec.Events {
-				if e.Kind != EventKernel && e.Kind != EventCompile && e.Device != "" {
+				if e.Kind != EventKernel && e.Kind != EventCompile && e.Kind != EventCopy && e.Device != "" {
 					t.Errorf("host span %s on lane %q", e.Kind, e.Device)
 				}
 				if e.End < e.Start {

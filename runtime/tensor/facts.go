@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // CacheOutcome says how a kernel's program was found.
@@ -65,6 +66,32 @@ type Facts struct {
 	// itself: inputs of eager kernels, JIT inputs and tensors copied out
 	// (ToSlice, Float32s, Item), each buffer once.
 	Reads []TensorFact `json:"reads,omitempty"`
+	// DeviceTimes are the kernels' own times on devices with a clock
+	// (CL): per kernel and device, the launches whose stamps were read
+	// (at a Synchronize inside the recording) and their summed time.
+	DeviceTimes []DeviceTimeFact `json:"device_times,omitempty"`
+	// Transfers are the copies between the host and a device's own
+	// memory, and between devices, per direction.
+	Transfers []TransferFact `json:"transfers,omitempty"`
+}
+
+// DeviceTimeFact is a kernel's time by its device's clock.
+type DeviceTimeFact struct {
+	Name     string        `json:"name"`
+	Device   string        `json:"device"`
+	Launches int           `json:"launches"`
+	Time     time.Duration `json:"device_ns"`
+}
+
+// TransferFact is the copies in one direction: From and To are device
+// names, or "host" for Go memory (creating a tensor, reading one back).
+type TransferFact struct {
+	From   string        `json:"from"`
+	To     string        `json:"to"`
+	Count  int           `json:"count"`
+	Bytes  int64         `json:"bytes"`
+	Host   time.Duration `json:"host_ns"`             // on the host's clock, the copy calls
+	Device time.Duration `json:"device_ns,omitempty"` // on the device's clock, where it has one (stamps read by a Synchronize inside the recording)
 }
 
 // facts is the recording in progress: process-wide, like the counters,
@@ -166,6 +193,38 @@ func noteWork(d *Dev, w *work) {
 				r.written[l.bufs[0]] = true
 			}
 		}
+	})
+}
+
+// noteDeviceTime adds one launch of k on d and its time by d's clock.
+func noteDeviceTime(d *Dev, k *Kernel, el time.Duration) {
+	noteFact(func(r *factRecording) {
+		for i := range r.f.DeviceTimes {
+			if f := &r.f.DeviceTimes[i]; f.Name == k.Name && f.Device == d.name {
+				f.Launches++
+				f.Time += el
+				return
+			}
+		}
+		r.f.DeviceTimes = append(r.f.DeviceTimes, DeviceTimeFact{Name: k.Name, Device: d.name, Launches: 1, Time: el})
+	})
+}
+
+// noteTransfer adds a copy from → to of bytes taking host (and, once its
+// stamps are read, device) time; count is 0 for a device time arriving
+// after the copy was counted.
+func noteTransfer(from, to string, count int, bytes int64, host, dev time.Duration) {
+	noteFact(func(r *factRecording) {
+		for i := range r.f.Transfers {
+			if f := &r.f.Transfers[i]; f.From == from && f.To == to {
+				f.Count += count
+				f.Bytes += bytes
+				f.Host += host
+				f.Device += dev
+				return
+			}
+		}
+		r.f.Transfers = append(r.f.Transfers, TransferFact{From: from, To: to, Count: count, Bytes: bytes, Host: host, Device: dev})
 	})
 }
 

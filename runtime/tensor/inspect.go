@@ -16,7 +16,7 @@ import (
 // GraphNode is one node of a plan's graph.
 type GraphNode struct {
 	ID     int
-	Kind   string // "buffer" (realized data), "const", "op" (elementwise), "reduce", "view", "load" and "store" (JIT IR)
+	Kind   string // "buffer" (realized data), "const", "op" (elementwise), "reduce", "view", "load" and "store" (JIT IR), "copy" (a JIT's captured transfer)
 	Label  string // what to print: "mul", "sum over axes [1]", "permute", "buffer", ...
 	Shape  []int
 	DType  DType
@@ -286,6 +286,14 @@ func (j *JITFunc) Plan() *Plan {
 		return id
 	}
 	for ki, cl := range j.launches {
+		if cl.l.xfer != nil { // a captured transfer: a node between its buffers
+			id := len(p.Nodes)
+			p.Nodes = append(p.Nodes, GraphNode{ID: id, Kind: "copy", Label: cl.l.name(), Shape: []int{cl.l.bufs[0].n},
+				DType: cl.l.bufs[0].dtype, Device: cl.dev.name, Srcs: []int{buffer(cl.l.bufs[1])}, Kernel: -1})
+			out := buffer(cl.l.bufs[0])
+			p.Nodes[out].Srcs = append(p.Nodes[out].Srcs, id)
+			continue
+		}
 		k := cl.l.k
 		ids := map[*Node]int{}
 		var add func(n *Node) int

@@ -239,6 +239,21 @@ func recordCapture(d *Dev, w *work) {
 	}
 }
 
+// recordTransferCapture records a transfer (To) for a JIT capture in
+// progress: a replay copies the same bytes again, from the replay's input
+// when the source was one.
+func recordTransferCapture(dst, src *Buffer, off, n int) {
+	if !recorder.on.Load() {
+		return
+	}
+	recorder.Lock()
+	defer recorder.Unlock()
+	if recorder.active != nil {
+		*recorder.active = append(*recorder.active, capturedLaunch{dev: dst.dev,
+			l: launch{bufs: []*Buffer{dst, src}, xfer: &xferSpec{off: off, n: n}}})
+	}
+}
+
 func (j *JITFunc) capture(in []*Tensor) []*Tensor {
 	var got []capturedLaunch
 	recorder.Lock()
@@ -299,6 +314,12 @@ func (j *JITFunc) replay(in []*Tensor) []*Tensor {
 	}
 	for _, s := range j.segs {
 		w := s.pool.get(in)
+		if s.xfer {
+			l := &w.launches[0]
+			transferMem(l.bufs[0].dev, w.mems[0][0], l.bufs[1].dev, w.mems[0][1], l.xfer.off, l.xfer.n)
+			s.pool.put(w)
+			continue
+		}
 		countLaunches(w)
 		recordCapture(s.dev, w) // a replay inside another JIT's capture
 		s.dev.enqueue(w)
@@ -324,8 +345,8 @@ func (j *JITFunc) replay(in []*Tensor) []*Tensor {
 func (j *JITFunc) buildReplay() {
 	var seg *replaySeg
 	for _, cl := range j.launches {
-		if seg == nil || seg.dev != cl.dev {
-			seg = &replaySeg{dev: cl.dev, tmpl: &work{}}
+		if seg == nil || seg.dev != cl.dev || seg.xfer || cl.l.xfer != nil { // a transfer is a segment of its own
+			seg = &replaySeg{dev: cl.dev, tmpl: &work{}, xfer: cl.l.xfer != nil}
 			seg.pool.seg = seg
 			j.segs = append(j.segs, seg)
 		}
@@ -363,6 +384,7 @@ func outputTensor(b *Buffer, o capturedOut) *Tensor {
 // replay, taken from its pool.
 type replaySeg struct {
 	dev   *Dev
+	xfer  bool        // one captured transfer, run by the replay itself
 	tmpl  *work       // launches, and mems with the capture-time buffers
 	slots []inputSlot // where the inputs' buffers go
 	nIn   int
@@ -462,7 +484,7 @@ type JITState struct {
 func (j *JITFunc) State() JITState {
 	s := JITState{Calls: j.calls, Phase: [...]string{"cold", "capture", "replay"}[min(j.calls, 2)], Outputs: len(j.outs)}
 	for _, l := range j.launches {
-		s.Kernels = append(s.Kernels, l.l.k.Name)
+		s.Kernels = append(s.Kernels, l.l.name())
 	}
 	for _, sig := range j.sig {
 		s.Inputs = append(s.Inputs, sig.String())

@@ -4,8 +4,8 @@ import (
 	"testing"
 )
 
-// maxReplayAllocs bounds the allocations of one warm replay plus its
-// Synchronize: replays reuse their queue items, buffer tables and output
+// maxReplayAllocs bounds the allocations of one warm replay plus
+// SynchronizeAll: replays reuse their queue items, buffer tables and output
 // tensors, so the steady state allocates nothing; the bound leaves room for
 // a rare pool refill, not for per-call garbage.
 const maxReplayAllocs = 0.5
@@ -46,7 +46,7 @@ func TestJITReplayAllocs(t *testing.T) {
 					}
 					got := testing.AllocsPerRun(200, func() {
 						step.Call(x)
-						if err := d.Synchronize(); err != nil {
+						if err := SynchronizeAll(); err != nil { // what the timing magics call
 							t.Fatal(err)
 						}
 					})

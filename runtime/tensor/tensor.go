@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
-	"time"
 	"unsafe"
 
 	"github.com/tick-kernel/tick/runtime/device"
@@ -72,12 +71,7 @@ func checkShape(op string, shape []int) []int {
 func fromBytes(d *Dev, raw []byte, shape []int, dt DType) *Tensor {
 	b := mustBuffer(d, dt, prod(shape))
 	b.shape = shape
-	t0 := time.Now()
-	err := d.dev.CopyIn(b.mem, 0, raw)
-	addPhase(&counters.transferNS, t0)
-	if err != nil {
-		panic(fmt.Errorf("tensor: copying %d bytes to %s: %w", len(raw), d.name, err))
-	}
+	copyIn(b, raw)
 	return &Tensor{l: &lazy{kind: kBuffer, shape: shape, dtype: dt, dev: d, buf: b}}
 }
 
@@ -203,16 +197,11 @@ func (t *Tensor) readInto(dst []byte) {
 	if err := base.dev.Synchronize(); err != nil {
 		panic(err)
 	}
-	t0 := time.Now()
 	off := 0
 	if c.l.kind == kView {
 		off = c.l.view.Offset * c.l.dtype.Size()
 	}
-	err := copyOutChunked(base.dev.dev.CopyOut, dst, base.buf.mem, off)
-	addPhase(&counters.transferNS, t0)
-	if err != nil {
-		panic(fmt.Errorf("tensor: copying %d bytes from %s: %w", len(dst), base.dev.name, err))
-	}
+	copyOut(dst, base.buf, off)
 }
 
 // Reading results back costs one copy: the slice a read returns is the
@@ -347,12 +336,29 @@ func (t *Tensor) first() float64 {
 	return float64(math.Float32frombits(binary.NativeEndian.Uint32(b[:])))
 }
 
-// To returns a copy of t on the named device (t itself when already there).
-// It synchronizes t's device and copies the data (a transfer).
+// To returns a copy of t on the named device (t itself when already
+// there): a transfer, counted and timed (see transfer.go). It waits for
+// the work a host device has queued on t; a JIT captures it like a kernel
+// launch and replays it.
 func (t *Tensor) To(device string) *Tensor {
 	d := MustDevice(device)
 	if d == t.l.dev {
 		return t
 	}
-	return fromBytes(d, t.readRaw(), t.Shape(), t.l.dtype)
+	c := t
+	if t.l.base().kind != kBuffer || t.l.kind == kView && !denseView(t.l.view) {
+		c = (&Tensor{l: contiguous(t.l)}).Realize()
+	}
+	base := c.l.base()
+	off := 0
+	if c.l.kind == kView {
+		off = c.l.view.Offset * c.l.dtype.Size()
+	}
+	n := prod(c.l.shape) * c.l.dtype.Size()
+	b := mustBuffer(d, t.l.dtype, prod(c.l.shape))
+	b.shape = t.Shape()
+	noteCopyOut(base.buf)
+	transfer(b, base.buf, off, n)
+	recordTransferCapture(b, base.buf, off, n)
+	return &Tensor{l: &lazy{kind: kBuffer, shape: t.Shape(), dtype: t.l.dtype, dev: d, buf: b}}
 }

@@ -26,6 +26,7 @@ func init() {
 		"Summarize":           reflect.ValueOf(profile.Summarize),
 		"TakeGoProfile":       reflect.ValueOf(profile.TakeGoProfile),
 		"Top":                 reflect.ValueOf(profile.Top),
+		"TransfersSuffix":     reflect.ValueOf(constant.MakeFromLiteral("\" transfers\"", token.STRING, 0)),
 		"Tree":                reflect.ValueOf(profile.Tree),
 		"ValidateChromeTrace": reflect.ValueOf(profile.ValidateChromeTrace),
 

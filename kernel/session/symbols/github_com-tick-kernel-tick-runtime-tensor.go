@@ -21,6 +21,7 @@ func init() {
 		"CacheDisk":              reflect.ValueOf(tensor.CacheDisk),
 		"CacheMemory":            reflect.ValueOf(tensor.CacheMemory),
 		"Cat":                    reflect.ValueOf(tensor.Cat),
+		"ClockOffset":            reflect.ValueOf(tensor.ClockOffset),
 		"Counters":               reflect.ValueOf(tensor.Counters),
 		"DebugLevel":             reflect.ValueOf(tensor.DebugLevel),
 		"DebugWriter":            reflect.ValueOf(tensor.DebugWriter),
@@ -32,6 +33,7 @@ func init() {
 		"EventAlloc":             reflect.ValueOf(tensor.EventAlloc),
 		"EventCodegen":           reflect.ValueOf(tensor.EventCodegen),
 		"EventCompile":           reflect.ValueOf(tensor.EventCompile),
+		"EventCopy":              reflect.ValueOf(tensor.EventCopy),
 		"EventGraph":             reflect.ValueOf(tensor.EventGraph),
 		"EventJIT":               reflect.ValueOf(tensor.EventJIT),
 		"EventKernel":            reflect.ValueOf(tensor.EventKernel),
@@ -120,6 +122,7 @@ func init() {
 		"Dev":              reflect.ValueOf((*tensor.Dev)(nil)),
 		"DeviceError":      reflect.ValueOf((*tensor.DeviceError)(nil)),
 		"DeviceInfo":       reflect.ValueOf((*tensor.DeviceInfo)(nil)),
+		"DeviceTimeFact":   reflect.ValueOf((*tensor.DeviceTimeFact)(nil)),
 		"Event":            reflect.ValueOf((*tensor.Event)(nil)),
 		"EventKind":        reflect.ValueOf((*tensor.EventKind)(nil)),
 		"Facts":            reflect.ValueOf((*tensor.Facts)(nil)),
@@ -142,6 +145,7 @@ func init() {
 		"Stats":            reflect.ValueOf((*tensor.Stats)(nil)),
 		"Tensor":           reflect.ValueOf((*tensor.Tensor)(nil)),
 		"TensorFact":       reflect.ValueOf((*tensor.TensorFact)(nil)),
+		"TransferFact":     reflect.ValueOf((*tensor.TransferFact)(nil)),
 		"View":             reflect.ValueOf((*tensor.View)(nil)),
 	}
 }

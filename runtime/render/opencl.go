@@ -1,0 +1,215 @@
+package render
+
+// This file renders a Kernel as OpenCL C for the OpenCL backend
+// (runtime/backend/cl). The expressions, loads, masks and folds are the
+// C-style base's and the C renderer's (cRender with OpenCL's Lang); the
+// loop structure is OpenCL's own: one work item per output element
+// (elementwise: the element; reduce: its fold over the reduced axes, in the
+// IR's order, so sums are the reference's in-order sums), and matmul as
+// tiles of TS×TS outputs per work group, A and B staged through local
+// memory. Every kernel is compiled with FP_CONTRACT off (no fused
+// multiply-adds) and, where the device allows, correctly rounded division
+// and square root, so +, −, ×, ÷, √, comparisons, selects and folds give
+// the reference's bits; the transcendental functions are the device's,
+// within the OpenCL specification's ulp bounds.
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/tick-kernel/tick/runtime/ir"
+)
+
+// clLang is OpenCL C's spelling of the scalar operations: overloaded math
+// functions, bool buffers as uchar.
+var clLang = Lang{Types: [...]string{ir.Float32: "float", ir.Float64: "double", ir.Int32: "int", ir.Bool: "uchar"},
+	IntMin: "INT_MIN", IntMax: "INT_MAX"}
+
+// GemmTile is the side of the square of outputs one OpenCL work group of a
+// matmul computes (TS×TS work items, one output each).
+const GemmTile = 16
+
+// OpenCL renders kernels as OpenCL C.
+type OpenCL struct{}
+
+// CLKernel is a rendered OpenCL kernel: its source, the function name,
+// the number of work items it needs (its global size before rounding up to
+// a work group) and, for kernels with a fixed work-group shape (matmul),
+// the global and local sizes.
+type CLKernel struct {
+	Source string
+	Name   string
+	Items  int    // elementwise and reduce: one work item per output; the backend chooses Local
+	Global [3]int // matmul: the grid, in whole work groups
+	Local  [3]int // matmul: GemmTile × GemmTile
+	Fixed  bool   // Global and Local are set (reqd_work_group_size)
+	F64    bool   // the kernel uses double (needs cl_khr_fp64)
+}
+
+// Render returns k as an OpenCL C kernel named name.
+func (OpenCL) Render(k *ir.Kernel, name string) CLKernel {
+	out := CLKernel{Name: name, Items: k.OutSize(), F64: usesF64(k)}
+	r := &cRender{k: k, temps: map[*ir.Node]string{}, lang: &clLang, idx: clIndex(k)}
+	var sb strings.Builder
+	if g := ir.MatchGemm(k); g != nil && g.K > 0 && g.M*g.N > 0 {
+		n := 1
+		for _, b := range g.Batch {
+			n *= b
+		}
+		out.Fixed = true
+		out.Global = [3]int{roundUp(g.N, GemmTile), roundUp(g.M, GemmTile), n}
+		out.Local = [3]int{GemmTile, GemmTile, 1}
+		r.gemmCL(&sb, name, g)
+	} else {
+		fmt.Fprintf(&sb, "__kernel void %s(%s) {\n", name, r.clParams())
+		fmt.Fprintf(&sb, "\tconst %s gid = get_global_id(0);\n\tif (gid >= %d) return;\n", r.idx, out.Items)
+		if k.Reduce == ir.ReduceNone {
+			r.clElementwise(&sb)
+		} else {
+			r.clReduce(&sb)
+		}
+		sb.WriteString("}\n")
+	}
+	var src strings.Builder
+	src.WriteString("// " + strings.ReplaceAll(k.Key(), "\n", "\n// ") + "\n")
+	src.WriteString("#pragma OPENCL FP_CONTRACT OFF\n")
+	if out.F64 {
+		src.WriteString("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n")
+	}
+	src.WriteString(clLang.ScalarHelpers())
+	src.WriteString(sb.String())
+	out.Source = src.String()
+	return out
+}
+
+// usesF64 reports whether any buffer or node of k is float64.
+func usesF64(k *ir.Kernel) bool {
+	f64 := false
+	for _, b := range k.Bufs {
+		f64 = f64 || b.DType == ir.Float64
+	}
+	ir.Walk(k.Expr, func(n *ir.Node) { f64 = f64 || n.DType == ir.Float64 })
+	return f64
+}
+
+// clIndex is the index type: int when every index fits, else long.
+func clIndex(k *ir.Kernel) string {
+	big := ir.Prod(k.Shape)
+	for _, b := range k.Bufs {
+		big = max(big, b.Size)
+	}
+	if big >= math.MaxInt32/2 {
+		return "long"
+	}
+	return "int"
+}
+
+func roundUp(n, m int) int { return (n + m - 1) / m * m }
+
+// clParams is the kernel's parameter list: b0 the output, the inputs const.
+func (r *cRender) clParams() string {
+	ps := make([]string, len(r.k.Bufs))
+	for i, b := range r.k.Bufs {
+		cons := "const "
+		if i == 0 {
+			cons = ""
+		}
+		ps[i] = fmt.Sprintf("__global %s%s *restrict b%d", cons, r.lang.Type(b.DType), i)
+	}
+	return strings.Join(ps, ", ")
+}
+
+// clElementwise computes output element gid: its multi-index over the
+// collapsed shape, every load's address and mask, the expression.
+func (r *cRender) clElementwise(sb *strings.Builder) {
+	loads := r.collectLoads()
+	shape := r.k.Shape
+	if len(shape) == 0 {
+		shape = []int{1}
+		for _, li := range loads {
+			li.strides, li.mask = []int{0}, nil
+		}
+	}
+	r.shape = collapse(shape, loads)
+	axes := make([]int, len(r.shape))
+	for d := range axes {
+		axes[d] = d
+	}
+	r.outerIndex(sb, "gid", axes, r.shape)
+	r.bases(sb, axes, -1, "")
+	v := r.expr(r.k.Expr)
+	sb.WriteString(r.body.String())
+	fmt.Fprintf(sb, "\tb0[gid] = %s;\n", r.store(v))
+}
+
+// clReduce folds output element gid over the reduced axes, outermost
+// first: the reference's order.
+func (r *cRender) clReduce(sb *strings.Builder) {
+	r.collectLoads()
+	k := r.k
+	r.shape = k.Shape
+	reduced := map[int]bool{}
+	for _, a := range k.ReduceAxes {
+		reduced[a] = true
+	}
+	var kept []int
+	for d := range k.Shape {
+		if !reduced[d] {
+			kept = append(kept, d)
+		}
+	}
+	r.outerIndex(sb, "gid", kept, k.Shape)
+	acc := r.lang.Type(k.Expr.DType)
+	if k.Expr.DType == ir.Bool {
+		acc = r.lang.Type(ir.Int32)
+	}
+	fmt.Fprintf(sb, "\t%s acc = %s;\n", acc, r.identity())
+	for _, d := range k.ReduceAxes {
+		fmt.Fprintf(sb, "\tfor (%s i%d = 0; i%d < %d; i%d++) {\n", r.idx, d, d, k.Shape[d], d)
+	}
+	all := make([]int, len(k.Shape))
+	for d := range all {
+		all[d] = d
+	}
+	r.bases(sb, all, -1, "")
+	v := r.expr(k.Expr)
+	sb.WriteString(r.body.String())
+	fmt.Fprintf(sb, "\t\tacc = %s;\n", r.fold("acc", v))
+	for range k.ReduceAxes {
+		sb.WriteString("\t}\n")
+	}
+	fmt.Fprintf(sb, "\tb0[gid] = %s;\n", r.store("acc"))
+}
+
+// gemmCL renders the contraction g as tiles through local memory: work
+// item (lj, li) of group (gj, gi) computes output (i0+li, j0+lj) of batch
+// get_global_id(2); each K step of GemmTile loads one element of A's and
+// one of B's tile into local memory, and every output adds its products in
+// k order (the reference's sum).
+func (r *cRender) gemmCL(sb *strings.Builder, name string, g *ir.Gemm) {
+	const ts = GemmTile
+	fmt.Fprintf(sb, "__kernel __attribute__((reqd_work_group_size(%d, %d, 1)))\nvoid %s(__global float *restrict c, ", ts, ts, name)
+	params := make([]string, 0, len(r.k.Bufs)-1)
+	for i := 1; i < len(r.k.Bufs); i++ {
+		params = append(params, fmt.Sprintf("__global const float *restrict b%d", i))
+	}
+	sb.WriteString(strings.Join(params, ", ") + ") {\n")
+	fmt.Fprintf(sb, "\t__global const float *A = b%d, *B = b%d;\n", g.BufA, g.BufB)
+	sb.WriteString("\tconst int j = get_global_id(0), i = get_global_id(1), bi = get_global_id(2);\n")
+	sb.WriteString("\tconst int lj = get_local_id(0), li = get_local_id(1);\n")
+	fmt.Fprintf(sb, "\t__local float As[%d][%d], Bs[%d][%d];\n", ts, ts, ts, ts)
+	fmt.Fprintf(sb, "\t%s oa = %d, ob = %d, rem = bi;\n", r.idx, g.OffA, g.OffB)
+	for d := len(g.Batch) - 1; d >= 0; d-- {
+		fmt.Fprintf(sb, "\t{ const %s x = rem %% %d; rem /= %d; oa += x * %d; ob += x * %d; }\n", r.idx, g.Batch[d], g.Batch[d], g.BsA[d], g.BsB[d])
+	}
+	fmt.Fprintf(sb, "\tconst int M = %d, N = %d, K = %d;\n\tfloat acc = 0.0f;\n", g.M, g.N, g.K)
+	fmt.Fprintf(sb, "\tfor (int k0 = 0; k0 < K; k0 += %d) {\n", ts)
+	fmt.Fprintf(sb, "\t\tAs[li][lj] = (i < M && k0 + lj < K) ? A[oa + i * %d + (k0 + lj) * %d] : 0.0f;\n", g.SAi, g.SAk)
+	fmt.Fprintf(sb, "\t\tBs[li][lj] = (j < N && k0 + li < K) ? B[ob + j * %d + (k0 + li) * %d] : 0.0f;\n", g.SBj, g.SBk)
+	sb.WriteString("\t\tbarrier(CLK_LOCAL_MEM_FENCE);\n")
+	fmt.Fprintf(sb, "\t\tconst int kn = K - k0 < %d ? K - k0 : %d;\n", ts, ts)
+	sb.WriteString("\t\tfor (int kk = 0; kk < kn; kk++) acc = acc + As[li][kk] * Bs[kk][lj];\n")
+	sb.WriteString("\t\tbarrier(CLK_LOCAL_MEM_FENCE);\n\t}\n")
+	fmt.Fprintf(sb, "\tif (i < M && j < N) c[(%s)bi * %d + i * N + j] = acc;\n}\n", r.idx, g.M*g.N)
+}
