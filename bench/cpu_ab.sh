@@ -1,16 +1,20 @@
 #!/bin/sh
-# bench/cpu_ab.sh: the bench/cpubench suite (tick's CPU and GO devices)
-# built from a base commit and from the working tree, run alternately in one
-# run, ROUNDS rounds, with the load before each run; then per case the
-# median of each side's per-round results, their range, and new/base.
-# For a change that should not change speed (docs/benchmarks.md, "Device
-# layer: before and after").
+# bench/cpu_ab.sh: tick's CPU and GO devices at a base commit and in the
+# working tree, run alternately in one run (ROUNDS rounds, the order
+# swapped every round, the load recorded before each run); then per case
+# the median of each side's per-round figures (each a median over samples,
+# bench/cpubench/timing.go) with their range, and new ÷ base computed per
+# round (median and range). For a change that should not change speed, or
+# to show what one did.
+#
+# Both sides are timed by the working tree's bench/cpubench (copied into
+# the base's tree and built against the base's runtime), so a difference
+# is the runtime's, not the harness's; when it does not build there (an
+# API the base lacks), the base's own cpubench is used and the output says
+# so.
 #
 #   bench/cpu_ab.sh [BASE_COMMIT [ROUNDS]] [-- cpubench flags]
-#   bench/cpu_ab.sh main 5 -- -cases "relu(a*2+1),sum,matmul f32"
-#
-# cpubench flags are passed to both builds (-quick, -cases); the base must
-# have the flags used.
+#   bench/cpu_ab.sh main 5 -- -cases "relu(a*2+1),sum,matmul"
 set -eu
 base=${1:-main}
 rounds=${2:-3}
@@ -20,12 +24,21 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 git -C "$root" archive "$base" | tar -x -C "$tmp"
-(cd "$tmp" && go build -o "$tmp/base" ./bench/cpubench)
+rm -rf "$tmp/bench/cpubench.base" && mv "$tmp/bench/cpubench" "$tmp/bench/cpubench.base"
+cp -r "$root/bench/cpubench" "$tmp/bench/cpubench"
+if (cd "$tmp" && go build -o "$tmp/base" ./bench/cpubench) 2>"$tmp/err"; then
+	echo "#harness	the working tree's bench/cpubench on both sides"
+else
+	echo "#harness	the base's own bench/cpubench (the working tree's does not build there: $(head -1 "$tmp/err"))"
+	(cd "$tmp" && go build -o "$tmp/base" ./bench/cpubench.base)
+fi
 (cd "$root" && go build -o "$tmp/new" ./bench/cpubench)
 for r in $(seq "$rounds"); do
-	for b in base new; do
+	order="base new"
+	[ $((r % 2)) = 0 ] && order="new base"
+	for b in $order; do
 		echo "#load	round $r $b: $(cut -d' ' -f1-3 /proc/loadavg)"
-		"$tmp/$b" "$@" | sed "s/^/$b	/"
+		"$tmp/$b" -limits=false "$@" | sed "s/^/$b	r$r	/"
 	done
 done | tee "$tmp/out"
 /usr/bin/python3 - "$tmp/out" <<'PY'
@@ -33,20 +46,20 @@ import statistics, sys
 rows = {}
 for line in open(sys.argv[1]):
     f = line.rstrip("\n").split("\t")
-    if len(f) != 6 or f[1].startswith("#") or not f[1] or f[1] in ("peak", "limit"):
+    if len(f) < 7 or f[0].startswith("#") or f[2].startswith("#"):
         continue
-    side, case, size, impl, val, unit = f
+    side, rnd, case, size, impl, val, unit = f[:7]
     if not impl.startswith("tick "):
         continue
-    rows.setdefault((case, size, impl, unit), {}).setdefault(side, []).append(float(val))
+    rows.setdefault((case, size, impl, unit), {}).setdefault(side, {})[rnd] = float(val)
+fmt = lambda v, unit: f"{statistics.median(v):.3g} ({min(v):.3g}–{max(v):.3g}) {unit}"
 print()
-print("| case | size | device | base median (range) | new median (range) | new/base |")
+print("| case | size | device | base median (range) | new median (range) | new ÷ base per round (time: above 1 is slower), median (range) |")
 print("|---|---|---|---|---|---|")
 for (case, size, impl, unit), s in rows.items():
     if "base" not in s or "new" not in s:
         continue
-    b, n = statistics.median(s["base"]), statistics.median(s["new"])
-    fmt = lambda v: f"{statistics.median(v):.3g} ({min(v):.3g}–{max(v):.3g}) {unit}"
-    ratio = f"{n / b:.2f}" if b else "-"
-    print(f"| {case} | {size} | {impl[5:]} | {fmt(s['base'])} | {fmt(s['new'])} | {ratio} |")
+    r = [s["new"][k] / s["base"][k] for k in s["new"] if k in s["base"] and s["base"][k]]
+    print(f"| {case} | {size} | {impl[5:]} | {fmt(list(s['base'].values()), unit)} | {fmt(list(s['new'].values()), unit)} "
+          f"| {statistics.median(r):.2f} ({min(r):.2f}–{max(r):.2f}) |")
 PY

@@ -1,12 +1,23 @@
 #!/usr/bin/python3
-"""The numpy (OpenBLAS) and numexpr side of bench/cpu.sh: the same cases as
-bench/cpubench, printed as the same tab-separated lines (case, size,
-implementation, value, unit). Times are the fastest single call among
-those that fit in 5 × 50 ms, as in cpubench.
+"""The numpy (OpenBLAS) and numexpr side of bench/cpu.sh: the cases of
+bench/cpubench (same names, sizes and work), printed as the same
+tab-separated lines (case, size, implementation, value, unit, work) and
+timed the same way (bench/cpubench/timing.go): batches of calls lasting at
+least 0.5 ms, the median over samples of the time per call.
 
-Usage: bench/cpu_numpy.py [--quick]
+numpy does the same work as tick: every output is preallocated and written
+with out= (tick's JIT replay reuses its buffers), so no call allocates or
+page-faults. Threads: numpy's reductions and elementwise ops use one thread;
+OpenBLAS (matmul) and numexpr use OPENBLAS_NUM_THREADS / the --threads
+count, which the label carries ("OpenBLAS 2T"). bench/cpu.sh runs this once
+per thread count tick is run with.
+
+--matmul-only runs only what uses the threads: OpenBLAS and numexpr.
+
+Usage: bench/cpu_numpy.py [--quick] [--threads N] [--matmul-only] [-cases a,b]
 """
 import ctypes
+import os
 import sys
 import time
 
@@ -18,20 +29,18 @@ except ImportError:  # bench/cpu.sh installs it; the table then says "-"
     ne = None
 
 QUICK = "--quick" in sys.argv
-# --matmul-only IMPL: only the matmul rows, labelled IMPL (bench/cpu.sh runs
-# this with OPENBLAS_CORETYPE set, to show OpenBLAS's kernels for this CPU
-# class when its automatic detection falls back to an older one).
-MATMUL_ONLY = sys.argv[sys.argv.index("--matmul-only") + 1] if "--matmul-only" in sys.argv else None
-TRIALS = 2 if QUICK else 5
+MATMUL_ONLY = "--matmul-only" in sys.argv
+THREADS = int(sys.argv[sys.argv.index("--threads") + 1]) if "--threads" in sys.argv else int(os.environ.get("OPENBLAS_NUM_THREADS", "1"))
+MIN_SAMPLE, MIN_SAMPLES, MAX_SAMPLES = 0.0005, 5, 25
 
 
 def _cases():
     """The -cases list cpubench was given (-cases X or -cases=X), or None."""
     for i, a in enumerate(sys.argv):
         if a in ("-cases", "--cases") and i + 1 < len(sys.argv):
-            return set(sys.argv[i + 1].split(","))
+            return {c.strip() for c in sys.argv[i + 1].split(",")}
         if a.startswith(("-cases=", "--cases=")):
-            return set(a.split("=", 1)[1].split(","))
+            return {c.strip() for c in a.split("=", 1)[1].split(",")}
     return None
 
 
@@ -42,23 +51,39 @@ def want(case):
     return CASES is None or case in CASES
 
 
-def best(f, trials=TRIALS):
-    """The fastest single call of f among those that fit in trials × 50 ms
-    (at least three), as cpubench times tick."""
+def budget(heavy=False):
+    return 0.04 if QUICK else (0.2 if heavy else 0.3)
+
+
+def measure(f, heavy=False):
+    """The median time per call of f (seconds), as cpubench's measure."""
     f()
-    b, n, t0 = float("inf"), 0, time.perf_counter()
-    while n < 3 or time.perf_counter() - t0 < 0.05 * trials:
-        s = time.perf_counter()
-        f()
-        b = min(b, time.perf_counter() - s)
-        n += 1
-    return b
+    f()
+    n = 1
+    while True:
+        t0 = time.perf_counter()
+        for _ in range(n):
+            f()
+        d = time.perf_counter() - t0
+        if d >= MIN_SAMPLE or n >= 1 << 20:
+            break
+        n = max(n * 2, int(n * 2 * MIN_SAMPLE / max(d, 1e-9)))
+    s, t0 = [], time.perf_counter()
+    while len(s) < MIN_SAMPLES or (len(s) < MAX_SAMPLES and time.perf_counter() - t0 < budget(heavy)):
+        b = time.perf_counter()
+        for _ in range(n):
+            f()
+        s.append((time.perf_counter() - b) / n)
+    s.sort()
+    m = len(s) // 2
+    return s[m] if len(s) % 2 else (s[m - 1] + s[m]) / 2
 
 
-def emit(case, size, impl, v, unit):
+def emit(case, size, impl, f, work, heavy=False):
     if not want(case):
         return
-    print(f"{case}\t{size}\t{impl}\t{v:.4g}\t{unit}", flush=True)
+    d = measure(f, heavy)
+    print(f"{case}\t{size}\t{impl}\t{d * 1e6:.4g}\tus\t{work}", flush=True)
 
 
 def openblas_core():
@@ -84,56 +109,96 @@ def size_name(n):
     return str(n)
 
 
+def sizes():
+    return [4 << 10, 256 << 10, 1 << 20] if QUICK else [4 << 10, 256 << 10, 16 << 20]
+
+
+def numexpr_relu(a, o):
+    """The relu chain through numexpr (one pass, THREADS threads)."""
+    if ne and want("relu(a*2+1)"):
+        ne.set_num_threads(THREADS)
+        emit("relu(a*2+1)", size_name(a.size), f"numexpr {THREADS}T",
+             lambda: ne.evaluate("where(a*2+1 > 0, a*2+1, 0)", local_dict={"a": a}, out=o), f"B:{8 * a.size}")
+
+
+def memory_bound(rng):
+    impl = "numpy 1T"
+    for n in sizes():
+        a = rng.standard_normal(n, dtype=np.float32)
+        o, o0, s = np.empty_like(a), np.empty((), np.float32), size_name(n)
+
+        def relu():
+            np.multiply(a, 2, out=o)
+            np.add(o, 1, out=o)
+            np.maximum(o, 0, out=o)
+        emit("relu(a*2+1)", s, impl, relu, f"B:{8 * n}")
+        numexpr_relu(a, o)
+        emit("sum", s, impl, lambda: np.sum(a, out=o0), f"B:{4 * n}")
+        emit("max", s, impl, lambda: np.max(a, out=o0), f"B:{4 * n}")
+        emit("min", s, impl, lambda: np.min(a, out=o0), f"B:{4 * n}")
+        emit("mean", s, impl, lambda: np.mean(a, out=o0), f"B:{4 * n}")
+
+
+def axes(rng):
+    impl = "numpy 1T"
+    for side in [64, 512, 1024] if QUICK else [64, 512, 4096]:
+        m = rng.standard_normal((side, side), dtype=np.float32)
+        r, e, size, w = np.empty(side, np.float32), np.empty_like(m), f"{side}x{side}", f"B:{4 * side * side}"
+        for name, f in [("sum", np.sum), ("max", np.max), ("min", np.min), ("mean", np.mean)]:
+            for ax in (1, 0):
+                emit(f"{name} axis {ax}", size, impl, lambda f=f, ax=ax: f(m, axis=ax, out=r), w)
+        mx = np.empty((side, 1), np.float32)
+        sm = np.empty((side, 1), np.float32)
+
+        def softmax():
+            np.max(m, axis=1, keepdims=True, out=mx)
+            np.subtract(m, mx, out=e)
+            np.exp(e, out=e)
+            np.sum(e, axis=1, keepdims=True, out=sm)
+            np.divide(e, sm, out=e)
+        emit("softmax axis 1", size, impl, softmax, f"B:{8 * side * side}")
+
+
+def matmuls(rng):
+    impl = f"OpenBLAS {THREADS}T"
+    r = lambda *s: rng.random(s, dtype=np.float32)
+    for n in [64, 256, 512] if QUICK else [64, 128, 256, 512, 1024, 2048]:
+        a, b, c = r(n, n), r(n, n), np.empty((n, n), np.float32)
+        emit("matmul", str(n), impl, lambda: np.matmul(a, b, out=c), f"F:{2 * n ** 3}", heavy=n >= 1024)
+    f = 2 * 128 * 784 * 256
+    x, w, dy = r(128, 784), r(784, 256), r(128, 256)
+    o1, o2 = np.empty((128, 256), np.float32), np.empty((784, 256), np.float32)
+    emit("matmul x.w", "128x784.784x256", impl, lambda: np.matmul(x, w, out=o1), f"F:{f}")
+    emit("matmul xT.dy", "784x128.128x256", impl, lambda: np.matmul(x.T, dy, out=o2), f"F:{f}")
+    o3 = np.empty((128, 784), np.float32)
+    emit("matmul dy.wT", "128x256.256x784", impl, lambda: np.matmul(dy, w.T, out=o3), f"F:{f}")
+    a3, b3, c3 = r(32, 64, 64), r(32, 64, 64), np.empty((32, 64, 64), np.float32)
+    emit("matmul batched", "32x64x64.64x64", impl, lambda: np.matmul(a3, b3, out=c3), f"F:{2 * 32 * 64 ** 3}")
+    t, s, ct = r(16384, 64), r(64, 64), np.empty((16384, 64), np.float32)
+    emit("matmul tall", "16384x64.64x64", impl, lambda: np.matmul(t, s, out=ct), f"F:{2 * 16384 * 64 * 64}")
+
+
 def main():
     path, core, config = openblas_core()
-    print(f"#{MATMUL_ONLY or 'numpy'}\tnumpy {np.__version__}; {config}; core {core} ({path}); numexpr {ne.__version__ if ne else 'missing'}"
-          f" {ne.detect_number_of_threads() if ne else ''} threads", flush=True)
+    print(f"#numpy\tnumpy {np.__version__}; {config}; core {core} ({path}); numexpr {ne.__version__ if ne else 'missing'};"
+          f" {THREADS} BLAS threads", flush=True)
     rng = np.random.default_rng(1)
-    for n in ([256, 512] if QUICK else [256, 512, 1024, 2048]) if want("matmul f32") else []:
-        a = rng.random((n, n), dtype=np.float32)
-        b = rng.random((n, n), dtype=np.float32)
-        d = best(lambda: a @ b)
-        emit("matmul f32", n, MATMUL_ONLY or "numpy", 2 * n ** 3 / d / 1e9, "GFLOP/s")
-    if MATMUL_ONLY:
+    matmuls(rng)
+    if MATMUL_ONLY:  # and numexpr, the other side that uses THREADS
+        for n in sizes():
+            a = rng.standard_normal(n, dtype=np.float32)
+            numexpr_relu(a, np.empty_like(a))
         return
-    big = 1 << 20 if QUICK else 16 << 20
-    for n in [256 << 10, big]:
-        a = rng.standard_normal(n, dtype=np.float32)
-        s = size_name(n)
-        d = best(lambda: np.maximum(a * 2 + 1, 0))
-        emit("relu(a*2+1)", s, "numpy", 8 * n / d / 1e9, "GB/s")
-        if ne:
-            d = best(lambda: ne.evaluate("where(a*2+1 > 0, a*2+1, 0)", local_dict={"a": a}))
-            emit("relu(a*2+1)", s, "numexpr", 8 * n / d / 1e9, "GB/s")
-        d = best(lambda: a.sum())
-        emit("sum", s, "numpy", 4 * n / d / 1e9, "GB/s")
-        d = best(lambda: a.max())
-        emit("max", s, "numpy", 4 * n / d / 1e9, "GB/s")
-        d = best(lambda: a.min())
-        emit("min", s, "numpy", 4 * n / d / 1e9, "GB/s")
-    side = 1024 if QUICK else 4096
-    m = rng.standard_normal((side, side), dtype=np.float32)
-    d = best(lambda: m.sum(axis=1))
-    emit("sum axis 1", f"{side}x{side}", "numpy", 4 * side * side / d / 1e9, "GB/s")
-    d = best(lambda: m.sum(axis=0))
-    emit("sum axis 0", f"{side}x{side}", "numpy", 4 * side * side / d / 1e9, "GB/s")
-    d = best(lambda: m.max(axis=1))
-    emit("max axis 1", f"{side}x{side}", "numpy", 4 * side * side / d / 1e9, "GB/s")
-    sm = rng.standard_normal((side, 1024), dtype=np.float32)
-
-    def softmax():
-        e = np.exp(sm - sm.max(axis=1, keepdims=True))
-        return e / e.sum(axis=1, keepdims=True)
-    d = best(softmax)
-    emit("softmax axis 1", f"{side}x1024", "numpy", 8 * side * 1024 / d / 1e9, "GB/s")
+    memory_bound(rng)
+    axes(rng)
     x = rng.random(256, dtype=np.float32)
-    ops = 200
+    ops = 100
 
     def eager():
         for _ in range(ops):
             x + 1
-    d = best(eager)
-    emit("eager op", 256, "numpy", d / ops * 1e6, "us/op")
+    if want("eager op"):
+        print(f"eager op\t256\tnumpy 1T\t{measure(eager) / ops * 1e6:.4g}\tus\t-", flush=True)
 
 
 if __name__ == "__main__":

@@ -1,127 +1,291 @@
 #!/usr/bin/python3
-"""Turns the lines bench/cpu.sh collected into a Markdown table: for each case,
-size and implementation the median over the rounds, and tick CPU's ratios
-computed within each round, then their median: to numpy (same round) and to
-this machine's limit measured in that round (peak FLOP/s with FMA for matmul,
-the FMA peak per CPU-second for matmul per CPU-second (cpubench/cputime.go),
-bandwidth for the memory-bound cases larger than the caches; each round
-measures the limits before and after each group of cases and keeps the best
-sample).
+"""Turns the lines bench/cpu.sh collected into the Markdown tables of
+docs/benchmarks.md.
 
-With --ratios FILE it also writes tick CPU's three ratios per case and size
-as tab-separated lines (case, size, vs numpy, vs OpenBLAS, vs limit; "-"
-where there is none), with the run's description in "#" lines, for
-bench/cpuchart.
+Every figure in a round is a median over samples (bench/cpubench/timing.go,
+the same in cpu_numpy.py). For each case the tables give the median over
+rounds and, in parentheses, the range (min–max) over rounds. Ratios are
+computed within each round (the two sides ran minutes apart at most, under
+the round's load), then summarized the same way:
+
+- speed vs numpy / OpenBLAS: anchor time ÷ tick time, with the same number
+  of threads on both sides (tick 1T against numpy's single-threaded
+  reductions; tick 2T against OpenBLAS 2T); tick 2T against numpy 1T is
+  shown too, labelled so;
+- % of limit: tick's throughput over the limit measured in the same round
+  with the same threads: read bandwidth for reductions, copy bandwidth for
+  the relu chain and softmax (8 bytes per element: read once, written
+  once), the FMA peak on the widest vectors for matmul; bandwidths at the
+  case's size (4K in L1, 256K in L2, 16M in memory);
+- GO ÷ CPU: the GO device's speed relative to the CPU device's (2T both).
+
+Then the issue's targets, each with its measured ratio and whether it was
+met. With --ratios FILE it also writes tick CPU 2T's three ratios per case
+(vs numpy, vs OpenBLAS, vs limit) for bench/cpuchart.
 
 Usage: bench/cpu_report.py RESULTS [--ratios FILE]
 """
+import re
 import statistics
 import sys
 from collections import defaultdict
 
-IMPLS = ["tick CPU", "tick CPU no FMA", "tick GO", "numpy", "numexpr", "gonum", "OpenBLAS Haswell", "OpenBLAS SkylakeX"]
-# Which measured limit each case is held against.
-LIMIT = {"matmul f32": ("peak", "fma"), "matmul f32 per CPU-s": ("peak", "fma per CPU-s"), "relu(a*2+1)": ("bandwidth", "copy"), "softmax axis 1": ("bandwidth", "copy"),
-         "sum": ("bandwidth", "read"), "max": ("bandwidth", "read"), "min": ("bandwidth", "read"),
-         "sum axis 1": ("bandwidth", "read"), "sum axis 0": ("bandwidth", "read"), "max axis 1": ("bandwidth", "read")}
-LOWER_IS_BETTER = {"us/op", "ns/kernel", "allocs/call"}
+MATMUL = "matmul"
+READ = {"sum", "max", "min", "mean"}
 
 
-def out_of_cache(case, size):
-    return case.startswith("matmul f32") or size.endswith("M") or "x" in size
+def elems(size):
+    """Element count of a size label: 4K, 16M, 512x512, 128x784.784x256."""
+    if "." in size or not size[:1].isdigit() or size.isdigit():
+        return None
+    if "x" in size:
+        n = 1
+        for p in size.split("x"):
+            n *= int(p)
+        return n
+    return int(size[:-1]) << (10 if size[-1] == "K" else 20)
 
 
-def main(path, ratios_path=None):
-    rounds = defaultdict(lambda: defaultdict(list))  # round -> (case, size, impl) -> values
-    units, order, meta = {}, [], defaultdict(list)
-    r = 0
-    with open(path) as f:
-        for line in f:
+def size_name(n):
+    if n >= 1 << 20 and n % (1 << 20) == 0:
+        return f"{n >> 20}M"
+    if n >= 1 << 10 and n % (1 << 10) == 0:
+        return f"{n >> 10}K"
+    return str(n)
+
+
+def limit_key(case, size, threads):
+    """The limit a case is held against: (case, size, impl) of its line."""
+    if case.startswith(MATMUL):
+        return ("peak", "-", f"fma {{w}} {threads}")
+    n = elems(size)
+    if n is None:
+        return None
+    kind = "read" if case.split()[0] in READ else "copy"
+    return ("bandwidth", size_name(n), f"{kind} {threads}")
+
+
+class Results:
+    def __init__(self, path):
+        self.rounds = defaultdict(dict)  # round -> (case, size, impl) -> value
+        self.work, self.units, self.order, self.meta = {}, {}, [], defaultdict(list)
+        r = 0
+        for line in open(path):
             line = line.rstrip("\n")
             if not line:
                 continue
             if line.startswith("#"):
                 k, _, v = line[1:].partition("\t")
                 if k == "load":
-                    r += 1
-                if v not in meta[k]:
-                    meta[k].append(v)
+                    m = re.match(r"round (\d+)", v)
+                    r = int(m.group(1)) if m else r + 1
+                if v not in self.meta[k]:
+                    self.meta[k].append(v)
                 continue
-            parts = line.split("\t")
-            if len(parts) != 5:
+            f = line.split("\t")
+            if len(f) not in (5, 6):
                 continue
-            case, size, impl, v, unit = parts
-            if (case, size) not in order:
-                order.append((case, size))
-            rounds[r][(case, size, impl)].append(float(v))
-            units[(case, size)] = unit
-    # Per round: limits are the best sample, results the one value.
-    per = {}
-    for rr, vals in rounds.items():
-        per[rr] = {k: (max(v) if k[0] in ("peak", "bandwidth") else statistics.median(v)) for k, v in vals.items()}
-    keys = {k for d in per.values() for k in d}
-    med = {k: statistics.median([d[k] for d in per.values() if k in d]) for k in keys}
+            case, size, impl, v, unit = f[:5]
+            try:
+                self.rounds[r][(case, size, impl)] = float(v)
+            except ValueError:
+                continue
+            self.units[(case, size, impl)] = unit
+            if len(f) == 6 and f[5] != "-":
+                self.work[(case, size)] = f[5]
+            if case not in ("peak", "bandwidth") and (case, size) not in self.order:
+                self.order.append((case, size))
+        self.widest = "512-bit" if any("512-bit" in k[2] for d in self.rounds.values() for k in d) else "256-bit"
 
-    def ratio(f):
-        xs = [x for x in (f(d) for d in per.values()) if x is not None]
-        return statistics.median(xs) if xs else None
+    def values(self, key):
+        return [d[key] for d in self.rounds.values() if key in d]
 
-    for k in ("cpu", "flags", "cache", "device", "numpy", "go", "command"):
-        for v in meta.get(k, []):
+    def per_round(self, f):
+        """f(round dict) for every round where it is defined."""
+        return [x for x in (f(d) for d in self.rounds.values()) if x is not None]
+
+    def throughput(self, d, case, size, impl):
+        """GB/s or GFLOP/s of a timed case in round d."""
+        t, w = d.get((case, size, impl)), self.work.get((case, size))
+        if not t or not w:
+            return None
+        return float(w[2:]) / t / 1e3
+
+    def pct_limit(self, case, size, threads):
+        lk = limit_key(case, size, threads)
+        if lk is None:
+            return []
+        lk = (lk[0], lk[1], lk[2].replace("{w}", self.widest))
+        return self.per_round(lambda d: (lambda x, l: 100 * x / l if x and l else None)(
+            self.throughput(d, case, size, f"tick CPU {threads}"), d.get(lk)))
+
+    def speed(self, case, size, tick, anchor):
+        """anchor time ÷ tick time, per round."""
+        return self.per_round(lambda d: d[(case, size, anchor)] / d[(case, size, tick)]
+                              if (case, size, anchor) in d and (case, size, tick) in d else None)
+
+
+def fmt(xs, kind="x"):
+    if not xs:
+        return "-"
+    m, lo, hi = statistics.median(xs), min(xs), max(xs)
+    if kind == "us":
+        u, s = ("ms", 1e-3) if m >= 1000 else ("µs", 1)
+        return f"{m * s:.3g} {u} ({lo * s:.3g}–{hi * s:.3g})"
+    if kind == "%":
+        return f"{m:.0f}% ({lo:.0f}–{hi:.0f})"
+    if kind == "x":
+        return f"{m:.2f}× ({lo:.2f}–{hi:.2f})"
+    return f"{m:.3g} ({lo:.3g}–{hi:.3g})"
+
+
+def header(res):
+    for k in ("cpu", "flags", "cache", "device", "numpy", "openblas", "go", "commit", "command"):
+        for v in res.meta.get(k, []):
             print(f"- {k}: {v}")
-    print(f"- load (1, 5, 15 min) per round: {'; '.join(v.split(': ', 1)[-1] for v in meta.get('load', []))}")
-    lim = lambda c, i: med.get((c, "-", i), 0)
-    print(f"- measured limits (all cores; median over rounds of each round's best sample): peak float32 "
-          f"{lim('peak', 'fma'):.0f} GFLOP/s with FMA, {lim('peak', 'muladd'):.0f} GFLOP/s with separate multiply "
-          f"and add; read {lim('bandwidth', 'read'):.1f} GB/s, copy {lim('bandwidth', 'copy'):.1f} GB/s "
-          f"(read + write bytes), at 16M float32")
+    loads = [v.split(": ", 1) for v in res.meta.get("load", [])]
+    print("- load (1, 5, 15 min) before each part of each round: " + "; ".join(f"{a}: {b}" for a, b in loads))
     print()
-    present = [i for i in IMPLS if any(k[2] == i for k in keys)]
-    # Against OpenBLAS kernels for the same instruction set: AVX-512 kernels
-    # (SkylakeX) only when tick's kernels are AVX-512 too.
-    blas_sets = ["numpy", "OpenBLAS Haswell"]
-    if any("AVX-512" in v for v in meta.get("device", [])):
-        blas_sets.append("OpenBLAS SkylakeX")
-    print("| case | size | unit | " + " | ".join(present) + " | CPU vs numpy | CPU vs OpenBLAS (same ISA) | CPU vs limit |")
-    print("|---" * (len(present) + 6) + "|")
-    rows = []
-    for case, size in order:
-        if case in ("peak", "bandwidth"):
+
+
+def limits_table(res):
+    keys = sorted({k for d in res.rounds.values() for k in d if k[0] in ("peak", "bandwidth")},
+                  key=lambda k: (k[0] != "peak", elems(k[1]) or 0, k[2]))
+    if not keys:
+        return
+    print("| limit | size | measured, median over rounds (range) |")
+    print("|---|---|---|")
+    for k in keys:
+        print(f"| {k[0]} {k[2]} | {k[1]} | {fmt(res.values(k), 'v')} {res.units.get(k, '')} |")
+    print()
+
+
+def memory_table(res):
+    print("| case | size | tick CPU 1T | tick CPU 2T | tick GO 2T | numpy 1T | numexpr 2T | CPU 1T vs numpy (same threads) "
+          "| CPU 2T vs numpy 1T | CPU 1T % of limit | CPU 2T % of limit | GO ÷ CPU (2T) |")
+    print("|---" * 12 + "|")
+    for case, size in res.order:
+        if case.startswith(MATMUL) or case in ("eager op", "JIT replay", "tutorial replay"):
             continue
-        unit = units[(case, size)]
-        cells = ["-" if med.get((case, size, i)) is None else f"{med[(case, size, i)]:.3g}" for i in present]
-
-        def vs_numpy(d):
-            c, n = d.get((case, size, "tick CPU")), d.get((case, size, "numpy"))
-            if not c or not n:
-                return None
-            return n / c if unit in LOWER_IS_BETTER else c / n
-
-        def vs_limit(d):
-            c = d.get((case, size, "tick CPU"))
-            if not c or case not in LIMIT or not out_of_cache(case, size):
-                return None
-            l = d.get((LIMIT[case][0], "-", LIMIT[case][1]))
-            return c / l if l else None
-        def vs_blas(d):  # the fastest OpenBLAS kernel set of tick's vector ISA, same round
-            c = d.get((case, size, "tick CPU"))
-            bl = [d.get((case, size, i)) for i in blas_sets]
-            bl = [x for x in bl if x]
-            return c / max(bl) if c and bl and case == "matmul f32" else None
-        a, b, o = ratio(vs_numpy), ratio(vs_limit), ratio(vs_blas)
-        rows.append((case, size, a, o, b))
-        print(f"| {case} | {size} | {unit} | " + " | ".join(cells) +
-              f" | {'-' if a is None else f'{a:.2f}×'} | {'-' if o is None else f'{o:.2f}×'} | {'-' if b is None else f'{100 * b:.0f}%'} |")
+        v = lambda impl: fmt(res.values((case, size, impl)), "us")
+        print(f"| {case} | {size} | {v('tick CPU 1T')} | {v('tick CPU 2T')} | {v('tick GO 2T')} | {v('numpy 1T')} | {v('numexpr 2T')} "
+              f"| {fmt(res.speed(case, size, 'tick CPU 1T', 'numpy 1T'))} | {fmt(res.speed(case, size, 'tick CPU 2T', 'numpy 1T'))} "
+              f"| {fmt(res.pct_limit(case, size, '1T'), '%')} | {fmt(res.pct_limit(case, size, '2T'), '%')} "
+              f"| {fmt(res.speed(case, size, 'tick GO 2T', 'tick CPU 2T'))} |")
+    print()
 
 
+def matmul_table(res):
+    print("| case | size | tick CPU 1T | tick CPU 2T | tick GO 2T | OpenBLAS 1T | OpenBLAS 2T | CPU vs OpenBLAS 1T "
+          "| CPU vs OpenBLAS 2T | CPU 1T % of peak | CPU 2T % of peak | GO ÷ CPU (2T) |")
+    print("|---" * 12 + "|")
+    for case, size in res.order:
+        if not case.startswith(MATMUL):
+            continue
+        v = lambda impl: fmt(res.values((case, size, impl)), "us")
+        print(f"| {case} | {size} | {v('tick CPU 1T')} | {v('tick CPU 2T')} | {v('tick GO 2T')} | {v('OpenBLAS 1T')} | {v('OpenBLAS 2T')} "
+              f"| {fmt(res.speed(case, size, 'tick CPU 1T', 'OpenBLAS 1T'))} | {fmt(res.speed(case, size, 'tick CPU 2T', 'OpenBLAS 2T'))} "
+              f"| {fmt(res.pct_limit(case, size, '1T'), '%')} | {fmt(res.pct_limit(case, size, '2T'), '%')} "
+              f"| {fmt(res.speed(case, size, 'tick GO 2T', 'tick CPU 2T'))} |")
+    print()
+
+
+def overheads_table(res):
+    print("| case | size | tick CPU 2T | tick GO 2T | tick CPU 1T | numpy 1T |")
+    print("|---|---|---|---|---|---|")
+    for case, size in res.order:
+        if case not in ("eager op", "JIT replay", "tutorial replay"):
+            continue
+        cells = []
+        for impl in ("tick CPU 2T", "tick GO 2T", "tick CPU 1T", "numpy 1T"):
+            xs = res.values((case, size, impl))
+            cells.append(f"{fmt(xs, 'v')} {res.units.get((case, size, impl), '')}" if xs else "-")
+        print(f"| {case} | {size} | " + " | ".join(cells) + " |")
+    print()
+
+
+def check(rows, bound, higher=True):
+    """rows: (label, per-round values). Met when every median is on the right
+    side of bound; returns (worst label and median, failures)."""
+    meds = [(l, statistics.median(xs)) for l, xs in rows if xs]
+    if not meds:
+        return None, []
+    worst = (min if higher else max)(meds, key=lambda x: x[1])
+    fails = [(l, m) for l, m in meds if (m < bound if higher else m > bound)]
+    return worst, fails
+
+
+def targets(res):
+    reductions = [(c, s) for c, s in res.order if c.split()[0] in READ]
+    mm = [(c, s) for c, s in res.order if c == MATMUL]
+    items = []
+    for t in ("1T", "2T"):
+        anchor = "numpy 1T"
+        items.append((f"reductions (full, axis 0/1; sum/max/min/mean; 4K/256K/16M) ≥ 1× numpy, tick {t} vs numpy 1T",
+                      [(f"{c} {s}", res.speed(c, s, f"tick CPU {t}", anchor)) for c, s in reductions], 1, True, "x"))
+    for t in ("1T", "2T"):
+        items.append((f"reductions at 16M ≥ 75% of read bandwidth ({t})",
+                      [(f"{c} {s}", res.pct_limit(c, s, t)) for c, s in reductions if elems(s) == 16 << 20], 75, True, "%"))
+    for t in ("1T", "2T"):
+        items.append((f"matmul 64 and 256 ≥ 1× OpenBLAS ({t} both)",
+                      [(s, res.speed(c, s, f"tick CPU {t}", f"OpenBLAS {t}")) for c, s in mm if s in ("64", "256")], 1, True, "x"))
+        items.append((f"matmul 512–2048 ≥ 0.9× OpenBLAS ({t} both)",
+                      [(s, res.speed(c, s, f"tick CPU {t}", f"OpenBLAS {t}")) for c, s in mm if int(s) >= 512], 0.9, True, "x"))
+    for t in ("1T", "2T"):
+        items.append((f"relu(a*2+1) at 16M ≥ 80% of copy bandwidth ({t})",
+                      [(s, res.pct_limit("relu(a*2+1)", s, t)) for c, s in res.order if c == "relu(a*2+1)" and elems(s) == 16 << 20], 80, True, "%"))
+        items.append((f"relu(a*2+1) at 256K ≥ 50% of copy bandwidth ({t})",
+                      [(s, res.pct_limit("relu(a*2+1)", s, t)) for c, s in res.order if c == "relu(a*2+1)" and elems(s) == 256 << 10], 50, True, "%"))
+    items.append(("JIT replay ≤ 150 ns per kernel (CPU 2T)", [("", res.values(("JIT replay", "10x256", "tick CPU 2T")))], 150, False, "ns"))
+    items.append(("eager op ≤ 1.2 µs on 256 elements (CPU 2T)", [("", res.values(("eager op", "256", "tick CPU 2T")))], 1.2, False, "µs"))
+    items.append(("GO device ≥ 0.5× the CPU device: matmul (2T)",
+                  [(f"{c} {s}", res.speed(c, s, "tick GO 2T", "tick CPU 2T")) for c, s in res.order if c.startswith(MATMUL)], 0.5, True, "x"))
+    items.append(("GO device ≥ 0.5× the CPU device: reductions (2T)",
+                  [(f"{c} {s}", res.speed(c, s, "tick GO 2T", "tick CPU 2T")) for c, s in reductions], 0.5, True, "x"))
+    print("| target | worst case (median over rounds) | met? | cases missing it (median) |")
+    print("|---|---|---|---|")
+    for name, rows, bound, higher, unit in items:
+        worst, fails = check(rows, bound, higher)
+        if worst is None:
+            print(f"| {name} | not measured | - | |")
+            continue
+        f = (lambda m: f"{m:.0f}%") if unit == "%" else (lambda m: f"{m:.3g} {unit}") if unit in ("ns", "µs") else (lambda m: f"{m:.2f}×")
+        print(f"| {name} | {(worst[0] + ': ') if worst[0] else ''}{f(worst[1])} | {'no' if fails else 'yes'} "
+              f"| {', '.join(f'{l} {f(m)}' for l, m in fails)} |")
+    print()
+
+
+def write_ratios(res, path):
+    with open(path, "w") as f:
+        for k in ("cpu", "device", "command"):
+            for v in res.meta.get(k, []):
+                f.write(f"#{k}\t{v}\n")
+        f.write("#load\t" + "; ".join(v.split(": ", 1)[-1] for v in res.meta.get("load", [])) + "\n")
+        for case, size in res.order:
+            if case in ("eager op", "JIT replay", "tutorial replay"):
+                continue
+            mm = case.startswith(MATMUL)
+            a = res.speed(case, size, "tick CPU 2T", "numpy 1T") if not mm else []
+            o = res.speed(case, size, "tick CPU 2T", "OpenBLAS 2T") if mm else []
+            b = [x / 100 for x in res.pct_limit(case, size, "2T")]
+            f.write("\t".join([case, size] + [f"{statistics.median(x):.4g}" if x else "-" for x in (a, o, b)]) + "\n")
+
+
+def main(path, ratios_path=None):
+    res = Results(path)
+    header(res)
+    print("### Limits\n")
+    limits_table(res)
+    print("### Elementwise and reductions (time per call)\n")
+    memory_table(res)
+    print("### Matmul float32 (time per call)\n")
+    matmul_table(res)
+    print("### Overheads\n")
+    overheads_table(res)
+    print("### Targets (issue 30)\n")
+    targets(res)
     if ratios_path:
-        with open(ratios_path, "w") as f:
-            for k in ("cpu", "device", "command"):
-                for v in meta.get(k, []):
-                    f.write(f"#{k}\t{v}\n")
-            f.write(f"#load\t{'; '.join(v.split(': ', 1)[-1] for v in meta.get('load', []))}\n")
-            for case, size, a, o, b in rows:
-                f.write("\t".join([case, size] + ["-" if x is None else f"{x:.4g}" for x in (a, o, b)]) + "\n")
+        write_ratios(res, ratios_path)
 
 
 if __name__ == "__main__":

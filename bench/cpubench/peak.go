@@ -1,16 +1,25 @@
 package main
 
 // The machine's limits, measured with small C kernels built by the same
-// compiler and flags as tick's CPU device (package runtime/native) and run
-// on every core: peak float32 FLOP/s with fused multiply-adds (what BLAS
-// libraries reach) and with separate multiply and add (what tick's kernels
-// use outside matmul: they are compiled without contraction so results
-// match the GO backend bit for bit), read bandwidth and copy bandwidth (the
-// faster of memcpy and a copy with non-temporal stores) at the size of the
-// large cases (16M float32, 64 MB per array).
+// compiler as tick's CPU device (package runtime/native) and timed like
+// every case (timing.go: the median over samples):
+//
+//   - peak float32 FLOP/s with fused multiply-adds on the widest vectors
+//     the CPU has (AVX-512 where present, whatever width tick's kernels are
+//     built for: the functions carry their own target attribute), and on
+//     256-bit vectors (AVX2), with 1 and 2 threads;
+//   - bandwidth of read-only (a sum), copy (the faster of memcpy and a copy
+//     with non-temporal stores) and read-modify-write (x = x*a + b in
+//     place), with 1 and 2 threads, at the sizes of the cases (4K, 256K and
+//     16M float32: in L1, in L2, in memory), counting bytes read plus bytes
+//     written. Small sizes repeat the kernel in each thread so a sample
+//     lasts long enough, without a thread start per pass.
 
 import (
+	"fmt"
+	"os"
 	"runtime"
+	"strings"
 	"sync"
 	"time"
 	"unsafe"
@@ -20,8 +29,35 @@ import (
 
 const peakSrc = `#include <stdint.h>
 #include <string.h>
-#if defined(__AVX512F__) || defined(__FMA__) || defined(__SSE2__)
+#if defined(__x86_64__)
 #include <immintrin.h>
+#endif
+#define NACC 12
+// bufs[0]: float out; iterations end-start; 2*NACC*(lanes) flops per iteration.
+#if defined(__x86_64__)
+__attribute__((target("avx512f")))
+void peak_fma512(void **bufs, int64_t start, int64_t end) {
+	__m512 acc[NACC], m = _mm512_set1_ps(0.999999f), a = _mm512_set1_ps(1e-7f);
+	for (int i = 0; i < NACC; i++) acc[i] = _mm512_set1_ps((float)i);
+	for (int64_t it = start; it < end; it++)
+		for (int i = 0; i < NACC; i++) acc[i] = _mm512_fmadd_ps(acc[i], m, a);
+	__m512 s = acc[0];
+	for (int i = 1; i < NACC; i++) s = _mm512_add_ps(s, acc[i]);
+	float o = _mm512_reduce_add_ps(s);
+	memcpy(bufs[0], &o, 4);
+}
+__attribute__((target("avx2,fma")))
+void peak_fma256(void **bufs, int64_t start, int64_t end) {
+	__m256 acc[NACC], m = _mm256_set1_ps(0.999999f), a = _mm256_set1_ps(1e-7f);
+	for (int i = 0; i < NACC; i++) acc[i] = _mm256_set1_ps((float)i);
+	for (int64_t it = start; it < end; it++)
+		for (int i = 0; i < NACC; i++) acc[i] = _mm256_fmadd_ps(acc[i], m, a);
+	__m256 s = acc[0];
+	for (int i = 1; i < NACC; i++) s = _mm256_add_ps(s, acc[i]);
+	float o[8];
+	_mm256_storeu_ps(o, s);
+	memcpy(bufs[0], o, 4);
+}
 #endif
 #if defined(__AVX512F__)
 #define VB 64
@@ -31,129 +67,157 @@ const peakSrc = `#include <stdint.h>
 #define VB 16
 #endif
 typedef float vf __attribute__((vector_size(VB)));
-#define NACC 12
-static inline vf fma_v(vf a, vf b, vf c) {
-#if defined(__AVX512F__)
-	return (vf)_mm512_fmadd_ps((__m512)a, (__m512)b, (__m512)c);
-#elif defined(__FMA__)
-	return (vf)_mm256_fmadd_ps((__m256)a, (__m256)b, (__m256)c);
-#else
-	return a * b + c;
-#endif
-}
-// bufs[0]: float out; iterations end-start; 2*NACC*VB/4 flops per iteration.
-void peak_fma(void **bufs, int64_t start, int64_t end) {
-	vf acc[NACC], m = (vf){} + 0.999999f, a = (vf){} + 1e-7f;
-	for (int i = 0; i < NACC; i++) acc[i] = (vf){} + (float)i;
-	for (int64_t it = start; it < end; it++)
-		for (int i = 0; i < NACC; i++) acc[i] = fma_v(acc[i], m, a);
-	vf s = (vf){};
-	for (int i = 0; i < NACC; i++) s += acc[i];
-	memcpy(bufs[0], &s, 4);
-}
-void peak_muladd(void **bufs, int64_t start, int64_t end) {
-	vf acc[NACC], m = (vf){} + 0.999999f, a = (vf){} + 1e-7f;
-	for (int i = 0; i < NACC; i++) acc[i] = (vf){} + (float)i;
-	for (int64_t it = start; it < end; it++)
-		for (int i = 0; i < NACC; i++) acc[i] = acc[i] * m + a;
-	vf s = (vf){};
-	for (int i = 0; i < NACC; i++) s += acc[i];
-	memcpy(bufs[0], &s, 4);
-}
-// bufs[0]: float out (one per call), bufs[1]: float in; reads [start, end).
-void bw_read(void **bufs, int64_t start, int64_t end) {
+// bufs[0]: float out (one per call), bufs[1]: float in; reads [start, end), reps times.
+void bw_read(void **bufs, int64_t start, int64_t end, int64_t reps) {
 	const float *x = bufs[1];
-	vf acc[8] = {};
-	int64_t i = start;
 	const int64_t L = VB / 4;
-	for (; i + 8 * L <= end; i += 8 * L)
-		for (int u = 0; u < 8; u++) { vf v; memcpy(&v, x + i + u * L, VB); acc[u] += v; }
 	float s = 0;
-	for (; i < end; i++) s += x[i];
-	for (int u = 0; u < 8; u++) for (int l = 0; l < L; l++) s += acc[u][l];
+	for (int64_t r = 0; r < reps; r++) {
+		vf acc[8] = {};
+		int64_t i = start;
+		for (; i + 8 * L <= end; i += 8 * L)
+			for (int u = 0; u < 8; u++) { vf v; memcpy(&v, x + i + u * L, VB); acc[u] += v; }
+		for (; i < end; i++) s += x[i];
+		for (int u = 0; u < 8; u++) for (int l = 0; l < L; l++) s += acc[u][l];
+		__asm__ volatile("" ::: "memory");
+	}
 	memcpy(bufs[0], &s, 4);
 }
 // bufs[0]: float dst, bufs[1]: float src; copies [start, end).
-void bw_copy(void **bufs, int64_t start, int64_t end) {
-	memcpy((float *)bufs[0] + start, (const float *)bufs[1] + start, (size_t)(end - start) * 4);
+void bw_copy(void **bufs, int64_t start, int64_t end, int64_t reps) {
+	for (int64_t r = 0; r < reps; r++) {
+		memcpy((float *)bufs[0] + start, (const float *)bufs[1] + start, (size_t)(end - start) * 4);
+		__asm__ volatile("" ::: "memory");
+	}
 }
 // bw_stream is bw_copy with non-temporal stores (what tick's large
-// elementwise kernels use, and what memcpy uses only above a size tied to
-// the last-level cache): no read of the destination before it is written.
-// start and end are multiples of 16 and the buffers 64-byte aligned.
-void bw_stream(void **bufs, int64_t start, int64_t end) {
+// elementwise kernels use, and memcpy only above a size tied to the
+// last-level cache). start and end are multiples of 16, the buffers
+// 64-byte aligned.
+void bw_stream(void **bufs, int64_t start, int64_t end, int64_t reps) {
 	float *d = (float *)bufs[0];
 	const float *s = (const float *)bufs[1];
+	for (int64_t r = 0; r < reps; r++) {
 #if defined(__AVX512F__)
-	for (int64_t i = start; i < end; i += 16) _mm512_stream_ps(d + i, _mm512_load_ps(s + i));
+		for (int64_t i = start; i < end; i += 16) _mm512_stream_ps(d + i, _mm512_load_ps(s + i));
 #elif defined(__AVX__)
-	for (int64_t i = start; i < end; i += 8) _mm256_stream_ps(d + i, _mm256_load_ps(s + i));
+		for (int64_t i = start; i < end; i += 8) _mm256_stream_ps(d + i, _mm256_load_ps(s + i));
 #elif defined(__SSE2__)
-	for (int64_t i = start; i < end; i += 4) _mm_stream_ps(d + i, _mm_load_ps(s + i));
+		for (int64_t i = start; i < end; i += 4) _mm_stream_ps(d + i, _mm_load_ps(s + i));
 #else
-	memcpy(d + start, s + start, (size_t)(end - start) * 4);
+		memcpy(d + start, s + start, (size_t)(end - start) * 4);
 #endif
-#if defined(__SSE2__) || defined(__AVX__) || defined(__AVX512F__)
-	_mm_sfence();
+#if defined(__SSE2__)
+		_mm_sfence();
 #endif
+	}
 }
+// bw_rmw: x = x*a + b in place over [start, end) (bufs[0]).
+void bw_rmw(void **bufs, int64_t start, int64_t end, int64_t reps) {
+	float *x = bufs[0];
+	for (int64_t r = 0; r < reps; r++) {
+		for (int64_t i = start; i < end; i++) x[i] = x[i] * 0.5f + 0.25f;
+		__asm__ volatile("" ::: "memory");
+	}
+}
+// The kernels above take reps; native kernels are called with (bufs, start,
+// end): these wrappers read reps from bufs[2].
+#define WRAP(f) void f##_k(void **bufs, int64_t start, int64_t end) { f(bufs, start, end, *(int64_t *)bufs[2]); }
+WRAP(bw_read)
+WRAP(bw_copy)
+WRAP(bw_stream)
+WRAP(bw_rmw)
 `
 
-type limits struct {
-	fma, muladd float64 // GFLOP/s
-	fmaCPU      float64 // GFLOP per CPU-second × cores (cputime.go)
-	read, copy  float64 // GB/s
-	isa         string
+// limitsNow measures and prints the machine's limits.
+func limitsNow() {
+	if err := measureLimits(); err != nil {
+		fmt.Fprintln(os.Stderr, "cpubench: machine limits:", err)
+		os.Exit(1)
+	}
 }
 
-// measureLimits runs each limit kernel on every core and returns the best of
-// several trials.
-func measureLimits() (limits, error) {
+func measureLimits() error {
 	c, err := native.Default()
 	if err != nil {
-		return limits{}, err
+		return err
 	}
-	lib, err := c.Compile(peakSrc, "peak_fma", "peak_muladd", "bw_read", "bw_copy", "bw_stream")
+	syms := []string{"bw_read_k", "bw_copy_k", "bw_stream_k", "bw_rmw_k"}
+	x86 := runtime.GOARCH == "amd64"
+	if x86 {
+		syms = append(syms, "peak_fma512", "peak_fma256")
+	}
+	lib, err := c.Compile(peakSrc, syms...)
 	if err != nil {
-		return limits{}, err
+		return err
 	}
 	k := func(name string) *native.Kernel { kk, _ := lib.Kernel(name); return kk }
-	workers := runtime.GOMAXPROCS(0)
-	lanes := float64(c.VectorISA().Bytes) / 4
-	if lanes < 4 {
-		lanes = 4
-	}
-	var l limits
-	l.isa = c.VectorISA().String()
-	const iters = 20_000_000
-	flops := 2 * 12 * lanes * iters * float64(workers)
-	out, err := native.Alloc(64 * workers)
+	fmt.Printf("#limits\tkernels for %s; host CPU vector FMA: %s\n", c.VectorISA(), hostFMA())
+	maxT := runtime.GOMAXPROCS(0)
+	out, err := native.Alloc(64 * 8)
 	if err != nil {
-		return l, err
+		return err
 	}
 	defer native.Free(out)
-	l.fma = flops / bestParallel(k("peak_fma"), workers, iters, []unsafe.Pointer{out}, false, 5).Seconds() / 1e9
-	l.muladd = flops / bestParallel(k("peak_muladd"), workers, iters, []unsafe.Pointer{out}, false, 5).Seconds() / 1e9
-	l.fmaCPU = perCPUSecond(flops/4, func() { bestParallel(k("peak_fma"), workers, iters/4, []unsafe.Pointer{out}, false, 1) }) / 1e9
+	if x86 {
+		for _, w := range []struct {
+			name, sym, flag string
+			lanes           int
+		}{{"fma 512-bit", "peak_fma512", "avx512f", 16}, {"fma 256-bit", "peak_fma256", "avx2", 8}} {
+			if !hostHas(w.flag) {
+				continue
+			}
+			for t := 1; t <= min(2, maxT); t++ {
+				const iters = 2_000_000
+				d := measure(budget(), func() { parallel(k(w.sym), t, iters, false, []unsafe.Pointer{out}) })
+				flops := 2 * 12 * float64(w.lanes) * iters * float64(t)
+				emit("peak", "-", fmt.Sprintf("%s %dT", w.name, t), flops/d.Seconds()/1e9, "GFLOP/s", "-")
+			}
+		}
+	}
+	return bandwidths(k, maxT, out)
+}
 
-	const n = 16 << 20 // the size of the large cases (16M float32: 64 MB)
-	src, err := native.Alloc(n * 4)
-	if err != nil {
-		return l, err
+// bandwidths measures read, copy and read-modify-write bandwidth at each
+// case size with 1 and (if GOMAXPROCS allows) 2 threads.
+func bandwidths(k func(string) *native.Kernel, maxT int, out unsafe.Pointer) error {
+	for _, n := range fullSizes() {
+		src, err := native.Alloc(n * 4)
+		if err != nil {
+			return err
+		}
+		dst, err := native.Alloc(n * 4)
+		if err != nil {
+			native.Free(src)
+			return err
+		}
+		fill(src, n)
+		fill(dst, n)
+		repsBuf, _ := native.Alloc(8)
+		reps := max(1, (32<<20)/(n*4)) // a pass over ≥ 32 MB per sample
+		*(*int64)(repsBuf) = int64(reps)
+		for t := 1; t <= min(2, maxT); t++ {
+			run := func(name string, bufs ...unsafe.Pointer) time.Duration {
+				return measure(budget(), func() { parallel(k(name), t, n, true, append(bufs, repsBuf)) })
+			}
+			b := float64(n) * 4 * float64(reps)
+			emit("bandwidth", sizeName(n), fmt.Sprintf("read %dT", t), b/run("bw_read_k", out, src).Seconds()/1e9, "GB/s", "-")
+			cp := min(run("bw_copy_k", dst, src), run("bw_stream_k", dst, src))
+			emit("bandwidth", sizeName(n), fmt.Sprintf("copy %dT", t), 2*b/cp.Seconds()/1e9, "GB/s", "-")
+			emit("bandwidth", sizeName(n), fmt.Sprintf("rmw %dT", t), 2*b/run("bw_rmw_k", dst, src).Seconds()/1e9, "GB/s", "-")
+		}
+		native.Free(repsBuf)
+		native.Free(src)
+		native.Free(dst)
 	}
-	defer native.Free(src)
-	dst, err := native.Alloc(n * 4)
-	if err != nil {
-		return l, err
+	return nil
+}
+
+func budget() time.Duration {
+	if *quick {
+		return 40 * time.Millisecond
 	}
-	defer native.Free(dst)
-	fill(src, n)
-	fill(dst, n)
-	l.read = 4 * n / bestParallel(k("bw_read"), workers, n, []unsafe.Pointer{out, src}, true, 15).Seconds() / 1e9
-	// Copy: the faster of memcpy and a copy with non-temporal stores.
-	l.copy = 8 * n / min(bestParallel(k("bw_copy"), workers, n, []unsafe.Pointer{dst, src}, true, 15),
-		bestParallel(k("bw_stream"), workers, n, []unsafe.Pointer{dst, src}, true, 15)).Seconds() / 1e9
-	return l, nil
+	return 200 * time.Millisecond
 }
 
 func fill(p unsafe.Pointer, n int) {
@@ -163,31 +227,42 @@ func fill(p unsafe.Pointer, n int) {
 	}
 }
 
-// bestParallel runs k on every worker and returns the fastest of trials.
-// With split, workers share [0, n); otherwise each runs all n iterations.
-// Worker w's bufs[0] is moved by 64·w bytes (its own output slot).
-func bestParallel(k *native.Kernel, workers, n int, bufs []unsafe.Pointer, split bool, trials int) time.Duration {
-	best := time.Duration(1 << 62)
-	for t := 0; t < trials; t++ {
-		var wg sync.WaitGroup
-		t0 := time.Now()
-		for w := 0; w < workers; w++ {
-			wg.Add(1)
-			go func(w int) {
-				defer wg.Done()
-				b := append([]unsafe.Pointer(nil), bufs...)
-				lo, hi := 0, n
-				if split { // at multiples of 16 (64 bytes: bw_stream's alignment); n is one
-					lo, hi = n*w/workers&^15, n*(w+1)/workers&^15
-				}
-				if k.Name != "bw_copy" && k.Name != "bw_stream" {
-					b[0] = unsafe.Add(b[0], 64*w)
-				}
-				k.Call(b, int64(lo), int64(hi))
-			}(w)
-		}
-		wg.Wait()
-		best = min(best, time.Since(t0))
+// parallel runs k on t goroutines and waits. With split, they share
+// [0, n) at multiples of 16 elements (64 bytes: bw_stream's alignment);
+// otherwise each runs n iterations and bufs[0] (a peak kernel's output) is
+// moved by 64 bytes per worker (its own slot). (bw_read's workers all write
+// their 4-byte result to bufs[0]: a value nobody reads.)
+func parallel(k *native.Kernel, t, n int, split bool, bufs []unsafe.Pointer) {
+	var wg sync.WaitGroup
+	for w := 0; w < t; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			b := append([]unsafe.Pointer(nil), bufs...)
+			lo, hi := 0, n
+			if split {
+				lo, hi = n*w/t&^15, n*(w+1)/t&^15
+			} else {
+				b[0] = unsafe.Add(b[0], 64*w)
+			}
+			k.Call(b, int64(lo), int64(hi))
+		}(w)
 	}
-	return best
+	wg.Wait()
+}
+
+// hostHas reports whether /proc/cpuinfo lists the flag.
+func hostHas(flag string) bool {
+	data, err := os.ReadFile("/proc/cpuinfo")
+	return err == nil && strings.Contains(string(data), " "+flag+" ")
+}
+
+func hostFMA() string {
+	switch {
+	case hostHas("avx512f"):
+		return "AVX-512 (512-bit)"
+	case hostHas("avx2") && hostHas("fma"):
+		return "AVX2+FMA (256-bit)"
+	}
+	return "none measured"
 }
