@@ -122,17 +122,27 @@ func matmulCases() []kernelCase {
 	}
 	for _, s := range []shape{
 		{"matmul x.w", "128x784.784x256", 2 * 128 * 784 * 256,
-			func() []*tensor.Tensor { return []*tensor.Tensor{tensor.RandSeed(1, 128, 784), tensor.RandSeed(2, 784, 256)} }, mm},
+			func() []*tensor.Tensor {
+				return []*tensor.Tensor{tensor.RandSeed(1, 128, 784), tensor.RandSeed(2, 784, 256)}
+			}, mm},
 		{"matmul xT.dy", "784x128.128x256", 2 * 128 * 784 * 256,
-			func() []*tensor.Tensor { return []*tensor.Tensor{tensor.RandSeed(1, 128, 784), tensor.RandSeed(2, 128, 256)} },
+			func() []*tensor.Tensor {
+				return []*tensor.Tensor{tensor.RandSeed(1, 128, 784), tensor.RandSeed(2, 128, 256)}
+			},
 			func(in ...*tensor.Tensor) *tensor.Tensor { return in[0].T().Matmul(in[1]) }},
 		{"matmul dy.wT", "128x256.256x784", 2 * 128 * 784 * 256,
-			func() []*tensor.Tensor { return []*tensor.Tensor{tensor.RandSeed(1, 128, 256), tensor.RandSeed(2, 784, 256)} },
+			func() []*tensor.Tensor {
+				return []*tensor.Tensor{tensor.RandSeed(1, 128, 256), tensor.RandSeed(2, 784, 256)}
+			},
 			func(in ...*tensor.Tensor) *tensor.Tensor { return in[0].Matmul(in[1].T()) }},
 		{"matmul batched", "32x64x64.64x64", 2 * 32 * 64 * 64 * 64,
-			func() []*tensor.Tensor { return []*tensor.Tensor{tensor.RandSeed(1, 32, 64, 64), tensor.RandSeed(2, 32, 64, 64)} }, mm},
+			func() []*tensor.Tensor {
+				return []*tensor.Tensor{tensor.RandSeed(1, 32, 64, 64), tensor.RandSeed(2, 32, 64, 64)}
+			}, mm},
 		{"matmul tall", "16384x64.64x64", 2 * 16384 * 64 * 64,
-			func() []*tensor.Tensor { return []*tensor.Tensor{tensor.RandSeed(1, 16384, 64), tensor.RandSeed(2, 64, 64)} }, mm},
+			func() []*tensor.Tensor {
+				return []*tensor.Tensor{tensor.RandSeed(1, 16384, 64), tensor.RandSeed(2, 64, 64)}
+			}, mm},
 	} {
 		cs = append(cs, kernelCase{name: s.name, size: s.size, work: fmt.Sprintf("F:%d", s.flops), goToo: true, inputs: s.in, f: s.f})
 	}
