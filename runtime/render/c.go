@@ -229,6 +229,9 @@ func (c C) Render(k *ir.Kernel, symbol string) string {
 	if strings.Contains(body, "TICK_IEEE_MINMAX") {
 		out.WriteString(cMinMaxPrelude)
 	}
+	if strings.Contains(body, "_tr(") {
+		out.WriteString(transposePrelude())
+	}
 	out.WriteString(body)
 	return out.String()
 }
@@ -529,6 +532,9 @@ func (r *cRender) reduce(sb *strings.Builder, symbol string) {
 	r.collectLoads()
 	k := r.k
 	r.shape = k.Shape
+	if r.fullFold(sb, symbol) { // c_reduce.go
+		return
+	}
 	reduced := map[int]bool{}
 	for _, a := range k.ReduceAxes {
 		reduced[a] = true
@@ -564,12 +570,14 @@ func (r *cRender) reduce(sb *strings.Builder, symbol string) {
 		nullArgs += ", 0"
 	}
 	fmt.Fprintf(sb, "static inline void tick_seg(%s, int64_t row, int64_t j0, int64_t j1) {\n", segParams)
-	fmt.Fprintf(sb, "\t\tconst int64_t i = row * %d + j0;\n", sl)
+	fmt.Fprintf(sb, "\t\tint64_t i = row * %d + j0;\n", sl)
 	r.outerIndex(sb, "row", rowAxes, k.Shape)
 	if vec != "" {
 		fmt.Fprintf(sb, "\t\tif (j1 - j0 == %d) {\n", Tile)
 		r.reduceVector(sb, vec, fixed, L)
 		sb.WriteString("\t\t\treturn;\n\t\t}\n")
+	} else if tv := r.transposable(L); tv != "" { // c_reduce.go
+		r.reduceTransposed(sb, tv, rowAxes, L)
 	}
 	r.reduceScalar(sb, fixed, L)
 	sb.WriteString("}\n")

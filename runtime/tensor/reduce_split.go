@@ -1,36 +1,45 @@
 package tensor
 
-// Long reductions are restructured before scheduling so that every kernel
-// reads memory in order with a full tile of vector accumulators:
+// Reductions are restructured before scheduling so that every kernel
+// reads memory in order with vector accumulators (on devices that fold
+// lanes, device.LaneFolder: the CPU, W its FoldLanes; the C renderer's
+// layouts are in runtime/render/c.go and c_reduce.go):
 //
-//   - a reduction of everything (n elements) becomes [splitParts, n/(P·W),
-//     W] folded over the middle axis: splitParts contiguous blocks (one or
-//     more per worker), each folded into W interleaved partials
-//     (partial w of block p folds elements p·n/P + k·W + w in k order),
-//     then one small fold of the P·W partials (below splitReduceMin: one
-//     block, so a small sum still keeps W accumulators instead of one);
-//   - a reduction over the trailing axes (R elements per output, rows of a
-//     softmax, Sum(-1) of a matrix) becomes [rows, R/W, W] folded over the
-//     middle axis, then over the W partials.
+//   - a sum of everything (n elements, n a multiple of W, at least 2W)
+//     becomes [P, n/(P·W), W] folded over the middle axis: P contiguous
+//     blocks, each folded into W interleaved partials (partial w of block
+//     p folds elements p·n/P + k·W + w in k order); P is splitParts from
+//     splitReduceMin elements on (the blocks are spread over workers), else
+//     1 (one pass on the calling thread, no hand-off). With P > 1 the P
+//     partials of each lane are folded next, then the W lanes; with P = 1
+//     the W lanes;
+//   - a max or min of everything is split the same way only from
+//     splitReduceMin on, for the workers: the renderer folds a max or min
+//     in any order (it is the same whatever the order), so a smaller one
+//     stays one kernel, one pass with vector accumulators;
+//   - a sum over trailing axes (R elements per output, R a multiple of W,
+//     at least 2W: rows of a softmax, Sum(-1) of a matrix) becomes [rows,
+//     R/W, W] folded over the middle axis, then over the W partials (the
+//     renderer folds those through in-register transposes, a block of rows
+//     at a time). Shorter or odd rows, and maxima and minima of rows, stay
+//     one kernel, folded row by row in order by the same transposes (so a
+//     row's max or min is the GO device's, bit for bit, signed zeros
+//     included).
 //
 // Each first-stage kernel's innermost axis is W contiguous elements: the
-// C renderer's tile of W accumulators (render.Tile) walks memory in order.
-// This applies on devices that fold lanes (device.LaneFolder: CPU, W is its
-// FoldLanes). The GO
-// backend iterates reduced axes innermost, so it reads memory in order when
-// each partial is a contiguous row: there a full reduction becomes
-// goSplitParts contiguous partial folds and trailing folds stay one kernel.
-// The
-// fold order is fixed by the shape, never by the machine's core count, so
-// every device and every run gives the same bits; it differs from a
+// renderer's tile of W accumulators walks memory in order. The GO backend
+// iterates reduced axes innermost, so it reads memory in order when each
+// partial is a contiguous row: there a full reduction becomes goSplitParts
+// contiguous partial folds and trailing folds stay one kernel. The fold
+// order is fixed by the shape, never by the machine's core count, so every
+// device of the same W and every run gives the same bits; it differs from a
 // sequential fold by rounding only (sums of float32 are then more accurate,
 // as with numpy's pairwise sums).
 
 const (
-	splitParts     = 8       // blocks of a full reduction
-	splitReduceMin = 1 << 16 // full reductions below this are one block
-	splitSmallMin  = 1 << 13 // full reductions below this stay one kernel
-	splitRowMin    = 1024    // trailing reductions shorter than this stay one kernel
+	splitParts     = 8       // blocks of a large full reduction
+	splitReduceMin = 1 << 17 // full reductions from this size on are split into blocks (spread over workers)
+	splitRowMin    = 2       // trailing reductions of fewer than this many lanes (R/W) stay one kernel
 	goSplitParts   = 256     // contiguous partial folds of a full reduction elsewhere
 )
 
@@ -48,7 +57,7 @@ func splitReduce(src *Tensor, rop ReduceOp, kshape, rax []int) *Tensor {
 		switch {
 		case n >= splitReduceMin && n%(splitParts*W) == 0:
 			return splitFold(src, rop, []int{splitParts}, n/(splitParts*W), W, kshape)
-		case n >= splitSmallMin && n%W == 0: // one block: W accumulators instead of one
+		case rop == ReduceSum && n >= 2*W && n%W == 0: // one block: W accumulators instead of one
 			return splitFold(src, rop, []int{1}, n/W, W, kshape)
 		}
 		return nil
@@ -64,7 +73,7 @@ func splitReduce(src *Tensor, rop ReduceOp, kshape, rax []int) *Tensor {
 		}
 	}
 	R := prod(shape[nd-len(rax):])
-	if R < splitRowMin || R%W != 0 {
+	if rop != ReduceSum || R < splitRowMin*W || R%W != 0 {
 		return nil
 	}
 	return splitFold(src, rop, shape[:nd-len(rax)], R/W, W, kshape)
@@ -86,6 +95,14 @@ func splitFold(src *Tensor, rop ReduceOp, lead []int, k, W int, kshape []int) *T
 		axes = make([]int, nd) // everything: the partials of every block
 		for i := range axes {
 			axes[i] = i
+		}
+		if rop == ReduceSum && len(lead) == 1 && lead[0] > 1 {
+			// The blocks' partials lane by lane first (a vector fold), so
+			// the last fold is over W values, not P·W.
+			lanes := &lazy{kind: kReduce, shape: []int{1, 1, W}, dtype: src.l.dtype, dev: src.l.dev, rop: rop, axes: []int{0},
+				srcs: []*lazy{parts}}
+			all := &lazy{kind: kReduce, shape: []int{1, 1, 1}, dtype: src.l.dtype, dev: src.l.dev, rop: rop, axes: axes, srcs: []*lazy{lanes}}
+			return (&Tensor{l: all}).Reshape(kshape...)
 		}
 	}
 	oshape := append([]int(nil), pshape...)

@@ -112,8 +112,11 @@ func TestLargeReductionSplits(t *testing.T) {
 			x := FromFloat32s(v, 2, n/2).Realize()
 			ks := scheduleOf(x.Mul(2).Sum())
 			if W := Device(dev).lanes; W > 0 {
-				if len(ks) != 2 || ks[0].OutSize() != splitParts*W || ks[0].Shape[2] != W {
-					t.Fatalf("schedule of a large sum: %d kernels, want 2 (the first with %d outputs, %d interleaved lanes per block)", len(ks), splitParts*W, W)
+				if len(ks) != 3 || ks[0].OutSize() != splitParts*W || ks[0].Shape[2] != W || ks[1].OutSize() != W {
+					t.Fatalf("schedule of a large sum: %d kernels, want 3 (the first with %d outputs, %d interleaved lanes per block, then the %d lanes)", len(ks), splitParts*W, W, W)
+				}
+				if ks := scheduleOf(x.Max()); len(ks) != 2 || ks[0].OutSize() != splitParts*W {
+					t.Fatalf("schedule of a large max: %d kernels, want 2 (the first with %d outputs)", len(ks), splitParts*W)
 				}
 			} else if len(ks) != 2 || ks[0].OutSize() != goSplitParts {
 				t.Fatalf("schedule of a large sum: %d kernels, want 2 (the first with %d contiguous partials)", len(ks), goSplitParts)
@@ -159,16 +162,28 @@ func TestTrailingReductionSplits(t *testing.T) {
 					t.Errorf("row %d: sum %v max %v min %v, want %v %v %v", r, sum[r], mx[r], mn[r], want, wmax, wmin)
 				}
 			}
-			small := FromFloat32s(v[:splitSmallMin], splitSmallMin).Realize()
-			if ks, W := scheduleOf(small.Max()), Device(dev).lanes; W > 0 && (len(ks) != 2 || ks[0].OutSize() != W) {
-				t.Errorf("Max of %d elements: %d kernels, want 2 (the first with %d lane partials)", splitSmallMin, len(ks), W)
+			// Below splitReduceMin a sum is one block of lane partials and a
+			// max one kernel (the renderer folds a max in any order).
+			const nSmall = 4096
+			small := FromFloat32s(v[:nSmall], nSmall).Realize()
+			if W := Device(dev).lanes; W > 0 {
+				if ks := scheduleOf(small.Max()); len(ks) != 1 {
+					t.Errorf("Max of %d elements: %d kernels, want 1", nSmall, len(ks))
+				}
+				if ks := scheduleOf(small.Sum()); len(ks) != 2 || ks[0].OutSize() != W {
+					t.Errorf("Sum of %d elements: %d kernels, want 2 (the first with %d lane partials)", nSmall, len(ks), W)
+				}
 			}
-			wsmall := float32(math.Inf(-1))
-			for _, e := range v[:splitSmallMin] {
+			wsmall, ssmall := float32(math.Inf(-1)), 0.0
+			for _, e := range v[:nSmall] {
 				wsmall = max(wsmall, e)
+				ssmall += float64(e)
 			}
 			if got := float32(small.Max().Item()); got != wsmall {
-				t.Errorf("Max of %d elements = %v, want %v", splitSmallMin, got, wsmall)
+				t.Errorf("Max of %d elements = %v, want %v", nSmall, got, wsmall)
+			}
+			if got := small.Sum().Item(); math.Abs(got-ssmall) > 1e-4 {
+				t.Errorf("Sum of %d elements = %v, want %v", nSmall, got, ssmall)
 			}
 			a := FromFloat32s(v[:4*n], 4, n).Realize()
 			if ks := scheduleOf(a.Matmul(a.T())); len(ks) != 1 {
