@@ -3,6 +3,7 @@ package cpu
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"strings"
 	"testing"
 
@@ -13,9 +14,16 @@ import (
 
 // gemmKernel is the contraction Matmul schedules for batch × [M,K]·[K,N]
 // with B read transposed when bT (B stored [N,K]).
-func gemmKernel(batch, M, N, K int, bT bool) *ir.Kernel {
+func gemmKernel(batch, M, N, K int, bT bool) *ir.Kernel { return gemmKernelT(batch, M, N, K, false, bT) }
+
+// gemmKernelT is gemmKernel with A read transposed too when aT (A stored
+// [K,M], as the weight gradient xᵀ·dy reads x).
+func gemmKernelT(batch, M, N, K int, aT, bT bool) *ir.Kernel {
 	f := ir.Float32
 	aS := []int{M * K, K, 0, 1}
+	if aT {
+		aS = []int{M * K, 1, 0, M}
+	}
 	bS := []int{K * N, 0, 1, N}
 	if bT {
 		bS = []int{K * N, 0, K, 1}
@@ -29,12 +37,33 @@ func gemmKernel(batch, M, N, K int, bT bool) *ir.Kernel {
 // tiles, several K, M and N blocks (of both block sizes: 256 and 384),
 // batches, a transposed B, and launch ranges that start and end inside rows
 // (cpuRun cuts the outputs in three uneven pieces).
+//
+// Those with B's rows contiguous and B small take the direct path (A and
+// B read in place): row counts that are not a multiple of the register
+// tile (made of 12/6-, 4- and 1-row blocks), columns past the last whole
+// vector, a transposed A, batches. The others are packed.
 var gemmShapes = []struct {
 	batch, M, N, K int
-	bT             bool
+	aT, bT         bool
+	direct         bool
 }{
-	{1, 1, 1, 1, false}, {1, 7, 5, 3, false}, {1, 13, 33, 300, false}, {2, 25, 40, 17, true},
-	{1, 100, 70, 520, true}, {1, 3, 1100, 9, false}, {3, 12, 64, 64, false}, {1, 150, 49, 800, false},
+	{1, 1, 1, 1, false, false, true}, {1, 7, 5, 3, false, false, true}, {1, 13, 33, 300, false, false, true}, {2, 25, 40, 17, false, true, false},
+	{1, 100, 70, 520, false, true, false}, {1, 3, 1100, 9, false, false, true}, {3, 12, 64, 64, false, false, true}, {1, 150, 49, 800, false, false, false},
+	{1, 64, 64, 64, false, false, true}, {1, 29, 50, 33, true, false, true}, {4, 13, 17, 9, false, false, true}, {1, 300, 64, 64, false, false, true},
+	{1, 37, 300, 200, true, false, false}, {1, 23, 150, 60, true, true, false},
+}
+
+// gemmPath checks that k (one of gemmShapes) was rendered as the layout
+// the table says.
+func gemmPath(t *testing.T, src string, direct bool) {
+	t.Helper()
+	call := "tick_gemm_rows(cp"
+	if direct {
+		call = "tick_gemm_direct(cp"
+	}
+	if !strings.Contains(src, call) {
+		t.Fatalf("not rendered as %s:\n%s", call, src[strings.LastIndex(src, "void tick_"):])
+	}
 }
 
 // With TICK_FMA=0 the packed GEMM gives exactly the reference's in-order
@@ -45,7 +74,7 @@ func TestCPUGemmMatchesReference(t *testing.T) {
 	}
 	t.Setenv(EnvFMA, "0")
 	for _, c := range gemmShapes {
-		k := gemmKernel(c.batch, c.M, c.N, c.K, c.bT)
+		k := gemmKernelT(c.batch, c.M, c.N, c.K, c.aT, c.bT)
 		t.Run(k.Name, func(t *testing.T) {
 			in := make([][]float64, len(k.Bufs))
 			for i, b := range k.Bufs[1:] {
@@ -58,9 +87,7 @@ func TestCPUGemmMatchesReference(t *testing.T) {
 			}
 			want := irtest.Eval(k, in)
 			got, src := cpuRun(t, k, in)
-			if !strings.Contains(src, "tick_gemm_rows") {
-				t.Fatalf("not rendered as the packed GEMM:\n%s", src)
-			}
+			gemmPath(t, src, c.direct)
 			for i := range want {
 				if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
 					t.Fatalf("out[%d] = %v, want %v", i, got[i], want[i])
@@ -99,7 +126,7 @@ func TestCPUGemmFMAWithinBound(t *testing.T) {
 	const u = 1.0 / (1 << 24) // unit roundoff of float32
 	differ := 0
 	for _, sh := range gemmShapes {
-		k := gemmKernel(sh.batch, sh.M, sh.N, sh.K, sh.bT)
+		k := gemmKernelT(sh.batch, sh.M, sh.N, sh.K, sh.aT, sh.bT)
 		t.Run(k.Name, func(t *testing.T) {
 			in := make([][]float64, len(k.Bufs))
 			for i, b := range k.Bufs[1:] {
@@ -138,4 +165,64 @@ func TestCPUGemmFMAWithinBound(t *testing.T) {
 		t.Errorf("the target has FMA (%v) but every output equals the separately rounded sum: no contraction happened", c.VectorISA())
 	}
 	t.Logf("%d outputs differ from the separately rounded reference", differ)
+}
+
+// Every output is the in-order chain of fused multiply-adds (s = fma(a_k,
+// b_k, s) from s = 0) where the target has FMA, else of separately rounded
+// products and sums, bit for bit, whatever the layout (direct, packed),
+// the register tile's row blocks and the edges: the paths differ in speed
+// only.
+func TestCPUGemmIsTheInOrderChain(t *testing.T) {
+	if err := native.Available(); err != nil {
+		t.Skip(err)
+	}
+	c, err := native.Default()
+	if err != nil {
+		t.Skip(err)
+	}
+	t.Setenv(EnvFMA, "")
+	fused := c.VectorISA().FMA
+	for _, sh := range gemmShapes {
+		k := gemmKernelT(sh.batch, sh.M, sh.N, sh.K, sh.aT, sh.bT)
+		t.Run(k.Name, func(t *testing.T) {
+			in := make([][]float64, len(k.Bufs))
+			for i, b := range k.Bufs[1:] {
+				in[i+1] = gemmRandData(b.Size, uint32(i+7))
+			}
+			got, src := cpuRun(t, k, in)
+			gemmPath(t, src, sh.direct)
+			ga := ir.MatchGemm(k)
+			for o := range got {
+				bi, i, j := o/(sh.M*sh.N), o/sh.N%sh.M, o%sh.N
+				var s float32
+				for kk := 0; kk < sh.K; kk++ {
+					a := in[ga.BufA][ga.OffA+bi*ga.BsA[0]+i*ga.SAi+kk*ga.SAk]
+					b := in[ga.BufB][ga.OffB+bi*ga.BsB[0]+j*ga.SBj+kk*ga.SBk]
+					s = fma32(float32(a), float32(b), s, fused)
+				}
+				if math.Float32bits(float32(got[o])) != math.Float32bits(s) {
+					t.Fatalf("out[%d] = %v, the in-order chain (fused: %v) gives %v", o, got[o], fused, s)
+				}
+			}
+		})
+	}
+}
+
+// fma32 is a*b + c rounded once to float32 (fused) or with the product
+// rounded first.
+func fma32(a, b, c float32, fused bool) float32 {
+	if !fused {
+		return a*b + c
+	}
+	p := new(big.Float).SetPrec(200).SetFloat64(float64(a))
+	p.Mul(p, new(big.Float).SetPrec(200).SetFloat64(float64(b)))
+	p.Add(p, new(big.Float).SetPrec(200).SetFloat64(float64(c)))
+	r, _ := p.Float32()
+	if r == 0 { // the sign of an exact zero: IEEE's round-to-nearest gives +0 unless both are -0
+		if math.Signbit(float64(a*b)) && math.Signbit(float64(c)) {
+			return float32(math.Copysign(0, -1))
+		}
+		return 0
+	}
+	return r
 }
