@@ -14,7 +14,9 @@ import (
 
 // gemmKernel is the contraction Matmul schedules for batch × [M,K]·[K,N]
 // with B read transposed when bT (B stored [N,K]).
-func gemmKernel(batch, M, N, K int, bT bool) *ir.Kernel { return gemmKernelT(batch, M, N, K, false, bT) }
+func gemmKernel(batch, M, N, K int, bT bool) *ir.Kernel {
+	return gemmKernelT(batch, M, N, K, false, bT)
+}
 
 // gemmKernelT is gemmKernel with A read transposed too when aT (A stored
 // [K,M], as the weight gradient xᵀ·dy reads x).
