@@ -160,33 +160,27 @@ def limits_table(res):
     print()
 
 
-def memory_table(res):
-    print("| case | size | tick CPU 1T | tick CPU 2T | tick GO 2T | numpy 1T | numexpr 2T | CPU 1T vs numpy (same threads) "
-          "| CPU 2T vs numpy 1T | CPU 1T % of limit | CPU 2T % of limit | GO ÷ CPU (2T) |")
-    print("|---" * 12 + "|")
+def case_table(res, matmul):
+    """The elementwise and reduction rows (anchor numpy, 1 thread) or the
+    matmul rows (anchor OpenBLAS with 1 and 2 threads)."""
+    if matmul:
+        anchors = [("OpenBLAS 1T", "tick CPU 1T", "CPU vs OpenBLAS 1T"), ("OpenBLAS 2T", "tick CPU 2T", "CPU vs OpenBLAS 2T")]
+        extra, pct = [], "peak"
+    else:
+        anchors = [("numpy 1T", "tick CPU 1T", "CPU 1T vs numpy (same threads)"), ("numpy 1T", "tick CPU 2T", "CPU 2T vs numpy 1T")]
+        extra, pct = ["numexpr 2T"], "limit"
+    impls = ["tick CPU 1T", "tick CPU 2T", "tick GO 2T"] + list(dict.fromkeys(a for a, _, _ in anchors)) + extra
+    cols = impls + [h for _, _, h in anchors] + [f"CPU 1T % of {pct}", f"CPU 2T % of {pct}", "GO ÷ CPU (2T)"]
+    print("| case | size | " + " | ".join(cols) + " |")
+    print("|---" * (len(cols) + 2) + "|")
     for case, size in res.order:
-        if case.startswith(MATMUL) or case in ("eager op", "JIT replay", "tutorial replay"):
+        if case.startswith(MATMUL) != matmul or case in ("eager op", "JIT replay", "tutorial replay"):
             continue
-        v = lambda impl: fmt(res.values((case, size, impl)), "us")
-        print(f"| {case} | {size} | {v('tick CPU 1T')} | {v('tick CPU 2T')} | {v('tick GO 2T')} | {v('numpy 1T')} | {v('numexpr 2T')} "
-              f"| {fmt(res.speed(case, size, 'tick CPU 1T', 'numpy 1T'))} | {fmt(res.speed(case, size, 'tick CPU 2T', 'numpy 1T'))} "
-              f"| {fmt(res.pct_limit(case, size, '1T'), '%')} | {fmt(res.pct_limit(case, size, '2T'), '%')} "
-              f"| {fmt(res.speed(case, size, 'tick GO 2T', 'tick CPU 2T'))} |")
-    print()
-
-
-def matmul_table(res):
-    print("| case | size | tick CPU 1T | tick CPU 2T | tick GO 2T | OpenBLAS 1T | OpenBLAS 2T | CPU vs OpenBLAS 1T "
-          "| CPU vs OpenBLAS 2T | CPU 1T % of peak | CPU 2T % of peak | GO ÷ CPU (2T) |")
-    print("|---" * 12 + "|")
-    for case, size in res.order:
-        if not case.startswith(MATMUL):
-            continue
-        v = lambda impl: fmt(res.values((case, size, impl)), "us")
-        print(f"| {case} | {size} | {v('tick CPU 1T')} | {v('tick CPU 2T')} | {v('tick GO 2T')} | {v('OpenBLAS 1T')} | {v('OpenBLAS 2T')} "
-              f"| {fmt(res.speed(case, size, 'tick CPU 1T', 'OpenBLAS 1T'))} | {fmt(res.speed(case, size, 'tick CPU 2T', 'OpenBLAS 2T'))} "
-              f"| {fmt(res.pct_limit(case, size, '1T'), '%')} | {fmt(res.pct_limit(case, size, '2T'), '%')} "
-              f"| {fmt(res.speed(case, size, 'tick GO 2T', 'tick CPU 2T'))} |")
+        cells = [fmt(res.values((case, size, i)), "us") for i in impls]
+        cells += [fmt(res.speed(case, size, tick, anchor)) for anchor, tick, _ in anchors]
+        cells += [fmt(res.pct_limit(case, size, t), "%") for t in ("1T", "2T")]
+        cells.append(fmt(res.speed(case, size, "tick GO 2T", "tick CPU 2T")))
+        print(f"| {case} | {size} | " + " | ".join(cells) + " |")
     print()
 
 
@@ -277,9 +271,9 @@ def main(path, ratios_path=None):
     print("### Limits\n")
     limits_table(res)
     print("### Elementwise and reductions (time per call)\n")
-    memory_table(res)
+    case_table(res, matmul=False)
     print("### Matmul float32 (time per call)\n")
-    matmul_table(res)
+    case_table(res, matmul=True)
     print("### Overheads\n")
     overheads_table(res)
     print("### Targets (issue 30)\n")

@@ -111,11 +111,15 @@ func gemmRandData(n int, seed uint32) []float64 {
 	return out
 }
 
-// By default (where the target has FMA) the micro-kernel fuses
-// multiply-adds: every output is within the dot-product error bound of
-// both the exact sum (|c - exact| <= K·u·Σ|a||b|) and the reference's
-// separately rounded in-order sum (twice that), and some outputs differ
-// from the reference (the contraction is in effect).
+// By default (where the target has FMA) the GEMM fuses multiply-adds:
+// every output is the in-order chain of fused multiply-adds (s =
+// fma(a_k, b_k, s) from s = 0; without FMA in the target, of separately
+// rounded products and sums), bit for bit, whatever the layout (direct,
+// packed), the register tile's row blocks and the edges (the paths differ
+// in speed only); it is within the dot-product error bound of both the
+// exact sum (|c - exact| <= K·u·Σ|a||b|) and the reference's separately
+// rounded in-order sum (twice that), and some outputs differ from the
+// reference (the contraction is in effect).
 func TestCPUGemmFMAWithinBound(t *testing.T) {
 	if err := native.Available(); err != nil {
 		t.Skip(err)
@@ -126,6 +130,7 @@ func TestCPUGemmFMAWithinBound(t *testing.T) {
 	}
 	t.Setenv(EnvFMA, "")
 	const u = 1.0 / (1 << 24) // unit roundoff of float32
+	fused := c.VectorISA().FMA
 	differ := 0
 	for _, sh := range gemmShapes {
 		k := gemmKernelT(sh.batch, sh.M, sh.N, sh.K, sh.aT, sh.bT)
@@ -139,16 +144,22 @@ func TestCPUGemmFMAWithinBound(t *testing.T) {
 			if !strings.Contains(src, `optimize("fp-contract=fast")`) {
 				t.Fatalf("the GEMM does not allow contraction by default:\n%s", src[:min(len(src), 2000)])
 			}
+			gemmPath(t, src, sh.direct)
 			// exact and Σ|a||b| per output, from the kernel's own loads.
 			ga := ir.MatchGemm(k)
 			for o := range want {
 				bi, i, j := o/(sh.M*sh.N), o/sh.N%sh.M, o%sh.N
 				var exact, mag float64
+				var chain float32
 				for kk := 0; kk < sh.K; kk++ {
 					a := in[ga.BufA][ga.OffA+bi*ga.BsA[0]+i*ga.SAi+kk*ga.SAk]
 					b := in[ga.BufB][ga.OffB+bi*ga.BsB[0]+j*ga.SBj+kk*ga.SBk]
 					exact += a * b
 					mag += math.Abs(a * b)
+					chain = fma32(float32(a), float32(b), chain, fused)
+				}
+				if math.Float32bits(float32(got[o])) != math.Float32bits(chain) {
+					t.Fatalf("out[%d] = %v, the in-order chain (fused: %v) gives %v", o, got[o], fused, chain)
 				}
 				bound := float64(sh.K) * u * mag
 				if d := math.Abs(got[o] - exact); d > bound {
@@ -167,47 +178,6 @@ func TestCPUGemmFMAWithinBound(t *testing.T) {
 		t.Errorf("the target has FMA (%v) but every output equals the separately rounded sum: no contraction happened", c.VectorISA())
 	}
 	t.Logf("%d outputs differ from the separately rounded reference", differ)
-}
-
-// Every output is the in-order chain of fused multiply-adds (s = fma(a_k,
-// b_k, s) from s = 0) where the target has FMA, else of separately rounded
-// products and sums, bit for bit, whatever the layout (direct, packed),
-// the register tile's row blocks and the edges: the paths differ in speed
-// only.
-func TestCPUGemmIsTheInOrderChain(t *testing.T) {
-	if err := native.Available(); err != nil {
-		t.Skip(err)
-	}
-	c, err := native.Default()
-	if err != nil {
-		t.Skip(err)
-	}
-	t.Setenv(EnvFMA, "")
-	fused := c.VectorISA().FMA
-	for _, sh := range gemmShapes {
-		k := gemmKernelT(sh.batch, sh.M, sh.N, sh.K, sh.aT, sh.bT)
-		t.Run(k.Name, func(t *testing.T) {
-			in := make([][]float64, len(k.Bufs))
-			for i, b := range k.Bufs[1:] {
-				in[i+1] = gemmRandData(b.Size, uint32(i+7))
-			}
-			got, src := cpuRun(t, k, in)
-			gemmPath(t, src, sh.direct)
-			ga := ir.MatchGemm(k)
-			for o := range got {
-				bi, i, j := o/(sh.M*sh.N), o/sh.N%sh.M, o%sh.N
-				var s float32
-				for kk := 0; kk < sh.K; kk++ {
-					a := in[ga.BufA][ga.OffA+bi*ga.BsA[0]+i*ga.SAi+kk*ga.SAk]
-					b := in[ga.BufB][ga.OffB+bi*ga.BsB[0]+j*ga.SBj+kk*ga.SBk]
-					s = fma32(float32(a), float32(b), s, fused)
-				}
-				if math.Float32bits(float32(got[o])) != math.Float32bits(s) {
-					t.Fatalf("out[%d] = %v, the in-order chain (fused: %v) gives %v", o, got[o], fused, s)
-				}
-			}
-		})
-	}
 }
 
 // fma32 is a*b + c rounded once to float32 (fused) or with the product
