@@ -45,7 +45,7 @@ func init() {
 		"MaxLoadShift":          reflect.ValueOf(constant.MakeFromLiteral("0.25", token.FLOAT, 0)),
 		"MaxLoops":              reflect.ValueOf(constant.MakeFromLiteral("1000000000", token.INT, 0)),
 		"MaxRepeats":            reflect.ValueOf(constant.MakeFromLiteral("1000", token.INT, 0)),
-		"MaxSameSpread":         reflect.ValueOf(constant.MakeFromLiteral("1.5", token.FLOAT, 0)),
+		"MaxSameSpread":         reflect.ValueOf(constant.MakeFromLiteral("1.25", token.FLOAT, 0)),
 		"Measure":               reflect.ValueOf(timing.Measure),
 		"MedianCI":              reflect.ValueOf(timing.MedianCI),
 		"MinRepeats":            reflect.ValueOf(constant.MakeFromLiteral("7", token.INT, 0)),
