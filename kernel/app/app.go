@@ -13,6 +13,8 @@ import (
 
 	"github.com/tick-kernel/tick/kernel/gocompile"
 	"github.com/tick-kernel/tick/kernel/magic"
+	"github.com/tick-kernel/tick/kernel/magic/compiled"
+	"github.com/tick-kernel/tick/kernel/magic/profiling"
 	"github.com/tick-kernel/tick/kernel/session"
 	"github.com/tick-kernel/tick/runtime/tensor"
 )
@@ -39,15 +41,15 @@ func New(opts session.Options) (*magic.Runner, error) {
 	if _, _, err := SetMemoryLimit(); err != nil {
 		return nil, err
 	}
-	compiled := magic.NewCompiled(gocompile.New(gocompile.Config{}))
+	goc := compiled.New(gocompile.New(gocompile.Config{}))
 	if opts.Importer == nil {
-		opts.Importer = compiled
+		opts.Importer = goc
 	}
 	engine, err := session.New(opts)
 	if err != nil {
 		return nil, err
 	}
-	r, err := magic.NewRunner(engine, append(magic.Magics(), compiled.Magics()...)...)
+	r, err := magic.NewRunner(engine, append(append(magic.Magics(), profiling.Magics()...), goc.Magics()...)...)
 	if err != nil {
 		return nil, fmt.Errorf("app: registering the magics: %w", err)
 	}

@@ -51,16 +51,3 @@ func (r *Runner) completeOption(code string, cursor int) (c session.Completion, 
 	}
 	return c, true
 }
-
-// SourceDir is the source directory of the compiled package cells import
-// at path (the latest version loaded), for the code assistant's types
-// and docs (kernel/assist): the session asks its Importer for it.
-func (c *Compiled) SourceDir(path string) (string, bool) {
-	dir := ""
-	for _, p := range c.b.Loaded() {
-		if (p.Path == path || p.BuildPath == path) && p.Dir != "" {
-			dir = p.Dir
-		}
-	}
-	return dir, dir != ""
-}

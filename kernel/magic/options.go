@@ -22,21 +22,36 @@ func (e *UsageError) Error() string {
 		e.Magic, e.Option, e.Reason, e.Usage, e.Magic)
 }
 
-// optKind is how an option's value is read.
-type optKind int
+// OptKind is how an option's value is read.
+type OptKind int
 
+// The kinds of options.
 const (
-	optBool     optKind = iota // no value: -q, --svg
-	optInt                     // -n 10
-	optString                  // --check 'x > 0'
-	optDuration                // -T 500ms (a bare number means seconds)
+	OptBool     OptKind = iota // no value: -q, --svg
+	OptInt                     // -n 10
+	OptString                  // --check 'x > 0'
+	OptDuration                // -T 500ms (a bare number means seconds)
 )
 
-// optSpec describes one option a magic accepts. Names holds every
+// The package's own spellings of the option types (its magics use them).
+type (
+	optKind = OptKind
+	optSpec = OptSpec
+	parsed  = Options
+)
+
+const (
+	optBool     = OptBool
+	optInt      = OptInt
+	optString   = OptString
+	optDuration = OptDuration
+)
+
+// OptSpec describes one option a magic accepts. Names holds every
 // spelling ("-n", "--loops"); the first is the canonical key.
-type optSpec struct {
+type OptSpec struct {
 	Names []string
-	Kind  optKind
+	Kind  OptKind
 	// Min is the smallest value an optInt accepts.
 	Min int
 	// Choices, when set, are the values an optString accepts; a value may
@@ -45,9 +60,9 @@ type optSpec struct {
 	Multi   bool
 }
 
-// parsed holds the options found on a magic's line, keyed by the
-// canonical name, and the raw text that followed them.
-type parsed struct {
+// Options holds the options found on a magic's line (ParseOptions),
+// keyed by the canonical name, and the raw text that followed them.
+type Options struct {
 	set  map[string]bool
 	ints map[string]int
 	strs map[string]string
@@ -56,7 +71,28 @@ type parsed struct {
 	Rest string
 }
 
-func (p *parsed) has(name string) bool { return p.set[name] }
+func (p *Options) has(name string) bool { return p.set[name] }
+
+// Has reports whether the option was given.
+func (p *Options) Has(name string) bool { return p.set[name] }
+
+// Int is the value of an OptInt option (0 when not given).
+func (p *Options) Int(name string) int { return p.ints[name] }
+
+// Str is the value of an OptString option, and whether it was given.
+func (p *Options) Str(name string) (string, bool) {
+	v, ok := p.strs[name]
+	return v, ok
+}
+
+// Duration is the value of an OptDuration option (0 when not given).
+func (p *Options) Duration(name string) time.Duration { return p.durs[name] }
+
+// ParseOptions reads leading options from line, as parseOptions does,
+// for the magics of other packages.
+func ParseOptions(magic, usage, line string, specs []OptSpec) (*Options, error) {
+	return parseOptions(magic, usage, line, specs)
+}
 
 // parseOptions reads leading options from line: tokens that start with '-'
 // (values may be quoted with '...' or "..."), up to the first token that
@@ -144,7 +180,7 @@ func lookup(specs []optSpec, name string) (*optSpec, string) {
 	return nil, ""
 }
 
-func (p *parsed) store(key, value string, spec *optSpec) error {
+func (p *Options) store(key, value string, spec *optSpec) error {
 	switch spec.Kind {
 	case optInt:
 		n, err := strconv.Atoi(value)

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/tick-kernel/tick/display"
-	"github.com/tick-kernel/tick/kernel/magic"
+	"github.com/tick-kernel/tick/kernel/magic/profiling"
 	"github.com/tick-kernel/tick/profile"
 )
 
@@ -83,7 +83,7 @@ func TestProfThroughSession(t *testing.T) {
 		t.Errorf("timeline PNG: %v", err)
 	}
 	var sum profSummary
-	if err := json.Unmarshal(d.Bundle[magic.ProfileMIME].(json.RawMessage), &sum); err != nil {
+	if err := json.Unmarshal(d.Bundle[profiling.ProfileMIME].(json.RawMessage), &sum); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(strings.Join(strings.Fields(text), " "), "over 5 runs of the same calls: host work hidden") || len(sum.HiddenRuns) != 5 {
@@ -94,7 +94,7 @@ func TestProfThroughSession(t *testing.T) {
 	}
 	// The metadata's raw events and the trace file are the same valid
 	// Chrome trace, and read back.
-	raw, _ := d.Metadata[magic.ProfileMetadataKey].(json.RawMessage)
+	raw, _ := d.Metadata[profiling.ProfileMetadataKey].(json.RawMessage)
 	if err := profile.ValidateChromeTrace(raw); err != nil {
 		t.Errorf("metadata trace: %v", err)
 	}
@@ -134,7 +134,7 @@ prepare := func() {
 	get := func(cell string) profSummary {
 		k := mustRun(t, s, 2, cell)
 		var sum profSummary
-		if err := json.Unmarshal(k.pub[0].Bundle[magic.ProfileMIME].(json.RawMessage), &sum); err != nil {
+		if err := json.Unmarshal(k.pub[0].Bundle[profiling.ProfileMIME].(json.RawMessage), &sum); err != nil {
 			t.Fatal(err)
 		}
 		return sum
@@ -251,7 +251,7 @@ func TestProfCellAndValue(t *testing.T) {
 	if _, ok := res.Value.Bundle["application/json"]; ok {
 		t.Error("the value carries application/json")
 	}
-	if _, ok := res.Value.Bundle[magic.ProfileMIME]; !ok || !strings.Contains(res.Value.Bundle["text/plain"].(string), "kernels on") {
+	if _, ok := res.Value.Bundle[profiling.ProfileMIME]; !ok || !strings.Contains(res.Value.Bundle["text/plain"].(string), "kernels on") {
 		t.Errorf("value bundle %v", res.Value.Bundle)
 	}
 	if res, _ := run(t, s, 5, "%%prof y = many.Call(x)\ny = many.Call(x)"); res.Err == nil {

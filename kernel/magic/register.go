@@ -2,16 +2,16 @@
 // (line magic) or %%name (cell magic). A Runner wraps the Go engine
 // (kernel/session): it cuts each cell into segments (kernel/session/cell),
 // runs the Go ones on the engine and dispatches the magic ones to their
-// Magic, which sees the engine only through a small Evaluator. Built in:
+// Magic, which sees the engine only through the Evaluator. Built in:
 // %lsmagic, %help and %env (builtin.go); the timing magics are %timeit and
 // %%timeit (statistics, phases, provenance and charts from package timing
 // and plotting), %time and %%time (one synchronized run with the runtime's
-// phase breakdown) and %compare (saved results side by side); the
-// profiling magics are %prof and %%prof (the runtime's event timeline,
-// kernel table, overlap, Chrome trace and Go profiles, from package
-// profile) and %viz (a tensor's graph → schedule → kernels, from package
-// viz). help.md holds their help texts, which docs/magics.md mirrors for
-// users.
+// phase breakdown), %compare (saved results side by side) and %bench (Go
+// benchmark functions); the shell magics and %who. The profiling magics
+// (%prof, %viz) are in kernel/magic/profiling, compiled Go (%go, %%go,
+// the session's Importer) in kernel/magic/compiled; they register with a
+// Runner like these. help.md holds the help texts of all of them, which
+// docs/magics.md mirrors for users.
 package magic
 
 import (
@@ -23,13 +23,15 @@ import (
 //go:embed help.md
 var helpMD string
 
-// Magics returns the timing, profiling, shell (!cmd, %pwd, %cd) and
-// %who magics, ready for NewRunner or Runner.Register.
+// Magics returns the timing magics (%timeit, %time, %compare, %bench),
+// the shell magics (!cmd, %pwd, %cd) and %who, ready for NewRunner or
+// Runner.Register. The profiling magics are package profiling's, compiled
+// Go's package compiled's.
 func Magics() []Magic {
-	return append(append(timingMagics(), shellMagics()...), whoMagics()...)
+	return append(append(append(timingMagics(), shellMagics()...), whoMagics()...), benchMagic())
 }
 
-// timingMagics are the timing and profiling magics.
+// timingMagics are the timing magics.
 func timingMagics() []Magic {
 	return []Magic{
 		{Name: "timeit", Line: true, Cell: true, Help: help("timeit"),
@@ -43,17 +45,6 @@ func timingMagics() []Magic {
 			Run: func(ctx context.Context, c *Call) (Output, error) {
 				return Output{}, timeOnce(ctx, c.Eval, c.Sink, c.Args, c.Body, c.IsCell)
 			}},
-		{Name: "prof", Line: true, Cell: true, Help: help("prof"),
-			Summary: "profile a statement: timeline of host and device, kernel table, overlap, Chrome trace, Go profiles",
-			Run: func(ctx context.Context, c *Call) (Output, error) {
-				v, err := prof(ctx, c.Eval, c.Sink, c.Args, c.Body, c.IsCell)
-				return Output{Value: v}, err
-			}},
-		{Name: "viz", Line: true, Help: help("viz"),
-			Summary: "draw a tensor's lazy graph with the kernels the scheduler makes of it, their IR and source",
-			Run: func(_ context.Context, c *Call) (Output, error) {
-				return Output{}, vizMagic(c.Eval, c.Sink, c.Args)
-			}},
 		{Name: "compare", Line: true, Help: help("compare"),
 			Summary: "compare results saved with %timeit -v: benchstat-style table and box plots",
 			Run: func(_ context.Context, c *Call) (Output, error) {
@@ -62,6 +53,10 @@ func timingMagics() []Magic {
 			}},
 	}
 }
+
+// Help returns the help text of magic name: the section "## %name" of
+// help.md (the magics of other packages keep their help there too).
+func Help(name string) string { return help(name) }
 
 // help returns the section "## %name" of help.md, without its heading.
 func help(name string) string {

@@ -139,6 +139,9 @@ func onceBuildWarning(rs ...*timing.Result) {
 	}
 }
 
+// Label shortens a statement to name its result in tables and charts.
+func Label(stmt string) string { return label(stmt) }
+
 // label shortens a statement to name its result in tables and charts.
 func label(stmt string) string {
 	s := strings.Join(strings.Fields(stmt), " ")

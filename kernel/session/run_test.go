@@ -17,11 +17,9 @@ import (
 // returns the result and how long the cell ran after the interrupt.
 func interruptAfter(t *testing.T, s *Session, count int, code string, d time.Duration) (Result, time.Duration) {
 	t.Helper()
-	var at time.Time
-	timer := time.AfterFunc(d, func() { at = time.Now(); s.Interrupt() })
-	defer timer.Stop()
+	fired := interruptWhenRunning(s, d) // at least d, once the cell runs (load can delay its start)
 	res, _ := exec(t, s, count, code)
-	return res, time.Since(at)
+	return res, time.Since(<-fired)
 }
 
 func TestInterrupt(t *testing.T) {

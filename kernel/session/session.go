@@ -186,10 +186,13 @@ func (s *Session) Execute(ctx context.Context, c Cell, sink Sink) Result {
 func (s *Session) ExecuteWith(ctx context.Context, c Cell, sink Sink, run func(*Run) Result) (res Result) {
 	s.exec.Lock()
 	defer s.exec.Unlock()
+	// no interrupt pending, no call depth, the sync types watching this
+	// cell: before the cell counts as running, so an interrupt from then
+	// on is the cell's
+	restoreSig := s.rt.Begin()
 	out := s.begin(sink, &c)
 	r := &Run{s: s, cell: &cell.Cell{N: c.Count, Code: c.Code}, sink: out} // display calls and magics keep their place among printed text
 	restore := display.Use(r.sink)
-	restoreSig := s.rt.Begin() // no interrupt, no depth; the sync types watch this cell
 	stopWatch := context.AfterFunc(ctx, s.Interrupt)
 	defer func() {
 		stopWatch()

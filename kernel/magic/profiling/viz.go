@@ -1,6 +1,9 @@
-package magic
+package profiling
 
 import (
+	"github.com/tick-kernel/tick/kernel/magic"
+	"strings"
+
 	"fmt"
 
 	"github.com/tick-kernel/tick/display"
@@ -17,13 +20,13 @@ const VizMIME = "application/vnd.tick.viz.v1+dot"
 // expression is lazy: nothing is computed), planned, laid out and shown
 // as text/html (summary, the SVG graph, each kernel's IR and source in a
 // collapsible section), text/plain for consoles and image/svg+xml.
-func vizMagic(h Evaluator, pub display.Publisher, args string) error {
-	p, err := parseOptions("viz", vizUsage, args, nil)
+func vizMagic(h magic.Evaluator, pub display.Publisher, args string) error {
+	p, err := magic.ParseOptions("viz", vizUsage, args, nil)
 	if err != nil {
 		return err
 	}
-	if isBlank(p.Rest) {
-		return &UsageError{Magic: "viz", Option: "EXPR", Reason: "nothing to draw: give a tensor expression, e.g. %viz x.Mul(2).Add(1)", Usage: vizUsage}
+	if strings.TrimSpace(p.Rest) == "" {
+		return &magic.UsageError{Magic: "viz", Option: "EXPR", Reason: "nothing to draw: give a tensor expression, e.g. %viz x.Mul(2).Add(1)", Usage: vizUsage}
 	}
 	v, err := h.Eval(p.Rest)
 	if err != nil {
@@ -47,9 +50,9 @@ func vizMagic(h Evaluator, pub display.Publisher, args string) error {
 		if v.IsValid() {
 			t = v.Type().String()
 		}
-		return &UsageError{Magic: "viz", Option: p.Rest, Reason: "is a " + t + "; %viz draws a *tensor.Tensor or a *tensor.JITFunc", Usage: vizUsage}
+		return &magic.UsageError{Magic: "viz", Option: p.Rest, Reason: "is a " + t + "; %viz draws a *tensor.Tensor or a *tensor.JITFunc", Usage: vizUsage}
 	}
-	plan.Title = label(p.Rest) + ": " + plan.Title
+	plan.Title = magic.Label(p.Rest) + ": " + plan.Title
 	svg, err := viz.SVG(plan)
 	if err != nil {
 		return fmt.Errorf("%%viz: %w", err)

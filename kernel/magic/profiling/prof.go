@@ -1,6 +1,9 @@
-package magic
+package profiling
 
 import (
+	"github.com/tick-kernel/tick/kernel/magic"
+	"strings"
+
 	"bytes"
 	"context"
 	"encoding/json"
@@ -29,20 +32,20 @@ const ProfileMIME = "application/vnd.tick.profile.v1+json"
 // events as a Chrome trace (profile.ReadChromeTrace reads it back).
 const ProfileMetadataKey = "tick/profile"
 
-var profSpecs = []optSpec{
-	{Names: []string{"-n"}, Kind: optInt, Min: 1},
-	{Names: []string{"-w"}, Kind: optInt, Min: 0},
-	{Names: []string{"--debug"}, Kind: optBool},
-	{Names: []string{"--trace"}, Kind: optString},
-	{Names: []string{"--pprof"}, Kind: optBool},
-	{Names: []string{"--pprof-out"}, Kind: optString},
-	{Names: []string{"--pprof-time"}, Kind: optDuration},
-	{Names: []string{"--plot"}, Kind: optString, Choices: []string{"timeline", "none"}},
-	{Names: []string{"--svg"}, Kind: optBool},
-	{Names: []string{"--capacity"}, Kind: optInt, Min: 16},
-	{Names: []string{"-o"}, Kind: optBool},
-	{Names: []string{"-v"}, Kind: optString},
-	{Names: []string{"-q"}, Kind: optBool},
+var profSpecs = []magic.OptSpec{
+	{Names: []string{"-n"}, Kind: magic.OptInt, Min: 1},
+	{Names: []string{"-w"}, Kind: magic.OptInt, Min: 0},
+	{Names: []string{"--debug"}, Kind: magic.OptBool},
+	{Names: []string{"--trace"}, Kind: magic.OptString},
+	{Names: []string{"--pprof"}, Kind: magic.OptBool},
+	{Names: []string{"--pprof-out"}, Kind: magic.OptString},
+	{Names: []string{"--pprof-time"}, Kind: magic.OptDuration},
+	{Names: []string{"--plot"}, Kind: magic.OptString, Choices: []string{"timeline", "none"}},
+	{Names: []string{"--svg"}, Kind: magic.OptBool},
+	{Names: []string{"--capacity"}, Kind: magic.OptInt, Min: 16},
+	{Names: []string{"-o"}, Kind: magic.OptBool},
+	{Names: []string{"-v"}, Kind: magic.OptString},
+	{Names: []string{"-q"}, Kind: magic.OptBool},
 }
 
 // overlapRuns is how many times %prof records the calls to give the
@@ -74,32 +77,33 @@ func parseProf(args, body string, cell bool) (*profArgs, error) {
 	if cell {
 		usage = cellProfUsage
 	}
-	p, err := parseOptions("prof", usage, args, profSpecs)
+	p, err := magic.ParseOptions("prof", usage, args, profSpecs)
 	if err != nil {
 		return nil, err
 	}
-	a := &profArgs{stmt: p.Rest, calls: defaultProfCalls, debug: p.has("--debug"), trace: p.strs["--trace"],
-		pprof: p.has("--pprof") || p.has("--pprof-out"), pprofOut: p.strs["--pprof-out"], pprofTime: p.durs["--pprof-time"],
-		plot: p.strs["--plot"] != "none", svg: p.has("--svg"), capacity: p.ints["--capacity"],
-		object: p.has("-o"), varName: p.strs["-v"], quiet: p.has("-q"), isCel: cell}
-	if p.has("-n") {
-		a.calls = p.ints["-n"]
+	str := func(name string) string { v, _ := p.Str(name); return v }
+	a := &profArgs{stmt: p.Rest, calls: defaultProfCalls, debug: p.Has("--debug"), trace: str("--trace"),
+		pprof: p.Has("--pprof") || p.Has("--pprof-out"), pprofOut: str("--pprof-out"), pprofTime: p.Duration("--pprof-time"),
+		plot: str("--plot") != "none", svg: p.Has("--svg"), capacity: p.Int("--capacity"),
+		object: p.Has("-o"), varName: str("-v"), quiet: p.Has("-q"), isCel: cell}
+	if p.Has("-n") {
+		a.calls = p.Int("-n")
 	}
-	a.warm = p.ints["-w"]
+	a.warm = p.Int("-w")
 	if a.pprofTime == 0 {
 		a.pprofTime = time.Second
 	}
 	if cell {
 		if p.Rest != "" {
-			return nil, &UsageError{Magic: "prof", Option: p.Rest, Reason: "%%prof takes only options on its line: put the code in the cell body", Usage: usage}
+			return nil, &magic.UsageError{Magic: "prof", Option: p.Rest, Reason: "%%prof takes only options on its line: put the code in the cell body", Usage: usage}
 		}
 		a.stmt = body
 	}
-	if isBlank(a.stmt) {
-		return nil, &UsageError{Magic: "prof", Option: "STATEMENT", Reason: "nothing to profile: give a Go statement, e.g. %prof y = step.Call(x)", Usage: usage}
+	if strings.TrimSpace(a.stmt) == "" {
+		return nil, &magic.UsageError{Magic: "prof", Option: "STATEMENT", Reason: "nothing to profile: give a Go statement, e.g. %prof y = step.Call(x)", Usage: usage}
 	}
 	if a.varName != "" && !isGoIdent(a.varName) {
-		return nil, &UsageError{Magic: "prof", Option: "-v", Reason: fmt.Sprintf("%q is not a Go identifier", a.varName), Usage: usage}
+		return nil, &magic.UsageError{Magic: "prof", Option: "-v", Reason: fmt.Sprintf("%q is not a Go identifier", a.varName), Usage: usage}
 	}
 	return a, nil
 }
@@ -109,7 +113,7 @@ func parseProf(args, body string, cell bool) (*profArgs, error) {
 // events, and synchronized once at the end (never per call or per kernel:
 // the profile shows the program as it normally runs, unless --debug asks
 // for DEBUG=2's forced waits).
-func prof(ctx context.Context, h Evaluator, pub outputSink, args, body string, cell bool) (*display.Data, error) {
+func prof(ctx context.Context, h magic.Evaluator, pub display.Publisher, args, body string, cell bool) (*display.Data, error) {
 	a, err := parseProf(args, body, cell)
 	if err != nil {
 		return nil, err
@@ -197,7 +201,7 @@ func record(ctx context.Context, call func(int) error, a *profArgs) (p *profile.
 	}
 	defer func() {
 		if rec := tensor.StopProfile(); rec != nil && err == nil {
-			p = profile.FromRecording(label(a.stmt), rec, tensor.DebugLevel())
+			p = profile.FromRecording(magic.Label(a.stmt), rec, tensor.DebugLevel())
 		}
 	}()
 	for i := 0; i < a.calls; i++ {

@@ -1,11 +1,12 @@
-package magic
+package profiling
 
 import (
+	"strings"
+
 	"encoding/base64"
 	"errors"
 	"fmt"
 	"html"
-	"strings"
 
 	"github.com/tick-kernel/tick/kernel/session"
 )

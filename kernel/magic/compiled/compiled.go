@@ -1,4 +1,9 @@
-package magic
+// Package compiled is compiled Go in the notebook: the session's Importer
+// for modules (built as plugins by kernel/gocompile, with a progress line
+// while they build) and the magics %go (get, use, list, env) and %%go (a
+// cell compiled with the Go compiler, its exports brought into the
+// interpreted cells' scope).
+package compiled
 
 import (
 	"context"
@@ -12,14 +17,14 @@ import (
 
 	"github.com/tick-kernel/tick/display"
 	"github.com/tick-kernel/tick/kernel/gocompile"
+	"github.com/tick-kernel/tick/kernel/magic"
 	"github.com/tick-kernel/tick/kernel/session"
 	"github.com/tick-kernel/tick/kernel/session/cell"
 )
 
-// Compiled is compiled Go in the notebook: the session's Importer for
-// modules (built as plugins by kernel/gocompile) and the magics %go and
-// %%go.
-type Compiled struct {
+// Go is compiled Go in one notebook session: the session's Importer for
+// modules and the magics %go and %%go.
+type Go struct {
 	b *gocompile.Builder
 
 	mu     sync.Mutex
@@ -27,17 +32,17 @@ type Compiled struct {
 	noteOf error
 }
 
-var _ session.Importer = (*Compiled)(nil)
+var _ session.Importer = (*Go)(nil)
 
-// NewCompiled returns compiled Go on builder b.
-func NewCompiled(b *gocompile.Builder) *Compiled { return &Compiled{b: b} }
+// New returns compiled Go on builder b.
+func New(b *gocompile.Builder) *Go { return &Go{b: b} }
 
 // Builder is the builder underneath (for Loaded: the compiled packages).
-func (c *Compiled) Builder() *gocompile.Builder { return c.b }
+func (c *Go) Builder() *gocompile.Builder { return c.b }
 
 // Import is the session's Importer: it builds the package at path as a
 // plugin (or takes it from the cache) and returns its symbols.
-func (c *Compiled) Import(ctx context.Context, path string, sink session.Sink) (session.Imported, error) {
+func (c *Go) Import(ctx context.Context, path string, sink session.Sink) (session.Imported, error) {
 	if strings.HasPrefix(path, gocompile.SessionModule+"/") {
 		return session.Imported{}, nil // a %%go cell's package: registered by %%go
 	}
@@ -91,26 +96,26 @@ func secs(d time.Duration) string {
 // error already says what failed.
 func userText(s string) string { return strings.ReplaceAll(s, "gocompile: ", "") }
 
-// Magics returns %go (line: get, use, list, env), %%go (a compiled cell)
-// and %bench (Go benchmark functions through the timing engine).
-func (c *Compiled) Magics() []Magic {
-	return []Magic{benchMagic(), {Name: "go", Line: true, Cell: true, Help: help("go"),
+// Magics returns %go (line: get, use, list, env) and %%go (a compiled
+// cell).
+func (c *Go) Magics() []magic.Magic {
+	return []magic.Magic{{Name: "go", Line: true, Cell: true, Help: magic.Help("go"),
 		Summary: "compiled Go: %%go compiles a cell with the Go compiler; %go get/use/list/env manage the modules cells import",
-		Run: func(ctx context.Context, call *Call) (Output, error) {
+		Run: func(ctx context.Context, call *magic.Call) (magic.Output, error) {
 			if call.IsCell {
-				return Output{}, c.cell(ctx, call)
+				return magic.Output{}, c.cell(ctx, call)
 			}
-			return Output{}, c.line(ctx, call)
+			return magic.Output{}, c.line(ctx, call)
 		}}}
 }
 
 const goUsage = "%go get MODULE[@VERSION]... | %go use DIR | %go list | %go env   (and %%go on a cell's first line to compile the cell)"
 
 // line runs %go SUBCOMMAND.
-func (c *Compiled) line(ctx context.Context, call *Call) error {
+func (c *Go) line(ctx context.Context, call *magic.Call) error {
 	args := strings.Fields(call.Args)
 	bad := func(opt, reason string) error {
-		return &UsageError{Magic: "go", Option: opt, Reason: reason, Usage: goUsage}
+		return &magic.UsageError{Magic: "go", Option: opt, Reason: reason, Usage: goUsage}
 	}
 	if len(args) == 0 {
 		return bad("SUBCOMMAND", "say what to do: get, use, list or env")
@@ -157,7 +162,7 @@ func firstNonEmpty(s ...string) string {
 }
 
 // list shows the modules added to the session and the loaded packages.
-func (c *Compiled) list(ctx context.Context, out func(string)) error {
+func (c *Go) list(ctx context.Context, out func(string)) error {
 	reqs, err := c.b.Requirements(ctx)
 	if err != nil {
 		return errors.New(userText(err.Error()))
@@ -194,7 +199,7 @@ func (c *Compiled) list(ctx context.Context, out func(string)) error {
 
 // env describes the toolchain, the build settings plugins match and where
 // they are cached.
-func (c *Compiled) env(ctx context.Context) string {
+func (c *Go) env(ctx context.Context) string {
 	if err := c.b.Check(ctx); err != nil {
 		return "compiled Go is unavailable: " + userText(err.Error())
 	}
@@ -216,13 +221,13 @@ func (c *Compiled) env(ctx context.Context) string {
 
 // cell runs %%go: compile the body as a package, load it, and bring its
 // exported names into the interpreted cells' scope.
-func (c *Compiled) cell(ctx context.Context, call *Call) error {
+func (c *Go) cell(ctx context.Context, call *magic.Call) error {
 	eng := call.Eval
 	if strings.TrimSpace(call.Args) != "" {
-		return &UsageError{Magic: "go", Option: call.Args, Reason: "%%go takes no arguments: the cell below the line is the Go file's body", Usage: goUsage}
+		return &magic.UsageError{Magic: "go", Option: call.Args, Reason: "%%go takes no arguments: the cell below the line is the Go file's body", Usage: goUsage}
 	}
 	if strings.TrimSpace(call.Body) == "" {
-		return &UsageError{Magic: "go", Option: "body", Reason: "the cell is empty: write imports and package-level declarations below %%go", Usage: goUsage}
+		return &magic.UsageError{Magic: "go", Option: "body", Reason: "the cell is empty: write imports and package-level declarations below %%go", Usage: goUsage}
 	}
 	pos := eng.Locate(call.Body)
 	prog := newBuildProgress(call.Sink, fmt.Sprintf("%%%%go cell[%d]", call.Cell))
@@ -297,6 +302,13 @@ func without(xs, drop []string) []string {
 	return out
 }
 
+// A build's progress line appears after progressAfter and is updated at
+// most every progressEvery (as the timing magics' progress lines are).
+const (
+	progressAfter = 500 * time.Millisecond
+	progressEvery = 250 * time.Millisecond
+)
+
 // buildProgress shows a build's progress as one line updated in place
 // (after half a second), and replaces it with a summary when done.
 type buildProgress struct {
@@ -360,4 +372,17 @@ func (p *buildProgress) clear() {
 		p.sink.Update(display.Data{Bundle: display.Bundle{"text/plain": ""}, ID: p.id})
 		p.id = ""
 	}
+}
+
+// SourceDir is the source directory of the compiled package cells import
+// at path (the latest version loaded), for the code assistant's types
+// and docs (kernel/assist): the session asks its Importer for it.
+func (c *Go) SourceDir(path string) (string, bool) {
+	dir := ""
+	for _, p := range c.b.Loaded() {
+		if (p.Path == path || p.BuildPath == path) && p.Dir != "" {
+			dir = p.Dir
+		}
+	}
+	return dir, dir != ""
 }

@@ -1,12 +1,14 @@
-package magic
+package profiling
 
 import (
+	"github.com/tick-kernel/tick/kernel/magic"
+	"strings"
+
 	"bytes"
 	"context"
 	"fmt"
 	"html"
 	"os"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/tick-kernel/tick/display"
@@ -43,7 +45,7 @@ func takeGoProfile(ctx context.Context, call func(int) error, a *profArgs) (*goP
 	if err != nil {
 		return nil, err
 	}
-	gp := &goProfile{g: g, stmt: label(a.stmt)}
+	gp := &goProfile{g: g, stmt: magic.Label(a.stmt)}
 	ci, err := profile.SampleIndex(g.CPU, "cpu")
 	if err != nil {
 		return nil, err
