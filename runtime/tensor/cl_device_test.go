@@ -257,3 +257,20 @@ func TestCLSpinIsWaitedFor(t *testing.T) {
 		t.Errorf("Synchronize returned after %v, before the 30 ms spin ended", el)
 	}
 }
+
+// The work-group size chosen for a CL kernel is recorded in its plan.
+func TestCLPlanRecordsWorkGroups(t *testing.T) {
+	needCL(t)
+	onDevice(t, "CL")
+	x := Arange(1000).Realize()
+	y := x.Mul(3).Realize()
+	_ = y.Float32s()
+	p := x.Mul(3).Plan()
+	if len(p.Kernels) != 1 {
+		t.Fatalf("%d kernels", len(p.Kernels))
+	}
+	k := p.Kernels[0]
+	if k.Local[0] <= 0 || k.Global[0] < 1000 || k.Global[0]%k.Local[0] != 0 {
+		t.Errorf("grid global %v local %v: want whole work groups covering 1000 items", k.Global, k.Local)
+	}
+}

@@ -47,6 +47,11 @@ type PlannedKernel struct {
 	Source, SourceNote string
 	FLOPs, Bytes       int64 // estimates (Kernel.FLOPs, Kernel.Bytes)
 	Cached             bool  // the device has already compiled it
+	// Global and Local are the work sizes the device's backend chose for
+	// the compiled kernel (host devices: output elements, split in whole
+	// rows of Local; OpenCL: work items and work-group size); zero when it
+	// is not compiled yet.
+	Global, Local [3]int
 }
 
 // Plan is a graph and the kernels it becomes.
@@ -103,6 +108,9 @@ func (t *Tensor) Plan() *Plan {
 			Reduce: it.k.Reduce.String(), Output: ids[root], Reason: boundaryReason(root, target, t.l, viewsOf[root]),
 			IR: it.k.Key(), FLOPs: it.k.FLOPs(), Bytes: it.k.Bytes()}
 		pk.Source, pk.SourceNote, pk.Cached = kernelSource(it.dev, it.k)
+		if prog := it.dev.cached(it.k); prog != nil {
+			pk.Global, pk.Local = prog.Dims().Global, prog.Dims().Local
+		}
 		p.Kernels = append(p.Kernels, pk)
 		p.member(ids[root], ki)
 		for c := range it.fused {
@@ -335,7 +343,8 @@ func (j *JITFunc) Plan() *Plan {
 		p.Nodes[out].Srcs = append(p.Nodes[out].Srcs, top)
 		pk := PlannedKernel{Name: k.Name, Device: cl.dev.name, Shape: append([]int(nil), k.Shape...), Reduce: k.Reduce.String(),
 			Output: out, Reason: fmt.Sprintf("captured launch %d of the JIT's second call", ki+1), IR: k.Key(),
-			Source: cl.l.prog.Source(), FLOPs: k.FLOPs(), Bytes: k.Bytes(), Cached: true}
+			Source: cl.l.prog.Source(), FLOPs: k.FLOPs(), Bytes: k.Bytes(), Cached: true,
+			Global: cl.l.prog.Dims().Global, Local: cl.l.prog.Dims().Local}
 		p.Kernels = append(p.Kernels, pk)
 	}
 	if n := len(j.outs); n > 0 {
