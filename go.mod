@@ -4,7 +4,6 @@ go 1.26.0
 
 require (
 	github.com/aclements/go-moremath v0.0.0-20210112150236-f10218a38794
-	github.com/alecthomas/chroma/v2 v2.27.0
 	github.com/go-zeromq/zmq4 v0.17.0
 	github.com/goccy/go-graphviz v0.2.10
 	github.com/google/pprof v0.0.0-20261105003125-4bf881d7fb0b
@@ -25,7 +24,6 @@ require (
 	git.sr.ht/~sbinet/gg v0.7.0 // indirect
 	github.com/ajstarks/svgo v0.0.0-20211024235047-1546f124cd8b // indirect
 	github.com/disintegration/imaging v1.6.2 // indirect
-	github.com/dlclark/regexp2/v2 v2.2.1 // indirect
 	github.com/flopp/go-findfont v0.1.0 // indirect
 	github.com/fogleman/gg v1.3.0 // indirect
 	github.com/go-zeromq/goczmq/v4 v4.2.2 // indirect

@@ -184,6 +184,33 @@ func Squares(n int) []int {
 	}
 }
 
+// A standard package left out of the interpreter's tables (std.Compiled:
+// they would make tick's own build a third longer) is compiled on first
+// import, and says so; then it is used like any package.
+func TestStandardPackageOutsideTheTablesIsCompiled(t *testing.T) {
+	r := compiledSession(t)
+	out := r.ok("import \"net/http\"\nhttp.StatusText(http.StatusTeapot)")
+	if !strings.Contains(out, "imported net/http (Go's standard library, not built into tick's interpreter): compiled") ||
+		!strings.HasSuffix(out, `"I'm a teapot"`) {
+		t.Fatalf("net/http cell: %q", out)
+	}
+}
+
+// Without a way to build Go, the error says what the package is and what
+// importing it needs.
+func TestStandardPackageOutsideTheTablesWithoutImporter(t *testing.T) {
+	s, err := session.New(session.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &run{t: t, r: s}
+	_, cerr := r.cell("import \"net/http\"\nhttp.StatusText(404)")
+	if cerr == nil || !strings.Contains(cerr.Error(), `cannot import "net/http": it is in Go's standard library but not built into tick's interpreter`) ||
+		!strings.Contains(cerr.Error(), "compiled on first import when the kernel can build Go") {
+		t.Fatalf("import without an importer: %v", cerr)
+	}
+}
+
 func TestCompiledCellSharesTheRuntime(t *testing.T) {
 	r := compiledSession(t)
 	r.ok(`%%go

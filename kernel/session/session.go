@@ -20,7 +20,6 @@ import (
 	"sync"
 
 	"github.com/traefik/yaegi/interp"
-	"github.com/traefik/yaegi/stdlib"
 
 	"github.com/tick-kernel/tick/display"
 	"github.com/tick-kernel/tick/kernel/session/bridge"
@@ -32,6 +31,7 @@ import (
 	"github.com/tick-kernel/tick/kernel/session/stdgo"
 	"github.com/tick-kernel/tick/kernel/session/stdio"
 	"github.com/tick-kernel/tick/kernel/session/symbols"
+	"github.com/tick-kernel/tick/kernel/session/symbols/std"
 )
 
 // Options configure a Session. The zero value is ready to use.
@@ -113,7 +113,7 @@ func New(opts Options) (*Session, error) {
 		Unrestricted: true,
 		GoPath:       opts.GoPath,
 	})
-	tables := append([]map[string]map[string]reflect.Value{stdlib.Symbols, s.io.Symbols(), symbols.Exports(), s.rt.Symbols(rtPath)}, opts.Symbols...)
+	tables := append([]map[string]map[string]reflect.Value{std.Symbols, s.io.Symbols(), symbols.Exports(), s.rt.Symbols(rtPath)}, opts.Symbols...)
 	s.decls = decls.New(tables)
 	s.diag = diagnose.New(scope{s}, s.decls, func(p string) bool { return strings.HasPrefix(p, rtPath) })
 	s.vm = &vm{ip: ip, rt: s.rt, decls: s.decls, ct: s.ct, diag: s.diag}

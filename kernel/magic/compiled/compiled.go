@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -20,6 +21,7 @@ import (
 	"github.com/tick-kernel/tick/kernel/magic"
 	"github.com/tick-kernel/tick/kernel/session"
 	"github.com/tick-kernel/tick/kernel/session/cell"
+	"github.com/tick-kernel/tick/kernel/session/symbols/std"
 )
 
 // Go is compiled Go in one notebook session: the session's Importer for
@@ -47,8 +49,10 @@ func (c *Go) Import(ctx context.Context, path string, sink session.Sink) (sessio
 		return session.Imported{}, nil // a %%go cell's package: registered by %%go
 	}
 	first := strings.Split(path, "/")[0]
-	if !strings.Contains(first, ".") {
-		return session.Imported{}, session.ErrNotProvided // not a module path: the interpreter's unknown-package error
+	if !strings.Contains(first, ".") && !slices.Contains(std.Compiled, path) {
+		// neither a module path nor a standard package left out of the
+		// interpreter's tables: the interpreter's unknown-package error
+		return session.Imported{}, session.ErrNotProvided
 	}
 	prog := newBuildProgress(sink, "import "+path)
 	pkg, changed, err := c.b.Import(ctx, path, prog.event)
@@ -77,6 +81,9 @@ func importSummary(p *gocompile.Package) string {
 		if p.Generation > 1 {
 			what += fmt.Sprintf(", version %d of this session: its source changed since the last import; values of its earlier types keep them", p.Generation)
 		}
+	}
+	if !strings.Contains(strings.Split(p.Path, "/")[0], ".") {
+		what += " (Go's standard library, not built into tick's interpreter)"
 	}
 	how := "compiled as a plugin"
 	if p.Cached {

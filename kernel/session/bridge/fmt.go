@@ -10,6 +10,7 @@ import (
 
 	"github.com/tick-kernel/tick/kernel/session/internal/yaegiprivate"
 	"github.com/tick-kernel/tick/kernel/session/rt"
+	"github.com/tick-kernel/tick/kernel/session/symbols/std"
 )
 
 // This file prints values of cell types (registry.go) the way Go's fmt
@@ -358,7 +359,7 @@ func (c *Types) Args(a []any) []any {
 // callers check that no cell struct has a field of that type (fieldType).
 func stringerValue(x any) (reflect.Value, bool) {
 	v := reflect.ValueOf(x)
-	if v.Kind() != reflect.Struct || v.Type().PkgPath() != "github.com/traefik/yaegi/stdlib" ||
+	if v.Kind() != reflect.Struct || v.Type().PkgPath() != std.WrapperPkgPath ||
 		!strings.HasPrefix(v.Type().Name(), "_fmt_") || v.NumField() == 0 || v.Type().Field(0).Name != "IValue" {
 		return reflect.Value{}, false
 	}

@@ -8,11 +8,13 @@ import (
 	"go/token"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/tick-kernel/tick/kernel/session/cell"
+	"github.com/tick-kernel/tick/kernel/session/symbols/std"
 )
 
 // This file rewords the errors whose interpreter message points the wrong
@@ -109,6 +111,11 @@ func (d *Diagnoser) explainMissingPackage(at, p string) string {
 		}
 	}
 	sort.Strings(paths)
+	if slices.Contains(std.Compiled, p) {
+		return fmt.Sprintf("%s: cannot import %q: it is in Go's standard library but not built into tick's interpreter "+
+			"(it would add a third to tick's build); it is compiled on first import when the kernel can build Go: the Go "+
+			"toolchain on PATH and a C compiler (docs/compiled-go.md)", at, p)
+	}
 	msg := fmt.Sprintf("%s: cannot import %q: it is not in the standard library nor one of tick's packages", at, p)
 	module := strings.Contains(strings.SplitN(p, "/", 2)[0], ".")
 	near := cell.Nearest(p, paths)
