@@ -1,12 +1,14 @@
 // Package install writes, finds and removes tick's Jupyter kernelspec: the
 // directory kernels/<name>/ holding kernel.json (how Jupyter starts
-// `tick kernel {connection_file}`) and the logos, in the Jupyter data
+// `tick kernel {connection_file}`), kernel.js (for the classic Notebook)
+// and the logos, in the Jupyter data
 // directory chosen the way jupyter_core chooses it.
 package install
 
 import (
 	"bufio"
 	"bytes"
+	_ "embed"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -145,7 +147,14 @@ type Result struct {
 	Found bool
 }
 
-// Install writes kernel.json and the logos.
+// kernelJS is kernel.js, which the classic Notebook (6) loads from the
+// kernelspec when a tick kernel starts: tabs in code cells are blank space,
+// not arrows, and Tab indents with a tab as gofmt does.
+//
+//go:embed kernel.js
+var kernelJS []byte
+
+// Install writes kernel.json, kernel.js and the logos.
 func Install(o Options) (Result, error) {
 	dir, err := Dir(o)
 	if err != nil {
@@ -162,7 +171,7 @@ func Install(o Options) (Result, error) {
 	if err != nil {
 		return Result{}, fmt.Errorf("install: encoding kernel.json: %w", err)
 	}
-	files := map[string][]byte{"kernel.json": append(js, '\n')}
+	files := map[string][]byte{"kernel.json": append(js, '\n'), "kernel.js": kernelJS}
 	for _, size := range []int{32, 64} {
 		var b bytes.Buffer
 		if err := WriteLogo(&b, size); err != nil {

@@ -162,6 +162,12 @@ func TestInstallUninstall(t *testing.T) {
 		spec.DisplayName != "Go (tick: tick-test)" || spec.Language != "go" || spec.InterruptMode != "message" {
 		t.Errorf("kernel.json = %s", b)
 	}
+	// kernel.js, for the classic Notebook: a RequireJS module with onload
+	// (what Notebook 6 calls); the browser test checks what it does.
+	if js, err := os.ReadFile(filepath.Join(dir, "kernel.js")); err != nil || !bytes.Contains(js, []byte("define(")) ||
+		!bytes.Contains(js, []byte("onload:")) || !bytes.Contains(js, []byte("span.cm-tab")) {
+		t.Errorf("kernel.js: %v\n%s", err, js)
+	}
 	for _, size := range []int{32, 64} {
 		f, err := os.Open(filepath.Join(dir, "logo-"+itoa(size)+"x"+itoa(size)+".png"))
 		if err != nil {

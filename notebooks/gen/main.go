@@ -158,10 +158,14 @@ func render(name string, cells []cell) ([]byte, error) {
 				"language":     "go",
 				"name":         "tick",
 			},
+			// codemirror_mode and pygments_lexer: Notebook 6 and Lab
+			// highlight Go before a kernel starts, nbconvert always.
 			"language_info": map[string]any{
-				"file_extension": ".go",
-				"mimetype":       "text/x-go",
-				"name":           "go",
+				"codemirror_mode": "go",
+				"file_extension":  ".go",
+				"mimetype":        "text/x-go",
+				"name":            "go",
+				"pygments_lexer":  "go",
 			},
 		},
 		"nbformat":       4,
