@@ -3,10 +3,12 @@ package plotting
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/tick-kernel/tick/timing"
 )
@@ -52,8 +54,7 @@ func Box(results ...*timing.Result) (*plot.Plot, error) {
 		p.Y.Label.Text += " (log scale)"
 		p.Y.Tick.Marker = logDurationTicks{}
 	}
-	var names []string
-	var labels plotter.XYLabels
+	var names, texts []string
 	top := math.Inf(-1)
 	for i, r := range results {
 		xs := measured(r)
@@ -85,32 +86,101 @@ func Box(results ...*timing.Result) (*plot.Plot, error) {
 		if label == "" {
 			label = fmt.Sprintf("#%d", i+1)
 		}
-		names = append(names, shorten(label, 24))
-		labels.XYs = append(labels.XYs, plotter.XY{X: float64(i)})
-		labels.Labels = append(labels.Labels, boxNote(cmp, i))
+		names = append(names, label)
+		texts = append(texts, boxNote(cmp, i))
 	}
-	// Notes sit above the tallest whisker or outlier.
+	lay := layoutNotes(p.Legend.TextStyle, p.X.Tick.Label, names, texts)
+	// Notes sit above the tallest whisker or outlier, in lay.rows rows
+	// (alternate boxes one row up when side by side they would touch).
 	pad := 0.12 * (top - y(lo*0.9))
-	for i := range labels.XYs {
-		labels.XYs[i].Y = top + pad
+	if len(lay.texts) > 0 {
+		var labels plotter.XYLabels
+		for i, t := range lay.texts {
+			labels.XYs = append(labels.XYs, plotter.XY{X: float64(i), Y: top + pad + float64(i%lay.rows)*2.2*pad})
+			labels.Labels = append(labels.Labels, t)
+		}
+		notes, err := plotter.NewLabels(labels)
+		if err != nil {
+			return nil, fmt.Errorf("plotting: box: %w", err)
+		}
+		for i := range notes.TextStyle {
+			notes.TextStyle[i].Font = p.Legend.TextStyle.Font
+			notes.TextStyle[i].XAlign = -0.5
+			notes.TextStyle[i].Color = StatementColor(i)
+		}
+		p.Add(notes)
+		p.Y.Max = math.Max(p.Y.Max, top+(2.2*float64(lay.rows)+1.2)*pad)
 	}
-	notes, err := plotter.NewLabels(labels)
-	if err != nil {
-		return nil, fmt.Errorf("plotting: box: %w", err)
-	}
-	for i := range notes.TextStyle {
-		notes.TextStyle[i].Font = p.Legend.TextStyle.Font
-		notes.TextStyle[i].XAlign = -0.5
-		notes.TextStyle[i].Color = StatementColor(i)
-	}
-	p.Add(notes)
-	p.Y.Max = math.Max(p.Y.Max, top+2.2*pad)
-	p.NominalX(names...)
+	p.NominalX(lay.names...)
 	return p, nil
 }
 
+// boxSlot is the width of the data area a box plot's statement gets when
+// Box is drawn alone at RowWidth (the y axis and its label take about an
+// inch).
+func boxSlot(n int) vg.Length { return (RowWidth - vg.Inch) / vg.Length(n) }
+
+// noteLayout is how Box labels its statements: the notes above the boxes
+// (in rows rows; none when they cannot fit) and the names under them.
+type noteLayout struct {
+	rows  int
+	texts []string
+	names []string
+}
+
+// layoutNotes fits the notes and names to the boxes' slots so that no two
+// touch: notes wider than 92% of a slot go on two rows (alternate boxes one
+// row up), then in their short form (the change alone), then nowhere (the
+// text table has them all); names are cut to a slot.
+func layoutNotes(noteStyle, nameStyle draw.TextStyle, names, texts []string) noteLayout {
+	n := len(names)
+	slot := boxSlot(n)
+	widest := func(ts []string) vg.Length {
+		var w vg.Length
+		for _, t := range ts {
+			for _, l := range strings.Split(t, "\n") {
+				w = max(w, noteStyle.Width(l))
+			}
+		}
+		return w
+	}
+	lay := noteLayout{rows: 1}
+	for _, try := range [][]string{texts, shortNotes(texts)} {
+		if w := widest(try); w <= 0.92*slot {
+			lay.rows, lay.texts = 1, try
+			break
+		} else if w <= 1.84*slot {
+			lay.rows, lay.texts = 2, try
+			break
+		}
+	}
+	for _, name := range names {
+		r := []rune(name)
+		for len(r) > 2 && nameStyle.Width(string(r)) > 0.92*slot {
+			r = append(r[:len(r)-2], '…')
+		}
+		lay.names = append(lay.names, string(r))
+	}
+	return lay
+}
+
+// shortNotes keeps the first line of each note's change ("−24.3%"): for
+// many statements side by side.
+func shortNotes(texts []string) []string {
+	out := make([]string, len(texts))
+	for i, t := range texts {
+		lines := strings.Split(t, "\n")
+		out[i] = lines[0]
+		if len(lines) > 1 {
+			out[i] = strings.Fields(lines[1])[0]
+		}
+	}
+	return out
+}
+
 // boxNote is the text above box i: its median and, after the baseline, the
-// change and its p-value ("−24.3%, p=0.000", or "~ no difference, p=0.41").
+// change and its p-value, a line each ("−24.3% vs baseline", "p<0.001"; or
+// "~ no difference", "p=0.41").
 func boxNote(c *timing.Comparison, i int) string {
 	if i >= len(c.Rows) {
 		return ""
@@ -122,11 +192,11 @@ func boxNote(c *timing.Comparison, i int) string {
 	}
 	switch row.Verdict {
 	case timing.VerdictSame:
-		return s + "\n~ no difference, " + pValue(row.P)
+		return s + "\n~ no difference\n" + pValue(row.P)
 	case timing.VerdictCannotTell:
-		return s + "\n? cannot tell (see the text)"
+		return s + "\n? cannot tell\n(see the text)"
 	}
-	return s + "\n" + row.DeltaText + " vs baseline, " + pValue(row.P)
+	return s + "\n" + row.DeltaText + " vs baseline\n" + pValue(row.P)
 }
 
 // pValue formats a p-value without claiming more than it knows:
@@ -136,12 +206,4 @@ func pValue(p float64) string {
 		return "p<0.001"
 	}
 	return fmt.Sprintf("p=%.3f", p)
-}
-
-// shorten cuts s to at most n characters, ending it with "…" when cut.
-func shorten(s string, n int) string {
-	if r := []rune(s); len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return s
 }

@@ -45,11 +45,20 @@ func (f Format) MIME() string {
 	return "image/png"
 }
 
-// Default size of one chart.
+// Chart sizes. Every image a magic shows is RowWidth wide (960 CSS
+// pixels, the timeline's width too), whatever it holds: one chart (a
+// comparison's box plots, %time's phase bar) or Width-wide charts side by
+// side (%timeit's histogram and trace); more than two share
+// max(RowWidth, n·MinWidth). Height is one chart's.
 const (
-	Width  = 5 * vg.Inch
-	Height = 3.5 * vg.Inch
+	Width    = 5 * vg.Inch
+	Height   = 3.5 * vg.Inch
+	RowWidth = 2 * Width
+	MinWidth = 4 * vg.Inch
 )
+
+// rowWidth is the width of an image of n charts side by side.
+func rowWidth(n int) vg.Length { return max(RowWidth, MinWidth*vg.Length(n)) }
 
 func checkFormat(f Format) error {
 	if f != PNG && f != SVG {
@@ -71,8 +80,8 @@ const Density = 2
 // cssDPI is the resolution of a CSS pixel: layout sizes are in these.
 const cssDPI = 96
 
-// RenderRow renders plots side by side, each at the default size, into
-// one image: PNG at Density, or SVG.
+// RenderRow renders plots side by side, sharing one image rowWidth wide:
+// PNG at Density, or SVG.
 func RenderRow(f Format, ps ...*plot.Plot) ([]byte, error) {
 	if err := checkFormat(f); err != nil {
 		return nil, err
@@ -84,7 +93,7 @@ func RenderRow(f Format, ps ...*plot.Plot) ([]byte, error) {
 	if len(ps) == 0 {
 		return nil, fmt.Errorf("plotting: nothing to render")
 	}
-	c := vgsvg.New(Width*vg.Length(len(ps)), Height)
+	c := vgsvg.New(rowWidth(len(ps)), Height)
 	b, err := drawRow(c, ps)
 	if err != nil {
 		return nil, err
@@ -92,7 +101,7 @@ func RenderRow(f Format, ps ...*plot.Plot) ([]byte, error) {
 	return svgFonts(b), nil
 }
 
-// RenderPNG renders plots side by side, each at the default size, as a PNG
+// RenderPNG renders plots side by side, sharing rowWidth, as a PNG
 // of density pixels per CSS pixel. width and height are the layout size
 // in CSS pixels (for the display metadata: front ends then show the image
 // at that size).
@@ -103,7 +112,7 @@ func RenderPNG(density int, ps ...*plot.Plot) (img []byte, width, height int, er
 	if density < 1 {
 		density = 1
 	}
-	w, h := Width*vg.Length(len(ps)), Height
+	w, h := rowWidth(len(ps)), Height
 	c := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(cssDPI*density))
 	b, err := drawRow(vgimg.PngCanvas{Canvas: c}, ps)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"fmt"
 	"image/png"
 	"math/rand/v2"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
 
 	"github.com/tick-kernel/tick/timing"
 )
@@ -206,5 +208,45 @@ func TestHistogramOutlier(t *testing.T) {
 	}
 	if strings.Contains(string(svg), "font-family:Liberation Sans;") || !strings.Contains(string(svg), "sans-serif") {
 		t.Errorf("the SVG names only Liberation Sans: viewers without it fall back to anything")
+	}
+}
+
+// Box's labels never touch, however many statements are compared: notes
+// of boxes side by side in one row are narrower than the distance between
+// their centres, names narrower than a box's slot; with many statements
+// the notes go on two rows, then short, then away (the text table has
+// them), never overlapping.
+func TestBoxLabelsDoNotOverlap(t *testing.T) {
+	p := newPlot()
+	note := "median 43.1 µs\n+3344.4% vs baseline\np<0.001"
+	for n := 2; n <= 16; n++ {
+		var names, texts []string
+		for i := range n {
+			names = append(names, fmt.Sprintf("matmul_relu_with_a_long_name_%d", i))
+			texts = append(texts, note)
+		}
+		lay := layoutNotes(p.Legend.TextStyle, p.X.Tick.Label, names, texts)
+		slot := boxSlot(n)
+		width := func(s string) (w vg.Length) {
+			for _, l := range strings.Split(s, "\n") {
+				w = max(w, p.Legend.TextStyle.Width(l))
+			}
+			return w
+		}
+		for i := range lay.texts {
+			if j := i + lay.rows; j < len(lay.texts) {
+				if gap := vg.Length(lay.rows)*slot - (width(lay.texts[i])+width(lay.texts[j]))/2; gap <= 0 {
+					t.Errorf("%d statements: notes %d and %d overlap by %v", n, i, j, -gap)
+				}
+			}
+		}
+		for i, name := range lay.names {
+			if w := p.X.Tick.Label.Width(name); w > slot {
+				t.Errorf("%d statements: name %d %q is %v wide, its slot %v", n, i, name, w, slot)
+			}
+		}
+		if n <= 3 && (lay.rows != 1 || len(lay.texts) != n || lay.texts[0] != note) {
+			t.Errorf("%d statements: want every note whole on one row, got %d rows of %q", n, lay.rows, lay.texts)
+		}
 	}
 }

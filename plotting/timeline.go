@@ -108,11 +108,14 @@ func (t *timelineData) DataRange() (xmin, xmax, ymin, ymax float64) {
 	return t.xMin, t.xMax, -0.6, float64(t.rows) - 0.4
 }
 
-// swatch is a legend thumbnail: a filled square.
+// swatch is a legend thumbnail: a filled square, a point short of its
+// row at top and bottom so that the swatches of adjacent entries stay
+// apart.
 type swatch struct{ c color.Color }
 
 func (s swatch) Thumbnail(c *draw.Canvas) {
-	c.FillPolygon(s.c, []vg.Point{{X: c.Min.X, Y: c.Min.Y}, {X: c.Max.X, Y: c.Min.Y}, {X: c.Max.X, Y: c.Max.Y}, {X: c.Min.X, Y: c.Max.Y}})
+	lo, hi := c.Min.Y+vg.Points(1), c.Max.Y-vg.Points(1)
+	c.FillPolygon(s.c, []vg.Point{{X: c.Min.X, Y: lo}, {X: c.Max.X, Y: lo}, {X: c.Max.X, Y: hi}, {X: c.Min.X, Y: hi}})
 }
 
 // Timeline draws a profile on one time axis: a row of the statement's
@@ -222,7 +225,7 @@ func TimelineWindow(p *profile.Profile, from, to time.Duration) (*plot.Plot, err
 		data.spans = append(data.spans, ss...)
 	}
 
-	plt := plot.New()
+	plt := newPlot() // the fonts of the other charts
 	plt.Title.Text = timelineTitle(p, o, dense)
 	plt.X.Label.Text = "time since the profile started (" + uname + ")"
 	if from > 0 || to < o.Wall {
@@ -233,6 +236,7 @@ func TimelineWindow(p *profile.Profile, from, to time.Duration) (*plot.Plot, err
 	plt.Add(data)
 	plt.NominalY(names...)
 	plt.Y.Padding = 0
+	plt.Legend.Padding = vg.Points(2) // between entries: the names must not touch
 	seen := map[string]bool{}
 	addLegend := func(name string, c color.Color) {
 		if !seen[name] {
