@@ -77,7 +77,7 @@ type KernelRow struct {
 	// the measured device time.
 	GFLOPs, GBs float64
 	Compile     time.Duration // time compiling it during the profile
-	Cache       string        // "compiled", "disk cache", "memory cache" or "not compiled here"
+	Cache       string        // "compiled", "disk cache", "memory cache" or "earlier" (compiled before the profile)
 }
 
 // KernelTable groups p's kernel events by kernel, the most device time
@@ -155,10 +155,11 @@ func KernelID(e tensor.Event) string {
 }
 
 // cacheState summarizes a kernel's compile events: the first compile's
-// origin (a later memory hit is expected), or that it was found compiled.
+// origin (a later memory hit is expected), or "earlier" when the kernel
+// was compiled before the profile began.
 func cacheState(s []string) string {
 	if len(s) == 0 {
-		return "not compiled here"
+		return "earlier"
 	}
 	for _, x := range s {
 		if x != "memory cache" {

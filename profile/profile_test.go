@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tick-kernel/tick/runtime/tensor"
+	"github.com/tick-kernel/tick/timing"
 )
 
 const us1 = time.Microsecond
@@ -107,7 +108,7 @@ func TestKernelTable(t *testing.T) {
 	if r.GFLOPs != 512/6e-6/1e9 || r.GBs != 2048/6e-6/1e9 {
 		t.Errorf("estimated throughput %v GFLOP/s %v GB/s", r.GFLOPs, r.GBs)
 	}
-	if e := rows[1]; e.Name != "E_256" || e.Count != 2 || e.Mean != 2*us1 || e.Cache != "not compiled here" {
+	if e := rows[1]; e.Name != "E_256" || e.Count != 2 || e.Mean != 2*us1 || e.Cache != "earlier" {
 		t.Errorf("second row %+v", e)
 	}
 	if rows[2].Name != "E_256 #2" {
@@ -269,5 +270,24 @@ func TestTransfersLane(t *testing.T) {
 	}
 	if len(got) != 1 || got[0].Name != cp.Name || got[0].Device != "CL" || got[0].Bytes != 4096 || got[0].Enqueued != us1 || got[0].Duration() != 4*us1 {
 		t.Errorf("copies read back: %+v", got)
+	}
+}
+
+// Every line of the text fits the width Notebook 6 shows (timing.TextWidth),
+// with the longest label, kernel names and device names, every warning and
+// the overlap numbers at their widest.
+func TestTextWidth(t *testing.T) {
+	evs := []tensor.Event{host(tensor.EventLaunch, 0, 2*us1)}
+	for i, name := range []string{"R_1024_1024_1024_r1024_with_a_long_tail", "E_4096_4096", "R_16_r16777216"} {
+		e := kernel(name, "OPENCL", time.Duration(i)*1000*us1, time.Duration(i+1)*1000*us1)
+		evs = append(evs, e, tensor.Event{Kind: tensor.EventCompile, Name: name, Device: "OPENCL", Key: e.Key,
+			Detail: "memory cache", Start: e.Start, End: e.Start + 123456*us1})
+	}
+	p := FromRecording("out = stepWithAVeryLongName.Call(inputTensor, weights)", &tensor.Recording{Events: evs, Duration: 3123 * time.Millisecond}, 2)
+	p.Dropped, p.Capacity, p.Clamped = 1234567, 100000, 999
+	for i, l := range strings.Split(p.Text(), "\n") {
+		if n := len([]rune(l)); n > timing.TextWidth {
+			t.Errorf("line %d is %d characters wide (limit %d): %q", i+1, n, timing.TextWidth, l)
+		}
 	}
 }

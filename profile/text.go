@@ -35,16 +35,17 @@ func (p *Profile) Text() string {
 	if label == "" {
 		label = "profile"
 	}
-	fmt.Fprintf(&b, "%s — %d kernels on %s in %s wall\n", label, p.Kernels(), orNone(devs), dur(o.Wall))
-	fmt.Fprintf(&b, "  overlap  %s of host work ran while a device was busy · device busy %s (%s of wall) · host waiting %s (%s)\n",
-		pct(o.HostHidden()), dur(o.DeviceBusy), pct(o.DeviceUtilization()), dur(o.HostWaiting), pct(o.HostWaitShare()))
+	timing.WriteWrapped(&b, "", fmt.Sprintf("%s — %d kernels on %s in %s wall", label, p.Kernels(), orNone(devs), dur(o.Wall)))
+	row(&b, "overlap", pct(o.HostHidden())+" of host work ran while a device was busy",
+		fmt.Sprintf("device busy %s (%s of wall)", dur(o.DeviceBusy), pct(o.DeviceUtilization())),
+		fmt.Sprintf("host waiting %s (%s)", dur(o.HostWaiting), pct(o.HostWaitShare())))
 	if rs := p.OverlapRuns; len(rs) > 1 {
 		lo, med, hi := spread(rs)
-		fmt.Fprintf(&b, "           over %d runs of the same calls: host work hidden %s median, %s to %s (it moves with the load: quote the median and its range)\n",
-			len(rs), pct(med), pct(lo), pct(hi))
+		timing.WriteWrapped(&b, strings.Repeat(" ", 11), fmt.Sprintf("over %d runs of the same calls: host work hidden %s median, %s to %s (it moves with the load: quote the median and its range)",
+			len(rs), pct(med), pct(lo), pct(hi)))
 	}
 	if jit := p.JITCalls(); len(jit) > 0 {
-		fmt.Fprintf(&b, "  JIT      %d cold · %d capture · %d replay calls\n", jit["cold"], jit["capture"], jit["replay"])
+		row(&b, "JIT", fmt.Sprintf("%d cold", jit["cold"]), fmt.Sprintf("%d capture", jit["capture"]), fmt.Sprintf("%d replay calls", jit["replay"]))
 	}
 	ph := p.Phases()
 	var parts []string
@@ -54,7 +55,7 @@ func (p *Profile) Text() string {
 		}
 	}
 	if len(parts) > 0 {
-		fmt.Fprintf(&b, "  host     %s\n", strings.Join(parts, " · "))
+		row(&b, "host", parts...)
 	}
 	if n, bytes, t := p.Transfers(); n > 0 {
 		fmt.Fprintf(&b, "  copies   %d on the devices' queues, %d bytes in %s by the device clock (%.2f GB/s)\n",
@@ -62,15 +63,16 @@ func (p *Profile) Text() string {
 	}
 	rows := p.KernelTable()
 	if len(rows) > 0 {
-		b.WriteString("  kernels  device time per kernel, most first; GFLOP/s and GB/s are estimates (IR counts over measured time)\n")
+		timing.WriteWrapped(&b, "  kernels  ", "device time per kernel, most first; GFLOP/s and GB/s are estimates (IR counts over measured time)")
 		w := len("kernel")
 		for i, r := range rows {
 			if i < MaxTableRows {
 				w = max(w, len(r.Name))
 			}
 		}
+		w = min(w, maxNameWidth) // longer names are cut, so the table fits timing.TextWidth
 		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintf(tw, "    %-*s\tdevice\tcount\ttotal\tmean\tshare\tGFLOP/s\tGB/s\tcompile\tcache\t\n", w, "kernel")
+		fmt.Fprintf(tw, "  %-*s\tdevice\tcount\ttotal\tmean\tshare\tGFLOP/s\tGB/s\tcompile\tcache\t\n", w, "kernel")
 		var rest KernelRow
 		for i, r := range rows {
 			if i >= MaxTableRows {
@@ -79,18 +81,44 @@ func (p *Profile) Text() string {
 				rest.Share += r.Share
 				continue
 			}
-			fmt.Fprintf(tw, "    %-*s\t%s\t%d\t%s\t%s\t%s\t%.3g\t%.3g\t%s\t%s\t\n", w, r.Name, r.Device, r.Count, dur(r.Total), dur(r.Mean),
-				pct(r.Share), r.GFLOPs, r.GBs, compileText(r), r.Cache)
+			fmt.Fprintf(tw, "  %-*s\t%s\t%d\t%s\t%s\t%s\t%.3g\t%.3g\t%s\t%s\t\n", w, cut(r.Name, w), r.Device, r.Count, dur(r.Total), dur(r.Mean),
+				pct(r.Share), r.GFLOPs, r.GBs, compileText(r), strings.TrimSuffix(r.Cache, " cache"))
 		}
 		if n := len(rows) - MaxTableRows; n > 0 {
-			fmt.Fprintf(tw, "    %-*s\t\t%d\t%s\t\t%s\t\t\t\t\t\n", w, fmt.Sprintf("… %d more kernels", n), rest.Count, dur(rest.Total), pct(rest.Share))
+			fmt.Fprintf(tw, "  %-*s\t\t%d\t%s\t\t%s\t\t\t\t\t\n", w, fmt.Sprintf("… %d more kernels", n), rest.Count, dur(rest.Total), pct(rest.Share))
 		}
 		tw.Flush()
 	}
 	for _, w := range p.Warnings() {
-		fmt.Fprintf(&b, "  warning: %s\n", w)
+		timing.WriteWrapped(&b, "  warning: ", w)
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// row writes a labelled row of items ("  overlap  a · b · c"), wrapped
+// at timing.TextWidth under its first item.
+func row(b *strings.Builder, label string, items ...string) {
+	head := fmt.Sprintf("  %-7s  ", label)
+	indent := strings.Repeat(" ", len(head))
+	for i, l := range timing.JoinWrapped(items, timing.TextWidth-len(head)) {
+		if i > 0 {
+			head = indent
+		}
+		b.WriteString(head + l + "\n")
+	}
+}
+
+// maxNameWidth is the widest kernel name the table shows whole: with the
+// other columns at their widest (a 6-character device, rates of 8) a row is
+// then at most timing.TextWidth characters.
+const maxNameWidth = 20
+
+// cut shortens s to n characters, ending it with "…" when cut.
+func cut(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
 }
 
 func compileText(r KernelRow) string {

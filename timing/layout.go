@@ -112,6 +112,15 @@ func writeWrapped(b *strings.Builder, head, s string) {
 	}
 }
 
+// WriteWrapped writes s after head, word-wrapped at TextWidth, the
+// continuation lines indented by the width of head: for the text of other
+// packages (%prof's, %viz's), so that every block keeps one width.
+func WriteWrapped(b *strings.Builder, head, s string) { writeWrapped(b, head, s) }
+
+// JoinWrapped joins items with " · " into lines of at most width
+// characters, as the rows of the timing blocks are (see joinWrapped).
+func JoinWrapped(items []string, width int) []string { return joinWrapped(items, width) }
+
 func runes(s string) int { return utf8.RuneCountInString(s) }
 
 func pad(s string, w int) string {

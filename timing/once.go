@@ -152,7 +152,7 @@ func (o *Once) Text(digits int) string {
 	}
 	b.WriteString(o.Headline(digits) + "\n")
 	if c := o.CallText(); c != "" {
-		b.WriteString("Timed call: " + c + "\n")
+		writeWrapped(&b, "Timed call: ", c)
 	}
 	if len(o.Phases) == 0 {
 		writeProvenance(&b, o.Provenance)

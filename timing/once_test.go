@@ -78,3 +78,16 @@ func TestOnceTextOverlap(t *testing.T) {
 		})
 	}
 }
+
+// Every line of %time's text fits TextWidth, whichever JIT call was timed.
+func TestOnceTextWidth(t *testing.T) {
+	for _, call := range []CallKind{CallOrdinary, CallCapture, CallReplay} {
+		o := Once{Wall: time.Millisecond, JITCall: 123456, Call: call,
+			Phases: []PhaseTime{{PhaseLaunch, 100 * time.Microsecond}, {PhaseDevice, 2 * time.Millisecond}}}
+		for i, l := range strings.Split(o.Text(3), "\n") {
+			if n := runes(l); n > TextWidth {
+				t.Errorf("%s: line %d is %d characters wide (limit %d): %q", call, i+1, n, TextWidth, l)
+			}
+		}
+	}
+}

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/tick-kernel/tick/internal/units"
 )
 
 // DefaultDigits is the default number of significant digits in Text.
@@ -35,36 +37,11 @@ func FormatDuration(ns float64, digits int) string {
 	return formatSig(ns/units[i].div, digits) + " " + units[i].name
 }
 
-// roundTo rounds v to digits significant digits.
-func roundTo(v float64, digits int) float64 {
-	if v == 0 {
-		return 0
-	}
-	p := math.Pow(10, float64(digits)-math.Ceil(math.Log10(math.Abs(v))))
-	return math.Round(v*p) / p
-}
-
-// formatSig formats v with digits significant digits, never in e-notation.
-func formatSig(v float64, digits int) string {
-	if v == 0 {
-		return "0"
-	}
-	v = roundTo(v, digits) // 9.9996 at 3 digits is 10.0, not 10.00
-	mag := int(math.Floor(math.Log10(math.Abs(v)))) + 1
-	dec := max(digits-mag, 0)
-	return strconv.FormatFloat(v, 'f', dec, 64)
-}
-
-// formatSI formats v with an SI prefix: "1.23 G".
-func formatSI(v float64, digits int) string {
-	prefixes := []string{"", "k", "M", "G", "T", "P"}
-	i := 0
-	for math.Abs(v) >= 1000 && i < len(prefixes)-1 {
-		v /= 1000
-		i++
-	}
-	return formatSig(v, digits) + " " + prefixes[i]
-}
+// roundTo, formatSig and formatSI are internal/units' (one number style
+// across tick's outputs).
+func roundTo(v float64, digits int) float64  { return units.Round(v, digits) }
+func formatSig(v float64, digits int) string { return units.Sig(v, digits) }
+func formatSI(v float64, digits int) string  { return units.SI(v, digits) }
 
 func itoa(n int) string { return strconv.Itoa(n) }
 

@@ -17,6 +17,7 @@ import (
 
 	"github.com/goccy/go-graphviz"
 
+	"github.com/tick-kernel/tick/internal/units"
 	"github.com/tick-kernel/tick/runtime/tensor"
 )
 
@@ -149,10 +150,21 @@ func SVG(p *tensor.Plan) ([]byte, error) {
 	return out, nil
 }
 
-// Text summarizes p for consoles: each kernel, what it fuses, and why.
+// textWidth is the widest line Text writes: what Notebook 6 shows in an
+// output area without cutting or wrapping (the timing text's width).
+const textWidth = 100
+
+// Text summarizes p for consoles: each kernel, what it fuses, why it is a
+// kernel and its estimated work, in lines of at most textWidth characters
+// (long items continue under themselves).
 func Text(p *tensor.Plan) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %d kernel(s)\n", p.Title, len(p.Kernels))
+	kernels := fmt.Sprintf("%d kernels", len(p.Kernels))
+	if len(p.Kernels) == 1 {
+		kernels = "1 kernel"
+	}
+	item(&b, "", "  ", p.Title+": "+kernels)
+	const indent = "            "
 	for ki, k := range p.Kernels {
 		var ops []string
 		for _, n := range p.Nodes {
@@ -160,23 +172,40 @@ func Text(p *tensor.Plan) string {
 				ops = append(ops, n.Label)
 			}
 		}
-		fmt.Fprintf(&b, "  kernel %d  %s on %s, shape %v: %s\n", ki+1, k.Name, k.Device, k.Shape, strings.Join(ops, ", "))
-		fmt.Fprintf(&b, "            why a kernel: %s\n", k.Reason)
-		fmt.Fprintf(&b, "            estimated %d FLOPs, %d bytes per launch\n", k.FLOPs, k.Bytes)
+		item(&b, fmt.Sprintf("  kernel %-3d", ki+1), indent, fmt.Sprintf("%s on %s, shape %v", k.Name, k.Device, k.Shape))
+		item(&b, indent, indent+"  ", "fuses: "+strings.Join(ops, ", "))
+		item(&b, indent, indent+"  ", "why a kernel: "+k.Reason)
+		item(&b, indent, indent+"  ", fmt.Sprintf("estimated %s, %s per launch",
+			units.Quantity(float64(k.FLOPs), "FLOP"), units.Quantity(float64(k.Bytes), "B")))
 	}
 	if len(p.Kernels) == 0 {
-		b.WriteString("  nothing to run: the tensor is realized (or the JIT has not captured yet)\n")
+		item(&b, "  ", "  ", "nothing to run: the tensor is realized (or the JIT has not captured yet)")
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
 
-// HTML is the graph's SVG inline above one collapsible section per kernel
-// with its IR and generated source.
+// item writes s after first, wrapped at spaces to textWidth, its further
+// lines after indent (a word longer than a line stays whole).
+func item(b *strings.Builder, first, indent, s string) {
+	lines := strings.Split(wrap(s, textWidth-len(first)), "\n")
+	b.WriteString(first + lines[0] + "\n")
+	if len(lines) > 1 {
+		for _, l := range strings.Split(wrap(strings.Join(lines[1:], " "), textWidth-len(indent)), "\n") {
+			b.WriteString(indent + l + "\n")
+		}
+	}
+}
+
+// HTML is the graph's SVG inline, scaled down to the output's width when
+// wider, then the summary (Text) and one collapsible section per kernel
+// with its IR and generated source. The graph comes first: Notebook 6
+// puts a tall output in a scrolled box, and the graph is what the magic
+// is for.
 func HTML(p *tensor.Plan, svg []byte) string {
 	var b strings.Builder
 	b.WriteString(`<div class="tick-viz">`)
+	fmt.Fprintf(&b, `<div>%s</div>`, bytes.Replace(svg, []byte("<svg "), []byte(`<svg style="max-width:100%;height:auto" `), 1))
 	fmt.Fprintf(&b, "<pre>%s</pre>", html.EscapeString(Text(p)))
-	fmt.Fprintf(&b, `<div style="overflow-x:auto">%s</div>`, svg)
 	for ki, k := range p.Kernels {
 		fmt.Fprintf(&b, "<details><summary>kernel %d: %s on %s — IR and generated source</summary>", ki+1, html.EscapeString(k.Name), html.EscapeString(k.Device))
 		fmt.Fprintf(&b, "<p>IR (the kernel's key):</p><pre>%s</pre>", html.EscapeString(k.IR))

@@ -159,3 +159,18 @@ func TestDocsListEveryOption(t *testing.T) {
 		}
 	}
 }
+
+// A statement is named by its first line, with " …" when more follow.
+func TestLabel(t *testing.T) {
+	for _, tc := range []struct{ stmt, want string }{
+		{"y = step.Call(x)", "y = step.Call(x)"},
+		{"s := 0\nfor _, x := range xs {\n\ts += x\n}", "s := 0 …"},
+		{"\n\n  a  :=  1 \n", "a := 1"},
+		{"x := tensor.Arange(1024).Mul(2).Add(1).Realize()\ny := x", "x := tensor.Arange(1024).Mul(2).Add(1).…"},
+		{"", ""},
+	} {
+		if got := label(tc.stmt); got != tc.want {
+			t.Errorf("label(%q) = %q, want %q", tc.stmt, got, tc.want)
+		}
+	}
+}

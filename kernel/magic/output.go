@@ -290,7 +290,10 @@ func (p *progress) update(pr timing.Progress) {
 		return
 	}
 	p.last = t
-	d := display.Data{Bundle: display.Bundle{"text/plain": progressLine(p.name, pr)}}
+	// HTML only: the browser front ends update it in place, and jupyter
+	// console (which prints a display's text/plain and ignores updates)
+	// shows nothing instead of a line that would stay on the screen.
+	d := display.Data{Bundle: display.Bundle{"text/html": `<pre class="tick-progress">` + html.EscapeString(progressLine(p.name, pr)) + "</pre>"}}
 	if p.id == "" {
 		p.id = "tick-progress-" + uuid.NewString()
 		d.ID = p.id

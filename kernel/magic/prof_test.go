@@ -208,7 +208,7 @@ step := tensor.JIT(func(in ...*tensor.Tensor) *tensor.Tensor { return in[0].Mul(
 		t.Fatalf("%d outputs", len(k.pub))
 	}
 	d := k.pub[0]
-	plain := visible(t, d, "2 kernel(s)", "why a kernel", "reduce")
+	plain := visible(t, d, "2 kernels", "why a kernel", "reduce", "estimated 256 FLOP, 1.09 kB per launch")
 	h := d.Bundle["text/html"].(string)
 	if !strings.Contains(h, "<details><summary>kernel 1") || !strings.Contains(h, "cluster_k1") && !strings.Contains(h, "kernel 2: ") {
 		t.Errorf("html lacks the kernel sections or clusters:\n%.500s", h)

@@ -142,11 +142,25 @@ func onceBuildWarning(rs ...*timing.Result) {
 // Label shortens a statement to name its result in tables and charts.
 func Label(stmt string) string { return label(stmt) }
 
-// label shortens a statement to name its result in tables and charts.
+// label shortens a statement to name its result in tables and charts: its
+// first line, spaces collapsed, with " …" when more lines follow (a %%timeit
+// body), cut to 40 characters.
 func label(stmt string) string {
-	s := strings.Join(strings.Fields(stmt), " ")
+	var lines []string
+	for _, l := range strings.Split(stmt, "\n") {
+		if l = strings.Join(strings.Fields(l), " "); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	s := lines[0]
 	if r := []rune(s); len(r) > 40 {
-		s = string(r[:39]) + "…"
+		return string(r[:39]) + "…"
+	}
+	if len(lines) > 1 {
+		s += " …"
 	}
 	return s
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/tick-kernel/tick/internal/units"
 )
 
 // Stats is a snapshot of the runtime's counters since the last ResetCounters.
@@ -45,8 +47,9 @@ func (s Stats) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "kernels launched %d, compiled %d (%d of them loaded from disk), cache hits %d, JIT captures %d, replays %d\n",
 		s.KernelsLaunched, s.KernelsCompiled, s.KernelsFromDisk, s.CacheHits, s.JITCaptures, s.JITReplays)
-	fmt.Fprintf(&b, "estimated FLOPs %d, estimated bytes %d, memory in use %d B in %d buffers (%d B pooled)\n",
-		s.EstFLOPs, s.EstBytes, s.MemoryInUse, s.Buffers, s.MemoryPooled)
+	fmt.Fprintf(&b, "estimated %s, %s; memory in use %s in %d buffers (%s pooled)\n",
+		units.Quantity(float64(s.EstFLOPs), "FLOP"), units.Quantity(float64(s.EstBytes), "B"),
+		units.Quantity(float64(s.MemoryInUse), "B"), s.Buffers, units.Quantity(float64(s.MemoryPooled), "B"))
 	fmt.Fprintf(&b, "time: graph %v, schedule %v, codegen %v, compile %v, alloc %v, transfer %v, launch %v, device %v, sync wait %v",
 		s.GraphBuild, s.Schedule, s.Codegen, s.Compile, s.Alloc, s.Transfer, s.Launch, s.DeviceExec, s.SyncWait)
 	if s.Transfers > 0 {

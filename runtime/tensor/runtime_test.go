@@ -145,7 +145,7 @@ func TestCountersCountPhasesAndCache(t *testing.T) {
 			t.Errorf("phase %s has no time", name)
 		}
 	}
-	if c.MemoryInUse <= 0 || !strings.Contains(c.String(), "estimated FLOPs") {
+	if c.MemoryInUse <= 0 || !strings.Contains(c.String(), "FLOP, ") {
 		t.Errorf("memory %d, text %q", c.MemoryInUse, c.String())
 	}
 }

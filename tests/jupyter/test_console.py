@@ -77,6 +77,9 @@ class ConsoleInTmuxTests(unittest.TestCase):
         self.assertRegex(tail, r"per loop \((median (± |\[)95% confidence interval\]?|median of)",
                          f"the final headline is not on the screen:\n{tail}")
         self.assertIn("provenance", tail)
+        # The progress line (HTML only: console prints text/plain and ignores
+        # the updates that replace it) is not left on the screen.
+        self.assertNotIn("elapsed", tail, f"the progress line stayed on the screen:\n{tail}")
 
         self.type("%%timeit -n 10 -r 7")
         self.wait_for("...:", timeout=20)  # is_complete: incomplete, a continuation prompt

@@ -55,7 +55,7 @@ class ProfBrowserTests(ServerTestCase):
 
         # %viz: the summary, the SVG graph with kernel clusters, collapsed sections.
         vz = texts[2]
-        for want in ("2 kernel(s)", "why a kernel: a reduce", "kernel 1: R_128_128_r128 on"):
+        for want in ("2 kernels", "why a kernel: a reduce", "kernel 1: R_128_128_r128 on"):
             self.assertIn(want, vz)
         area = "Jupyter.notebook.get_cells()[2].output_area.element[0]"
         self.assertGreaterEqual(browser.eval(f"{area}.querySelectorAll('svg g.cluster').length"), 2)
