@@ -362,6 +362,9 @@ func timelineTitle(p *profile.Profile, o profile.Overlap, dense []string) string
 	}
 	t += fmt.Sprintf("\ndevice busy %.0f%% of wall · %.0f%% of host work ran while a device was busy",
 		100*o.DeviceUtilization(), 100*o.HostHidden())
+	if c, n := p.Compiling(); o.Wall > 0 && float64(c) > profile.CompileDominates*float64(o.Wall) {
+		t += fmt.Sprintf(" · compiling %d kernels: %.0f%% of wall", n, 100*float64(c)/float64(o.Wall))
+	}
 	if len(dense) > 0 {
 		t += "\naggregated (bar height = busy share of each column): "
 		for i, d := range dense {

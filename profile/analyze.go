@@ -182,6 +182,26 @@ func (p *Profile) Phases() map[tensor.EventKind]time.Duration {
 	return out
 }
 
+// Compiling is how long kernels were being compiled (or loaded from the
+// disk cache) during p, as a union of their compile spans (a schedule's
+// kernels compile concurrently), and how many were compiled or loaded:
+// memory-cache hits cost nothing and are not counted.
+func (p *Profile) Compiling() (time.Duration, int) {
+	n := 0
+	t := total(spans(p.Events, func(e tensor.Event) bool {
+		if e.Kind == tensor.EventCompile && e.Detail != "memory cache" {
+			n++
+			return true
+		}
+		return false
+	}))
+	return time.Duration(t), n
+}
+
+// CompileDominates is the share of the wall time above which a profile
+// is said to be mostly the C compiler's.
+const CompileDominates = 0.5
+
 // JITCalls counts p's JIT calls by phase ("cold", "capture", "replay").
 func (p *Profile) JITCalls() map[string]int {
 	out := map[string]int{}

@@ -291,3 +291,24 @@ func TestTextWidth(t *testing.T) {
 		}
 	}
 }
+
+// A profile that is mostly the C compiler says so (and how many kernels
+// were compiled); one whose kernels came from the memory cache does not.
+func TestCompileDominates(t *testing.T) {
+	mk := func(detail string) *Profile {
+		evs := []tensor.Event{kernel("E_256", "CPU", 9000*us1, 9100*us1),
+			{Kind: tensor.EventCompile, Name: "E_256", Device: "CPU", Detail: detail, Start: 100 * us1, End: 8900 * us1},
+			{Kind: tensor.EventCompile, Name: "R_r256", Device: "CPU", Detail: detail, Start: 200 * us1, End: 8800 * us1}}
+		return FromRecording("y = step.Call(x)", &tensor.Recording{Events: evs, Duration: 10 * time.Millisecond}, 0)
+	}
+	p := mk("compiled")
+	if c, n := p.Compiling(); c != 8800*us1 || n != 2 {
+		t.Errorf("Compiling() = %v, %d; want 8.8 ms (the union), 2", c, n)
+	}
+	if text := strings.Join(strings.Fields(p.Text()), " "); !strings.Contains(text, "warning: compiling 2 kernels took 8.80 ms of the 10.0 ms wall (88%)") {
+		t.Errorf("no compile warning:\n%s", p.Text())
+	}
+	if text := mk("memory cache").Text(); strings.Contains(text, "compiling") {
+		t.Errorf("compile warning for memory-cache hits:\n%s", text)
+	}
+}

@@ -144,6 +144,12 @@ func (p *Profile) Warnings() []string {
 	if p.Clamped > 0 {
 		w = append(w, fmt.Sprintf("%d events' stamps were moved forward (by at most the clocks' 50 µs error bound) so that none starts before the profile, before its enqueue or ends before it starts: host spans read the monotonic clock, device lanes the runtime's phase clock", p.Clamped))
 	}
+	if c, n := p.Compiling(); p.Overlap().Wall > 0 && float64(c) > CompileDominates*float64(p.Overlap().Wall) {
+		o := p.Overlap()
+		w = append(w, fmt.Sprintf("compiling %d kernels took %s of the %s wall (%s): this profile is mostly the first call's compile, "+
+			"not the statement's work; the zoomed panel shows the calls after it; profile again (the kernels now come from the "+
+			"cache), or run `tick warm` once to compile the tutorial notebooks' kernels ahead", n, dur(c), dur(o.Wall), pct(float64(c)/float64(o.Wall))))
+	}
 	if p.Debug >= 2 {
 		w = append(w, fmt.Sprintf("DEBUG=%d waits for every kernel to time it: the overlap above is what the forced waits leave, not how the program normally runs", p.Debug))
 	}
