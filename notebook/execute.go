@@ -39,11 +39,13 @@ type Progress struct {
 	// N is the position among code cells (1-based) and Total their number.
 	N, Total int
 	// Cell is the position of the cell in the notebook (1-based, all cells
-	// counted), as a person counts cells in the notebook.
-	Cell      int
-	FirstLine string
-	Elapsed   time.Duration
-	Status    string
+	// counted); Count its execution count (0 for an empty cell, which is
+	// skipped): the number the page shows as In[Count] and error positions
+	// as cell[Count].
+	Cell, Count int
+	FirstLine   string
+	Elapsed     time.Duration
+	Status      string
 	// Err is the cell's error when Status is error or timeout.
 	Err *session.Error
 }
@@ -59,7 +61,7 @@ type CellError struct {
 }
 
 func (e *CellError) Error() string {
-	return fmt.Sprintf("notebook: cell %d (%s) failed: %s", e.Cell, e.FirstLine, e.Err.Error())
+	return fmt.Sprintf("notebook: cell[%d] (%s) failed: %s", e.Count, e.FirstLine, e.Err.Error())
 }
 
 // ErrStuck is wrapped by Execute's error when a cell did not stop after an
@@ -96,6 +98,7 @@ func Execute(ctx context.Context, nb *Notebook, r session.Runner, opts Options) 
 			continue
 		}
 		count++
+		p.Count = count
 		c.ExecutionCount = intPtr(count)
 		start := time.Now()
 		res, stuck := runCell(ctx, r, c, count, rec, opts)

@@ -125,10 +125,10 @@ func TestExecuteStopsAtError(t *testing.T) {
 	if !errors.As(err, &ce) {
 		t.Fatalf("err = %v, want *CellError", err)
 	}
-	if ce.Cell != 2 || ce.Err.Name != "Panic" || ce.Err.Value != "boom" {
+	if ce.Cell != 2 || ce.Count != 2 || ce.Err.Name != "Panic" || ce.Err.Value != "boom" {
 		t.Errorf("CellError = %+v, want cell 2 Panic boom", ce)
 	}
-	if !strings.Contains(err.Error(), "cell 2") || !strings.Contains(err.Error(), "boom") {
+	if !strings.Contains(err.Error(), "cell[2] (") || !strings.Contains(err.Error(), "boom") {
 		t.Errorf("message %q does not name the cell and the error", err)
 	}
 	if got := outline(nb.Cells[1]); !reflect.DeepEqual(got, []string{"stdout:b\n", "error:Panic:boom"}) {

@@ -6,10 +6,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"strings"
 
+	"github.com/tick-kernel/tick/kernel/gocompile"
 	"github.com/tick-kernel/tick/notebook"
 	"github.com/tick-kernel/tick/notebook/export"
 )
@@ -76,22 +79,47 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "run it: cd %s && go run .\n", *dir)
 		return nil
 	}
-	if err := os.WriteFile(modFile, []byte(goMod(*dir, prog.TickImports)), 0o644); err != nil {
+	src := ""
+	if prog.TickImports && tickModuleVersion() == "" {
+		// A development build: go.mod replaces tick by the clone it was
+		// built from, so the program builds against the same source.
+		if h, err := gocompile.ReadHost(""); err == nil {
+			src = h.MainDir
+		}
+	}
+	if err := os.WriteFile(modFile, []byte(goMod(*dir, prog.TickImports, src)), 0o644); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "wrote %s\n", modFile)
-	if prog.TickImports && tickModuleVersion() == "" {
-		fmt.Fprintf(stdout, "it imports tick's packages, and this tick is a development build: in %s run\n"+
-			"  go mod edit -replace %s=/path/to/your/tick/clone && go mod tidy\n", *dir, export.Module)
-	} else if prog.TickImports {
-		fmt.Fprintf(stdout, "it imports tick's packages: in %s run go mod tidy (go.mod requires %s %s)\n", *dir, export.Module, tickModuleVersion())
+	if prog.TickImports {
+		if tickModuleVersion() == "" && src == "" {
+			fmt.Fprintf(stdout, "it imports tick's packages, and this tick was built without its source path (-trimpath): in %s run\n"+
+				"  go mod edit -replace %s=/path/to/your/tick/clone && go mod tidy\n", *dir, export.Module)
+			return nil
+		}
+		// go.sum: the modules tick's packages use, from the module cache
+		// (or the proxy); without it `go run .` stops at the first import.
+		tidy := exec.Command("go", "mod", "tidy")
+		tidy.Dir = *dir
+		if out, err := tidy.CombinedOutput(); err != nil {
+			fmt.Fprintf(stdout, "it imports tick's packages; `go mod tidy` in %s failed (%v):\n%s"+
+				"fix that (a Go toolchain on PATH, the module proxy or cache reachable), then go run .\n", *dir, err, out)
+			return nil
+		}
+		how := "tick " + tickModuleVersion()
+		if src != "" {
+			how = "the tick source it was built from, " + src
+		}
+		fmt.Fprintf(stdout, "it imports tick's packages: go.mod resolves them to %s (go mod tidy wrote go.sum)\n", how)
 	}
 	fmt.Fprintf(stdout, "run it: cd %s && go run .\n", *dir)
 	return nil
 }
 
-// goMod is the go.mod of an exported program.
-func goMod(dir string, tick bool) string {
+// goMod is the go.mod of an exported program: tick required at this
+// binary's version, or replaced by its source directory src for a
+// development build.
+func goMod(dir string, tick bool, src string) string {
 	name := strings.Map(func(r rune) rune {
 		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.' {
 			return r
@@ -101,11 +129,24 @@ func goMod(dir string, tick bool) string {
 		}
 		return '-'
 	}, filepath.Base(dir))
-	s := fmt.Sprintf("module %s\n\ngo 1.22\n", name)
-	if v := tickModuleVersion(); tick && v != "" {
+	s := fmt.Sprintf("module %s\n\ngo %s\n", name, goDirective())
+	switch v := tickModuleVersion(); {
+	case tick && v != "":
 		s += fmt.Sprintf("\nrequire %s %s\n", export.Module, v)
+	case tick && src != "":
+		s += fmt.Sprintf("\nrequire %s v0.0.0\n\nreplace %s => %s\n", export.Module, export.Module, src)
 	}
 	return s
+}
+
+// goDirective is the go version of the exported go.mod: tick's own (its
+// packages need it), read from this binary's toolchain.
+func goDirective() string {
+	v := strings.TrimPrefix(runtime.Version(), "go")
+	if parts := strings.SplitN(v, ".", 3); len(parts) >= 2 {
+		return parts[0] + "." + parts[1] + ".0"
+	}
+	return "1.22"
 }
 
 // tickModuleVersion is this binary's module version when it was built

@@ -160,8 +160,18 @@ func TestExportCommand(t *testing.T) {
 	if err != nil || !strings.Contains(string(src), "func main() {") {
 		t.Errorf("main.go: %v\n%s", err, src)
 	}
-	if mod, _ := os.ReadFile(filepath.Join(dir, "go.mod")); !strings.HasPrefix(string(mod), "module tour\n") {
-		t.Errorf("go.mod = %q", mod)
+	if mod, _ := os.ReadFile(filepath.Join(dir, "go.mod")); !strings.HasPrefix(string(mod), "module tour\n") ||
+		!strings.Contains(string(mod), "replace github.com/tick-kernel/tick => ") {
+		t.Errorf("go.mod = %q, want tick replaced by the source this binary was built from", mod)
+	}
+	// As printed: cd DIR && go run . (no go mod edit, no tidy by hand).
+	if testing.Short() {
+		t.Skip("go run of the exported program: not in -short")
+	}
+	goRun := exec.Command("go", "run", ".")
+	goRun.Dir = dir
+	if b, err := goRun.CombinedOutput(); err != nil {
+		t.Errorf("go run . in %s: %v\n%s", dir, err, b)
 	}
 	for _, tc := range []struct {
 		args []string
@@ -175,5 +185,36 @@ func TestExportCommand(t *testing.T) {
 		if code := run(tc.args, &out, &errOut); code == 0 || !strings.Contains(errOut.String(), tc.want) {
 			t.Errorf("%v: exit %d, stderr %q (want %q)", tc.args, code, errOut.String(), tc.want)
 		}
+	}
+}
+
+// tick run names a cell by one number, its execution count, in the
+// progress line, the failure and the error's position alike (a markdown
+// cell and an empty code cell before it do not make a second number).
+func TestRunNamesCellsByOneNumber(t *testing.T) {
+	dir := t.TempDir()
+	nb := filepath.Join(dir, "fail.ipynb")
+	cells := []map[string]any{
+		{"cell_type": "markdown", "id": "m", "metadata": map[string]any{}, "source": "# notes"},
+		{"cell_type": "code", "id": "a", "metadata": map[string]any{}, "source": "x := 1", "outputs": []any{}, "execution_count": nil},
+		{"cell_type": "code", "id": "e", "metadata": map[string]any{}, "source": "", "outputs": []any{}, "execution_count": nil},
+		{"cell_type": "code", "id": "b", "metadata": map[string]any{}, "source": "var s []int\ns[3] = x", "outputs": []any{}, "execution_count": nil},
+	}
+	b, _ := json.Marshal(map[string]any{"nbformat": 4, "nbformat_minor": 5, "metadata": map[string]any{}, "cells": cells})
+	if err := os.WriteFile(nb, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	if code := run([]string{"run", nb, "-o", filepath.Join(dir, "out.ipynb")}, &out, &errOut); code != 1 {
+		t.Fatalf("exit %d, want 1: %s", code, errOut.String())
+	}
+	text := out.String() + errOut.String()
+	for _, want := range []string{"cell[2]   var s []int", "cell[2] (var s []int) failed:", "cell[2]:2:"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("output lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "cell 4") || strings.Contains(text, "cell[4]") {
+		t.Errorf("the failing cell is named by a second number:\n%s", text)
 	}
 }

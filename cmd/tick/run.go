@@ -180,13 +180,15 @@ func writeFileAtomic(path, input string, write func(io.Writer) error) error {
 	return notebook.WriteFile(path, perm, write)
 }
 
-// printProgress prints one line per cell:
-// "[3/12] cell 4  fmt.Println(x)  0.42s  ok".
+// printProgress prints one line per code cell, the cell named by its
+// execution count as the page's In[3] and error positions (cell[3]:2:1)
+// name it: "[3/12] cell[3]  fmt.Println(x)  0.42s  ok".
 func printProgress(w io.Writer, p notebook.Progress) {
 	width := len(fmt.Sprint(p.Total))
-	line := fmt.Sprintf("[%*d/%d] cell %-3d %-40s %7.2fs  %s", width, p.N, p.Total, p.Cell, p.FirstLine, p.Elapsed.Seconds(), p.Status)
+	name := fmt.Sprintf("cell[%d]", p.Count)
+	line := fmt.Sprintf("[%*d/%d] %-9s %-40s %7.2fs  %s", width, p.N, p.Total, name, p.FirstLine, p.Elapsed.Seconds(), p.Status)
 	if p.Status == notebook.StatusSkipped {
-		line = fmt.Sprintf("[%*d/%d] cell %-3d %-40s %8s  %s", width, p.N, p.Total, p.Cell, "(empty)", "", p.Status)
+		line = fmt.Sprintf("[%*d/%d] %-9s %-40s %8s  %s", width, p.N, p.Total, "", "(empty)", "", p.Status)
 	}
 	if p.Err != nil {
 		line += ": " + p.Err.Error()
@@ -198,7 +200,7 @@ func printProgress(w io.Writer, p notebook.Progress) {
 func describeFailure(err error, f *runFlags) string {
 	var ce *notebook.CellError
 	if errors.As(err, &ce) {
-		msg := fmt.Sprintf("cell %d (%s) failed: %s", ce.Cell, ce.FirstLine, ce.Err.Error())
+		msg := fmt.Sprintf("cell[%d] (%s) failed: %s", ce.Count, ce.FirstLine, ce.Err.Error())
 		if errors.Is(ce.Err, cell.Timeout) {
 			return msg
 		}
