@@ -5,8 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 nb=${1:-notebooks/01-timing-basics.ipynb}
-mkdir -p bin out
-go build -ldflags "-X github.com/tick-kernel/tick/internal/version.commit=$(git rev-parse --short HEAD 2>/dev/null)" -o bin/tick ./cmd/tick
+mkdir -p out
+scripts/build-tick.sh
 name=$(basename "$nb" .ipynb)
 bin/tick run "$nb" -o "out/$name.ipynb" --html "out/$name.html"
 echo

@@ -115,6 +115,7 @@ format_vet() {
 
 hygiene() {
   if ! go mod tidy -diff; then echo "go.mod/go.sum are not tidy: run go mod tidy"; exit 1; fi
+  scripts/check-docs.sh
   tree_state() { git status --porcelain --untracked-files=all; git diff; }
   if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
     local before
@@ -142,8 +143,7 @@ nocgo() {
 }
 
 build() {
-  mkdir -p bin
-  go build -ldflags "-X github.com/tick-kernel/tick/internal/version.commit=$(git rev-parse --short HEAD 2>/dev/null)" -o bin/tick ./cmd/tick
+  scripts/build-tick.sh
   bin/tick install --name tick
 }
 
@@ -159,7 +159,7 @@ jupyter_clients() {
 stage "install dependencies (scripts/install-deps.sh)"             scripts/install-deps.sh
 stage "install-deps waits for a held package lock"                 scripts/test-apt-lock.sh
 stage "gofmt / go vet"                                             format_vet
-stage "hygiene: go.mod tidy, go generate changes nothing"          hygiene
+stage "hygiene: go.mod tidy, docs agree, go generate changes nothing" hygiene
 stage "go test"                                                    go test -count=1 -timeout 20m ./...
 # The session's interrupt flag is unsynchronised on purpose (a plain read per
 # loop iteration); race builds use a synchronised variant (kernel/session/stopflag_race.go).
