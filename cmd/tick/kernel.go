@@ -58,6 +58,13 @@ func runKernel(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "tick: kernel %s ready (shell port %d), %d ms after process start\n",
 			versionString(), k.Port("shell"), time.Since(processStart).Milliseconds())
 	}
+	// A kernel outlives nothing that started it: when the front end dies
+	// (its terminal closed, the notebook server killed), the kernel and
+	// its engine end too.
+	watchParent(func(why string) {
+		fmt.Fprintf(stderr, "tick: %s: shutting the kernel down\n", why)
+		k.Stop()
+	})
 	go func() {
 		for s := range sigs {
 			if s == syscall.SIGTERM {

@@ -6,6 +6,10 @@ cell's answer on the same connection, the processes left behind.
 """
 import os
 import re
+import signal
+import subprocess
+import sys
+import textwrap
 import time
 import unittest
 
@@ -159,6 +163,69 @@ class MemoryInACgroup(unittest.TestCase):
         ceiling = stdout_of(outs) + "".join(result_of(outs))
         self.assertIn("1.50 GiB", ceiling, f"the engine did not find the cgroup's limit: {outs}")
         self.assertIn(f"cgroup v{self.cg.version}", ceiling)
+
+
+
+def children(pid):
+    """Pids of the processes whose parent is pid."""
+    out = []
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open(f"/proc/{d}/stat") as f:
+                    if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        out.append(int(d))
+            except (OSError, ValueError, IndexError):
+                pass
+    return out
+
+
+def alive(pid):
+    """Whether pid is a live process (a zombie waiting to be reaped is not)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+LAUNCHER = textwrap.dedent("""
+    import sys, time
+    from jupyter_client.manager import KernelManager
+    km = KernelManager(kernel_name=sys.argv[1])
+    km.start_kernel()
+    kc = km.client()
+    kc.start_channels()
+    kc.wait_for_ready(timeout=60)
+    kc.execute('x := 1')
+    kc.execute('for {\\n}')  # the kernel is busy when its parent dies
+    time.sleep(1)
+    print(km.provisioner.process.pid, flush=True)
+    time.sleep(3600)
+""")
+
+
+class ParentDeath(unittest.TestCase):
+    """Problem 6: killing the front end (jupyter console's terminal) left
+    `tick kernel` running, idle or spinning; ipykernel exits."""
+
+    def test_kernel_exits_within_5_seconds_of_its_parent(self):
+        launcher = subprocess.Popen([sys.executable, "-c", LAUNCHER, KERNEL], stdout=subprocess.PIPE, text=True)
+        self.addCleanup(launcher.stdout.close)
+        self.addCleanup(launcher.kill)
+        kernel = int(launcher.stdout.readline())
+        self.addCleanup(lambda: os.kill(kernel, signal.SIGKILL) if alive(kernel) else None)
+        engines = children(kernel)
+        launcher.kill()
+        launcher.wait()
+        start = time.monotonic()
+        while time.monotonic() - start < 30 and (alive(kernel) or any(alive(e) for e in engines)):
+            time.sleep(0.05)
+        took = time.monotonic() - start
+        self.assertFalse(alive(kernel), "the kernel outlived its parent by 30 s")
+        self.assertTrue(engines, "the kernel had no engine process")
+        self.assertFalse(any(alive(e) for e in engines), "the engine outlived the kernel")
+        self.assertLess(took, 5, f"the kernel took {took:.1f} s to exit after its parent died")
 
 
 if __name__ == "__main__":
