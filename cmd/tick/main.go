@@ -63,7 +63,12 @@ func main() {
 	// Start-up caches (go-graphviz's) went to the user's cache directory;
 	// the program and its cells get the TMPDIR they were started with.
 	usercache.Restore()
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	if err := usercache.Problem(); err != nil {
+		fmt.Fprintf(os.Stderr, "tick: go-graphviz's cache: %v (it compiles into a private directory at each start)\n", err)
+	}
+	code := run(os.Args[1:], os.Stdout, os.Stderr)
+	usercache.RemovePrivate()
+	os.Exit(code)
 }
 
 func run(args []string, stdout, stderr io.Writer) int {

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 
 	"github.com/tick-kernel/tick/internal/memlimit"
+	"github.com/tick-kernel/tick/internal/privdir"
 	"github.com/tick-kernel/tick/kernel/session"
 	"github.com/tick-kernel/tick/kernel/supervisor"
 )
@@ -26,14 +27,26 @@ func newRunner(f engineFlags, log io.Writer) (r session.Runner, close func(), er
 		// The engine reports it in every cell (it reads the same variable).
 		fmt.Fprintf(log, "tick: %v\n", err)
 	}
+	// The kernel's private temporary directory: what must not go to a
+	// cache (a refused cache's fallback) goes here, and it is removed
+	// when the kernel ends (internal/privdir).
+	tmp, err := os.MkdirTemp("", "tick-kernel-")
+	if err != nil {
+		return nil, nil, fmt.Errorf("creating the kernel's temporary directory: %w", err)
+	}
+	env := append(os.Environ(), privdir.TempEnv+"="+tmp)
 	s := supervisor.New(supervisor.Config{
 		Command: func() *exec.Cmd {
 			cmd := exec.Command(self, f.engineArgs()...)
 			cmd.Stdout = os.Stdout
+			cmd.Env = env
 			return cmd
 		},
 		Log:    log,
 		Memory: ceiling,
 	})
-	return s, s.Close, nil
+	return s, func() {
+		s.Close()
+		os.RemoveAll(tmp)
+	}, nil
 }

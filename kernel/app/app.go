@@ -11,6 +11,8 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/tick-kernel/tick/internal/privdir"
+	"github.com/tick-kernel/tick/internal/usercache"
 	"github.com/tick-kernel/tick/kernel/gocompile"
 	"github.com/tick-kernel/tick/kernel/magic"
 	"github.com/tick-kernel/tick/kernel/magic/compiled"
@@ -54,6 +56,10 @@ func New(opts session.Options) (*magic.Runner, error) {
 		return nil, fmt.Errorf("app: registering the magics: %w", err)
 	}
 	tensor.SetDebugWriter(engine.Stdout())
+	// A cache directory refused (another user could write it) is said in
+	// the running cell, or the next one (internal/privdir).
+	privdir.SetReporter(func(err error) { fmt.Fprintf(engine.Stderr(), "tick: %v\n", err) })
+	privdir.Report(usercache.Problem())
 	tensor.SetWaitHook(func() error {
 		if engine.Interrupted() {
 			return errInterruptedWait

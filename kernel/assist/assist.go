@@ -14,10 +14,11 @@ package assist
 import (
 	"fmt"
 	"go/token"
-	"os"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
+
+	"github.com/tick-kernel/tick/internal/privdir"
 )
 
 // Scope is what the assistant reads from a session.
@@ -114,9 +115,7 @@ func New(scope Scope, opts Options) *Assistant {
 	}
 	cache := opts.CacheDir
 	if cache == "" {
-		if d, err := os.UserCacheDir(); err == nil {
-			cache = filepath.Join(d, "tick", "assist")
-		}
+		cache = filepath.Join(privdir.Root(), "assist")
 	}
 	if cache == "-" {
 		cache = ""
@@ -127,6 +126,9 @@ func New(scope Scope, opts Options) *Assistant {
 		fset := token.NewFileSet()
 		l = &loader{fset: fset, imp: newImporter(fset, root)}
 		l.imp.cache = l.imp.cacheDir(cache)
+		if l.imp.cache != "" && privdir.Ensure(l.imp.cache) != nil {
+			l.imp.cache = "" // not the user's alone: its types are not trusted (internal/privdir)
+		}
 		l.imp.checked = l.writeSoon
 		l.docs.init()
 		loaders[[2]string{root, cache}] = l

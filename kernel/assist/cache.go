@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"golang.org/x/tools/go/gcexportdata"
+
+	"github.com/tick-kernel/tick/internal/privdir"
 )
 
 // Packages' types are kept on disk, one file per package (gcexportdata),
@@ -92,7 +94,7 @@ func (a *loader) writeCache() {
 	a.writing.Lock()
 	defer a.writing.Unlock()
 	a.pending.Store(false)
-	if err := os.MkdirAll(a.imp.cache, 0o755); err != nil {
+	if err := privdir.Ensure(a.imp.cache); err != nil {
 		return
 	}
 	// Files a process stopped while writing.

@@ -16,6 +16,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/tick-kernel/tick/internal/privdir"
 )
 
 // formatVersion changes when the layout of wrapper plugins changes, so
@@ -242,13 +244,23 @@ func dirHash(dir string) (string, error) {
 // buildAndLoad makes pkg's plugin (unless the cache has it) and loads it.
 func (b *Builder) buildAndLoad(ctx context.Context, p Progress, start time.Time, pkg *Package) error {
 	pkg.Plugin = filepath.Join(b.root, "plugins", pkg.key+".so")
-	if _, err := os.Stat(pkg.Plugin); err == nil {
+	if fi, err := os.Lstat(pkg.Plugin); err == nil && fi.Mode().IsRegular() {
 		pkg.Cached = true
 	} else if err := b.build(ctx, p, start, pkg); err != nil {
 		return err
 	}
 	p.emit(start, "loading", pkg.Plugin)
 	syms, err := load(pkg)
+	var le *LoadError
+	if err != nil && pkg.Cached && errors.As(err, &le) && le.Hint == "" {
+		// A damaged cache entry (truncated, overwritten): build it again.
+		os.Remove(pkg.Plugin)
+		pkg.Cached = false
+		if err := b.build(ctx, p, start, pkg); err != nil {
+			return err
+		}
+		syms, err = load(pkg)
+	}
 	if err != nil {
 		return err
 	}
@@ -312,7 +324,7 @@ func (b *Builder) build(ctx context.Context, p Progress, start time.Time, pkg *P
 		}
 		return &BuildError{Package: pkg.Path, Output: compilerOutput(errs)}
 	}
-	if err := os.Rename(tmp, pkg.Plugin); err != nil {
+	if err := privdir.Replace(tmp, pkg.Plugin); err != nil { // a damaged entry (a directory) is replaced too
 		return fmt.Errorf("gocompile: %w", err)
 	}
 	return nil

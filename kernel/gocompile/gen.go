@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/tick-kernel/tick/internal/privdir"
 )
 
 // generatorMain is the symbol generator: yaegi's extract package run on
@@ -57,7 +59,7 @@ func (b *Builder) ensureGenerator(ctx context.Context, p Progress, start time.Ti
 		}
 		return &BuildError{Package: "the symbol generator", Output: errs}
 	}
-	if err := os.Rename(tmp, b.gen); err != nil {
+	if err := privdir.Replace(tmp, b.gen); err != nil {
 		return fmt.Errorf("gocompile: %w", err)
 	}
 	return nil

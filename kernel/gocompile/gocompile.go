@@ -29,6 +29,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/tick-kernel/tick/internal/privdir"
 )
 
 // SessionModule is the module path of the session module: %%go cells are
@@ -220,21 +222,13 @@ func (b *Builder) checkToolchain(ctx context.Context) error {
 	return nil
 }
 
-// privateDir creates dir (and parents) readable only by the user, and
-// refuses a directory that is a symlink or another user's.
+// privateDir creates dir (and parents, mode 0700) and checks it with
+// tick's one check of cache directories (internal/privdir): a directory
+// another user owns or can write, or can replace through a directory above
+// it ($TICK_CACHE_DIR mode 0777, say), is refused, naming it.
 func privateDir(dir string) error {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("gocompile: creating the cache directory: %w", err)
-	}
-	fi, err := os.Lstat(dir)
-	if err != nil {
-		return fmt.Errorf("gocompile: cache directory: %w", err)
-	}
-	if !fi.IsDir() {
-		return fmt.Errorf("gocompile: cache directory %s is not a directory (a symlink?): remove it or set TICK_CACHE_DIR", dir)
-	}
-	if err := ownedByMe(fi); err != nil {
-		return fmt.Errorf("gocompile: cache directory %s: %w; set TICK_CACHE_DIR to a directory of yours", dir, err)
+	if err := privdir.Ensure(dir); err != nil {
+		return fmt.Errorf("gocompile: the cache for compiled Go: %w", err)
 	}
 	return nil
 }

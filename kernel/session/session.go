@@ -312,3 +312,7 @@ const checkpointByCall = rt.CheckpointByCall
 // libraries give it to their debug output so that it lands in the notebook,
 // not on the kernel process's stdout.
 func (s *Session) Stdout() io.Writer { return s.io.Writer("stdout") }
+
+// Stderr is Stdout's standard error: warnings of the runtime's own (a
+// refused cache directory) go there.
+func (s *Session) Stderr() io.Writer { return s.io.Writer("stderr") }

@@ -1,9 +1,10 @@
 package native
 
 import (
+	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
+
+	"github.com/tick-kernel/tick/internal/privdir"
 )
 
 // UnsafeCacheError says why a cache directory was refused: a cached object
@@ -19,40 +20,25 @@ func (e *UnsafeCacheError) Error() string {
 		"(set %s to a directory only you can write)", e.Dir, e.Reason, EnvCacheDir)
 }
 
-// secureCacheDir creates dir (mode 0700 for what it creates) and checks it
-// and its parent: each must be a real directory (not a symbolic link),
-// owned by the current user, and not writable by group or others. On
-// failure it returns a fresh private directory (os.MkdirTemp, mode 0700)
-// and the reason; no shared fallback such as $TMPDIR/tick-<uid> is used
-// when another user owns it.
+// secureCacheDir creates and checks dir with tick's one check of cache
+// directories (internal/privdir: a real directory, owned by the user, not
+// writable by group or others, nor replaceable through a directory above
+// it). On failure it returns a fresh private directory (mode 0700) and the
+// reason; no shared fallback such as $TMPDIR/tick-<uid> is used when
+// another user owns it.
 func secureCacheDir(dir string) (string, error) {
-	problem := func() error {
-		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return &UnsafeCacheError{Dir: dir, Reason: err.Error()}
-		}
-		for _, d := range []string{dir, filepath.Dir(dir)} {
-			fi, err := os.Lstat(d)
-			if err != nil {
-				return &UnsafeCacheError{Dir: dir, Reason: err.Error()}
-			}
-			if !fi.IsDir() {
-				return &UnsafeCacheError{Dir: dir, Reason: d + " is not a directory (a symbolic link?)"}
-			}
-			if err := ownedByMe(fi); err != nil {
-				return &UnsafeCacheError{Dir: dir, Reason: d + " is " + err.Error()}
-			}
-			if fi.Mode().Perm()&0o022 != 0 {
-				return &UnsafeCacheError{Dir: dir, Reason: fmt.Sprintf("%s is writable by group or others (mode %v)", d, fi.Mode().Perm())}
-			}
-		}
-		return nil
-	}()
-	if problem == nil {
+	err := privdir.Ensure(dir)
+	if err == nil {
 		return dir, nil
 	}
-	private, err := os.MkdirTemp("", "tick-kernels-")
-	if err != nil {
-		return "", fmt.Errorf("%w (and no private directory: %v)", problem, err)
+	var unsafe *privdir.UnsafeError
+	problem := &UnsafeCacheError{Dir: dir, Reason: err.Error()}
+	if errors.As(err, &unsafe) {
+		problem.Reason = unsafe.Reason
+	}
+	private, perr := privdir.Private("tick-kernels-")
+	if perr != nil {
+		return "", fmt.Errorf("%w (and no private directory: %v)", problem, perr)
 	}
 	return private, problem
 }

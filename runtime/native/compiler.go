@@ -15,6 +15,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/tick-kernel/tick/internal/privdir"
 )
 
 // Environment variables read by Default.
@@ -329,8 +331,8 @@ func (c *Compiler) open(path, key, src string, origin Origin, symbols []string) 
 // renamed into place, so concurrent processes never see a partial file.
 func (c *Compiler) build(key, src, name string) (string, error) {
 	dir := c.cacheDir
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		if dir, err = os.MkdirTemp("", "tick-kernels-"); err != nil {
+	if err := privdir.Ensure(dir); err != nil {
+		if dir, err = privdir.Private("tick-kernels-"); err != nil {
 			return "", fmt.Errorf("native: no writable directory for kernel %s: %w", name, err)
 		}
 	}
@@ -367,7 +369,7 @@ func (c *Compiler) build(key, src, name string) (string, error) {
 		return "", fmt.Errorf("native: sealing object of kernel %s: %w", name, err)
 	}
 	final := filepath.Join(dir, key+".so")
-	if err := os.Rename(tmp, final); err != nil {
+	if err := privdir.Replace(tmp, final); err != nil { // a damaged entry (a directory) is replaced too
 		return "", fmt.Errorf("native: installing object of kernel %s: %w", name, err)
 	}
 	return final, nil

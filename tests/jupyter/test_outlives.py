@@ -4,11 +4,14 @@ Each class reproduces one failure of the issue through a real Jupyter
 client and checks what the user sees: the cell's error output, the next
 cell's answer on the same connection, the processes left behind.
 """
+import glob
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import textwrap
 import time
 import unittest
@@ -17,6 +20,8 @@ from jupyter_client.manager import KernelManager
 
 import cgroups
 from tickenv import KERNEL, TIMEOUT, run, stdout_of
+
+NOBODY = 65534
 
 RACE = """import "sync"
 m := map[int]int{}
@@ -166,6 +171,78 @@ class MemoryInACgroup(unittest.TestCase):
 
 
 
+def chown_tree(top, uid):
+    for d, dirs, files in os.walk(top):
+        for n in [d] + [os.path.join(d, f) for f in files]:
+            os.chown(n, uid, uid)
+
+
+@unittest.skipUnless(os.geteuid() == 0, "needs root to make files another user owns")
+class PlantedCaches(unittest.TestCase):
+    """Problem 4: with HOME and XDG_CACHE_HOME unset the caches are
+    $TMPDIR/tick-UID: garbage another user planted in go-graphviz's cache
+    there made every tick command panic at start-up; a TICK_CACHE_DIR owned
+    by another user with mode 0777 was accepted for compiled Go, so they
+    could swap plugins under a live kernel."""
+
+    def start(self, **env):
+        km = KernelManager(kernel_name=KERNEL)
+        km.start_kernel(env=dict(os.environ, **env))
+        self.addCleanup(km.shutdown_kernel, now=True)
+        kc = km.client()
+        kc.start_channels()
+        self.addCleanup(kc.stop_channels)
+        kc.wait_for_ready(timeout=TIMEOUT)
+        return km, kc
+
+    def shared_dir(self):
+        d = tempfile.mkdtemp(dir=os.environ.get("TICK_TMP"))
+        self.addCleanup(shutil.rmtree, d, ignore_errors=True)
+        os.chmod(d, 0o1777)  # as /tmp
+        return d
+
+    def test_planted_tmp_cache_is_refused_and_tick_starts(self):
+        shared = self.shared_dir()
+        planted = os.path.join(shared, f"tick-{os.getuid()}")
+        # Garbage under the name go-graphviz's entry really has (from this
+        # suite's own cache), and where native kernels would go.
+        mine = glob.glob(os.path.join(os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")),
+                                      "tick", "go-graphviz", "wazero-*", "*"))
+        entry = os.path.relpath(mine[0], os.path.dirname(os.path.dirname(os.path.dirname(mine[0])))) if mine \
+            else os.path.join("go-graphviz", "wazero-v1.10.1-amd64-linux", "0" * 64)
+        os.makedirs(os.path.dirname(os.path.join(planted, entry)))
+        with open(os.path.join(planted, entry), "w") as f:
+            f.write("WAZEVO planted")
+        os.makedirs(os.path.join(planted, "kernels"))
+        chown_tree(planted, NOBODY)
+        os.chmod(planted, 0o777)
+        km, kc = self.start(HOME="", XDG_CACHE_HOME="", TICK_CACHE_DIR="", TMPDIR=shared)
+        reply, outs = run(kc, 'import "tick/runtime/tensor"\ntensor.Arange(4).Mul(2).Add(1).Realize().Float32s()', timeout=120)
+        self.assertEqual(reply["content"]["status"], "ok", outs)
+        self.assertEqual(result_of(outs), ["[1 3 5 7]"])
+        said = stdout_of(outs, "stderr")
+        self.assertIn(f"refusing the directory {planted}/go-graphviz: it is owned by user {NOBODY}", said)
+        self.assertIn("TICK_CACHE_DIR", said)
+        with open(os.path.join(planted, entry)) as f:
+            self.assertEqual(f.read(), "WAZEVO planted", "the other user's file was touched")
+        self.assertEqual(os.listdir(os.path.join(planted, "kernels")), [], "a kernel was compiled into their directory")
+
+    def test_tick_cache_dir_of_another_user_is_refused_for_compiled_go(self):
+        theirs = os.path.join(self.shared_dir(), "theirs")
+        os.makedirs(theirs)
+        chown_tree(theirs, NOBODY)
+        os.chmod(theirs, 0o777)
+        km, kc = self.start(TICK_CACHE_DIR=theirs)
+        reply, outs = run(kc, "%%go\nfunc Twice(n int) int { return 2 * n }", timeout=600)
+        self.assertEqual(reply["content"]["status"], "error", outs)
+        err = errors_of(outs)[0]
+        self.assertIn(f"refusing the directory {theirs}/", err["evalue"])
+        self.assertIn(f"owned by user {NOBODY}", err["evalue"])
+        self.assertEqual([p for p in glob.glob(os.path.join(theirs, "**"), recursive=True) if p.endswith(".so")], [],
+                         "a plugin was built into their directory")
+        self.assertEqual(result_of(run(kc, "1+1")[1]), ["2"])
+
+
 def children(pid):
     """Pids of the processes whose parent is pid."""
     out = []
@@ -187,6 +264,18 @@ def alive(pid):
             return f.read().rsplit(")", 1)[1].split()[0] != "Z"
     except OSError:
         return False
+
+
+def kernel_tmp(pid):
+    """The kernel's private temporary directory, from its engine's environment."""
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as f:
+            for kv in f.read().split(b"\0"):
+                if kv.startswith(b"TICK_KERNEL_TMP="):
+                    return kv.split(b"=", 1)[1].decode()
+    except OSError:
+        pass
+    return None
 
 
 LAUNCHER = textwrap.dedent("""
@@ -216,6 +305,7 @@ class ParentDeath(unittest.TestCase):
         kernel = int(launcher.stdout.readline())
         self.addCleanup(lambda: os.kill(kernel, signal.SIGKILL) if alive(kernel) else None)
         engines = children(kernel)
+        tmp = [kernel_tmp(e) for e in engines]
         launcher.kill()
         launcher.wait()
         start = time.monotonic()
@@ -226,6 +316,9 @@ class ParentDeath(unittest.TestCase):
         self.assertTrue(engines, "the kernel had no engine process")
         self.assertFalse(any(alive(e) for e in engines), "the engine outlived the kernel")
         self.assertLess(took, 5, f"the kernel took {took:.1f} s to exit after its parent died")
+        for d in tmp:
+            self.assertTrue(d and d.startswith(("/tmp/", os.environ.get("TMPDIR", "/tmp"))), tmp)
+            self.assertFalse(os.path.exists(d), f"the kernel left {d} behind")
 
 
 if __name__ == "__main__":

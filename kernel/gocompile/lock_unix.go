@@ -3,17 +3,9 @@
 package gocompile
 
 import (
-	"fmt"
 	"os"
 	"syscall"
 )
-
-func ownedByMe(fi os.FileInfo) error {
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Getuid() {
-		return fmt.Errorf("owned by user %d, not by you (%d)", st.Uid, os.Getuid())
-	}
-	return nil
-}
 
 // lockFile takes an exclusive lock on f (held until f is closed).
 func lockFile(f *os.File) error { return syscall.Flock(int(f.Fd()), syscall.LOCK_EX) }

@@ -1,9 +1,0 @@
-//go:build !unix
-
-package gocompile
-
-import "os"
-
-func ownedByMe(os.FileInfo) error { return nil }
-func lockFile(*os.File) error     { return nil }
-func tryLockFile(*os.File) bool   { return true }

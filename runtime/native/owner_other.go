@@ -1,7 +1,0 @@
-//go:build !unix
-
-package native
-
-import "os"
-
-func ownedByMe(os.FileInfo) error { return nil }
