@@ -3,6 +3,7 @@ package native
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 
 	"github.com/tick-kernel/tick/internal/privdir"
 )
