@@ -12,6 +12,7 @@ import (
 func init() {
 	Symbols["github.com/tick-kernel/tick/profile/profile"] = map[string]reflect.Value{
 		// function, constant and variable definitions
+		"CompileDominates":    reflect.ValueOf(constant.MakeFromLiteral("0.5", token.FLOAT, 0)),
 		"FromRecording":       reflect.ValueOf(profile.FromRecording),
 		"HostLane":            reflect.ValueOf(constant.MakeFromLiteral("\"host\"", token.STRING, 0)),
 		"InterpretedFrame":    reflect.ValueOf(constant.MakeFromLiteral("\"[interpreted Go: the cell's code, run by yaegi]\"", token.STRING, 0)),

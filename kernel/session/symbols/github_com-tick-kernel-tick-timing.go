@@ -41,6 +41,7 @@ func init() {
 		"ImplausibleGBps":       reflect.ValueOf(constant.MakeFromLiteral("1000", token.FLOAT, 0)),
 		"ImplausibleGFLOPS":     reflect.ValueOf(constant.MakeFromLiteral("512", token.FLOAT, 0)),
 		"Interleave":            reflect.ValueOf(timing.Interleave),
+		"JoinWrapped":           reflect.ValueOf(timing.JoinWrapped),
 		"MannWhitney":           reflect.ValueOf(timing.MannWhitney),
 		"MaxLoadShift":          reflect.ValueOf(constant.MakeFromLiteral("0.25", token.FLOAT, 0)),
 		"MaxLoops":              reflect.ValueOf(constant.MakeFromLiteral("1000000000", token.INT, 0)),
@@ -117,6 +118,7 @@ func init() {
 		"WarnUnidentifiedBuild": reflect.ValueOf(timing.WarnUnidentifiedBuild),
 		"WarnWorstBest":         reflect.ValueOf(timing.WarnWorstBest),
 		"WorstBestFactor":       reflect.ValueOf(constant.MakeFromLiteral("4", token.FLOAT, 0)),
+		"WriteWrapped":          reflect.ValueOf(timing.WriteWrapped),
 
 		// type definitions
 		"CallKind":       reflect.ValueOf((*timing.CallKind)(nil)),
