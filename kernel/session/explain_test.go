@@ -12,7 +12,8 @@ func TestErrorsPointTheRightWay(t *testing.T) {
 		{name: "call_without_arguments_named", code: "x.Transpose()", err: "not enough arguments in call to x.Transpose"},
 		{name: "misspelled_std_package", code: "import \"strngs\"", err: `did you mean "strings"?`},
 		{name: "module_not_available", code: "import \"gonum.org/v1/gonum/mat\"", err: "A module (gonum.org/v1/gonum/mat) is imported when the kernel can build Go"},
-		{name: "func_main_refused", code: "func main() { println(1) }", err: "func main is not run in a notebook"},
-		{name: "main_called_after", code: "main()", err: "main is not defined: a notebook does not run func main"},
+		{name: "main_undefined_answers", code: "main()", err: "undefined: main (no cell has declared func main"},
+		{name: "func_main_runs_at_the_end", code: "func main() { fmt.Println(\"main\") }\nfmt.Println(\"cell\")", out: "cell\nmain\n"},
+		{name: "main_called_after", code: "main()", out: "main\n"},
 	})
 }

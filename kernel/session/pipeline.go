@@ -50,9 +50,6 @@ func (s *Session) runParsed(c cell.Cell, generated func(*cell.Parsed) []ast.Node
 			s.decls.NoteRan(c.Code + "\n" + added)
 		}
 	}()
-	if e := checkDecls(pc); e != nil {
-		return Result{Err: e}
-	}
 	if e := s.importCompiled(pc); e != nil {
 		return Result{Err: e}
 	}
@@ -90,20 +87,6 @@ func (s *Session) runParsed(c cell.Cell, generated func(*cell.Parsed) []ast.Node
 		return Result{}
 	}
 	return s.runValue(c, pc.Value)
-}
-
-// checkDecls rejects declarations a notebook cannot run.
-func checkDecls(pc *cell.Parsed) *Error {
-	if pc.Decls == nil {
-		return nil
-	}
-	for _, d := range pc.Decls.Decls {
-		if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.Name == "main" {
-			return cell.Errorf(cell.CompileError, "%s: func main is not run in a notebook: cells run top to bottom. "+
-				"Rename it (e.g. run) and call it from a cell", pc.Pos(fd.Pos()))
-		}
-	}
-	return nil
 }
 
 // runValue evaluates the cell's trailing expression and renders its value.

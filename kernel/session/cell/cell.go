@@ -84,6 +84,7 @@ var posAnywhere = regexp.MustCompile(`_\.go:(\d+:\d+)`)
 // code compiled as cell n, with its positions naming the cell: "_.go:3:5"
 // and a leading "3:5" become "cell[n]:3:5".
 func Message(n int, msg string) string {
+	msg = userNames(msg)
 	if m := posPrefix.FindStringSubmatchIndex(msg); m != nil {
 		msg = fmt.Sprintf("cell[%d]:%s:%s", n, msg[m[2]:m[3]], msg[m[4]:m[5]]) + msg[m[5]:]
 	}

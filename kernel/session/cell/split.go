@@ -178,7 +178,11 @@ func Parse(fset *token.FileSet, c Cell) (*Parsed, error) {
 	decls.WriteString("package main\n")
 	stmts.WriteString("package main\nfunc main() {\n")
 	nstmt := 0
-	for _, u := range splitUnits(code) {
+	units, err := dropPackageClause(c, splitUnits(code))
+	if err != nil {
+		return nil, err
+	}
+	for _, u := range units {
 		b := &stmts
 		if u.decl {
 			b = &decls
@@ -223,7 +227,13 @@ func Parse(fset *token.FileSet, c Cell) (*Parsed, error) {
 		// The two parses are different files of fset: order by cell position.
 		at := func(st ast.Stmt) int { p := fset.Position(st.Pos()); return p.Line<<16 + p.Column }
 		sort.SliceStable(pc.Stmts, func(i, j int) bool { return at(pc.Stmts[i]) < at(pc.Stmts[j]) })
+		isVar := make(map[ast.Stmt]bool, len(vars))
+		for _, st := range vars {
+			isVar[st] = true
+		}
+		pc.Stmts = orderVars(pc.Stmts, isVar, pc.Decls)
 	}
+	defer renameMainAndInit(pc)
 	if len(pc.Stmts) == 0 {
 		return pc, nil
 	}
@@ -257,11 +267,23 @@ func varStmts(g *ast.GenDecl) []ast.Stmt {
 			continue
 		}
 		lhs := make([]ast.Expr, len(vs.Names))
+		blank := true
 		for i, n := range vs.Names {
+			if vs.Type != nil && n.Name == "_" {
+				// `var _ I = v` (the check that v implements I): `_ = v`
+				// would not check, and `var _ I` is not a variable to assign
+				n = &ast.Ident{NamePos: n.Pos(), Name: fmt.Sprintf("ᐩblank%d", n.Pos())}
+				vs.Names[i] = n
+			}
+			blank = blank && n.Name == "_"
 			lhs[i] = n
 		}
 		if vs.Type == nil {
-			out = append(out, &ast.AssignStmt{Lhs: lhs, TokPos: vs.Names[0].End(), Tok: token.DEFINE, Rhs: vs.Values})
+			tok := token.DEFINE
+			if blank {
+				tok = token.ASSIGN // `var _ = f()`: `_ := f()` declares nothing
+			}
+			out = append(out, &ast.AssignStmt{Lhs: lhs, TokPos: vs.Names[0].End(), Tok: tok, Rhs: vs.Values})
 			continue
 		}
 		names := make([]*ast.Ident, len(vs.Names))

@@ -19,15 +19,13 @@ import (
 
 // This file rewords the errors whose interpreter message points the wrong
 // way (an interpreter crash for calling a value that is not a function, a
-// call with no name, a GOPATH message for a package that does not exist,
-// "nil func" for the func main the session refused) into what happened
-// and what to write instead.
+// call with no name, a GOPATH message for a package that does not exist)
+// into what happened and what to write instead.
 
 var (
-	nonFuncCall  = regexp.MustCompile(`NumIn of non-func type (\S+?)"?\)`)
-	noArgsCall   = regexp.MustCompile(`^(cell\[\d+\]:(\d+):(\d+)): not enough arguments in call to $`)
-	missingSrc   = regexp.MustCompile(`^(cell\[\d+\]:\d+:\d+): import "([^"]+)" error: unable to find source related to`)
-	callMainHint = regexp.MustCompile(`(?m)(^|[^\pL\pN_.])main\(\)`)
+	nonFuncCall = regexp.MustCompile(`NumIn of non-func type (\S+?)"?\)`)
+	noArgsCall  = regexp.MustCompile(`^(cell\[\d+\]:(\d+):(\d+)): not enough arguments in call to $`)
+	missingSrc  = regexp.MustCompile(`^(cell\[\d+\]:\d+:\d+): import "([^"]+)" error: unable to find source related to`)
 )
 
 // explain returns e reworded when it is one of the errors above, or e.
@@ -50,13 +48,6 @@ func (d *Diagnoser) explain(e *cell.Error, c cell.Cell) *cell.Error {
 			}
 		} else if m := missingSrc.FindStringSubmatch(e.Value); m != nil {
 			msg = d.explainMissingPackage(m[1], m[2])
-		}
-	case e.Name == cell.Panic:
-		_, declared := d.decls.Decl("main")
-		if !declared && callMainHint.MatchString(c.Code) {
-			e2 := cell.Errorf(cell.CompileError, "cell[%d]: main is not defined: a notebook does not run func main (the session refused it), "+
-				"cells run top to bottom. Rename the function (e.g. run) and call run()", c.N)
-			return e2
 		}
 	}
 	if msg == "" {

@@ -62,6 +62,9 @@ type Options struct {
 	// Imports maps the package names earlier cells imported to their
 	// import paths (for std-generics); the cell's own imports are added.
 	Imports map[string]string
+	// Consts holds the names of the session's constants (go-guard leaves
+	// them in a go statement's call; the cell's own are found).
+	Consts map[string]bool
 }
 
 // Unit is the cell a pass rewrites in place, with what the passes share.
@@ -74,6 +77,7 @@ type Unit struct {
 	imports   map[string]string
 	methodSig MethodSig
 	varType   VarType
+	consts    map[string]bool
 	n         int // counter of fresh names
 }
 
@@ -91,6 +95,7 @@ type Pass struct {
 // top-level bridges last, on the statements the other passes left.
 func Passes() []Pass {
 	return []Pass{
+		{"whole-program", wholeProgram},
 		{"const-iota", constIota},
 		{"method-expr", methodExpr},
 		{"fold-min-max", foldMinMax},
@@ -125,7 +130,7 @@ func Apply(p *cell.Parsed, o Options) {
 	for name := range o.Chans {
 		chans[name] = true
 	}
-	u := &Unit{Parsed: p, ints: ints, chans: chans, generated: map[ast.Node]bool{}, call: o.CheckpointCall, imports: o.Imports, methodSig: o.MethodSig, varType: o.VarType}
+	u := &Unit{Parsed: p, ints: ints, chans: chans, generated: map[ast.Node]bool{}, call: o.CheckpointCall, imports: o.Imports, methodSig: o.MethodSig, varType: o.VarType, consts: o.Consts}
 	for _, n := range o.Generated {
 		u.generated[n] = true
 	}

@@ -10,7 +10,7 @@ type ᐩordered interface {
 	~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr | ~float32 | ~float64 | ~string
 }
 
-func min[T ᐩordered](x T, y ...T) T {
+func min[ᐩT ᐩordered](x ᐩT, y ...ᐩT) ᐩT {
 	for _, v := range y {
 		if v < x {
 			x = v
@@ -19,7 +19,7 @@ func min[T ᐩordered](x T, y ...T) T {
 	return x
 }
 
-func max[T ᐩordered](x T, y ...T) T {
+func max[ᐩT ᐩordered](x ᐩT, y ...ᐩT) ᐩT {
 	for _, v := range y {
 		if v > x {
 			x = v

@@ -4,7 +4,7 @@
 
 package stdgo
 
-func ᐩstdcmpᐩCompare[T ᐩordered](x, y T) int {
+func ᐩstdcmpᐩCompare[ᐩT ᐩordered](x, y ᐩT) int {
 	if x < y {
 		return -1
 	}
@@ -14,10 +14,10 @@ func ᐩstdcmpᐩCompare[T ᐩordered](x, y T) int {
 	return 0
 }
 
-func ᐩstdcmpᐩLess[T ᐩordered](x, y T) bool { return x < y }
+func ᐩstdcmpᐩLess[ᐩT ᐩordered](x, y ᐩT) bool { return x < y }
 
-func ᐩstdcmpᐩOr[T comparable](vals ...T) T {
-	var zero T
+func ᐩstdcmpᐩOr[ᐩT comparable](vals ...ᐩT) ᐩT {
+	var zero ᐩT
 	for _, v := range vals {
 		if v != zero {
 			return v
@@ -26,8 +26,8 @@ func ᐩstdcmpᐩOr[T comparable](vals ...T) T {
 	return zero
 }
 
-func ᐩstdcmpᐩOr2[T comparable](x, y T) T {
-	var zero T
+func ᐩstdcmpᐩOr2[ᐩT comparable](x, y ᐩT) ᐩT {
+	var zero ᐩT
 	if x != zero {
 		return x
 	}

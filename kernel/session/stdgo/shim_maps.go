@@ -3,8 +3,8 @@
 
 package stdgo
 
-func ᐩstdmapsᐩKeys[K comparable, V any](m map[K]V) func(yield func(K) bool) {
-	return func(yield func(K) bool) {
+func ᐩstdmapsᐩKeys[ᐩK comparable, ᐩV any](m map[ᐩK]ᐩV) func(yield func(ᐩK) bool) {
+	return func(yield func(ᐩK) bool) {
 		for k := range m {
 			if !yield(k) {
 				return
@@ -13,8 +13,8 @@ func ᐩstdmapsᐩKeys[K comparable, V any](m map[K]V) func(yield func(K) bool) 
 	}
 }
 
-func ᐩstdmapsᐩValues[K comparable, V any](m map[K]V) func(yield func(V) bool) {
-	return func(yield func(V) bool) {
+func ᐩstdmapsᐩValues[ᐩK comparable, ᐩV any](m map[ᐩK]ᐩV) func(yield func(ᐩV) bool) {
+	return func(yield func(ᐩV) bool) {
 		for _, v := range m {
 			if !yield(v) {
 				return
@@ -23,8 +23,8 @@ func ᐩstdmapsᐩValues[K comparable, V any](m map[K]V) func(yield func(V) bool
 	}
 }
 
-func ᐩstdmapsᐩAll[K comparable, V any](m map[K]V) func(yield func(K, V) bool) {
-	return func(yield func(K, V) bool) {
+func ᐩstdmapsᐩAll[ᐩK comparable, ᐩV any](m map[ᐩK]ᐩV) func(yield func(ᐩK, ᐩV) bool) {
+	return func(yield func(ᐩK, ᐩV) bool) {
 		for k, v := range m {
 			if !yield(k, v) {
 				return
@@ -33,30 +33,30 @@ func ᐩstdmapsᐩAll[K comparable, V any](m map[K]V) func(yield func(K, V) bool
 	}
 }
 
-func ᐩstdmapsᐩCollect[K comparable, V any](seq func(yield func(K, V) bool)) map[K]V {
-	out := map[K]V{}
-	seq(func(k K, v V) bool { out[k] = v; return true })
+func ᐩstdmapsᐩCollect[ᐩK comparable, ᐩV any](seq func(yield func(ᐩK, ᐩV) bool)) map[ᐩK]ᐩV {
+	out := map[ᐩK]ᐩV{}
+	seq(func(k ᐩK, v ᐩV) bool { out[k] = v; return true })
 	return out
 }
 
-func ᐩstdmapsᐩClone[K comparable, V any](m map[K]V) map[K]V {
+func ᐩstdmapsᐩClone[ᐩK comparable, ᐩV any](m map[ᐩK]ᐩV) map[ᐩK]ᐩV {
 	if m == nil {
 		return m
 	}
-	out := map[K]V{}
+	out := map[ᐩK]ᐩV{}
 	for k, v := range m {
 		out[k] = v
 	}
 	return out
 }
 
-func ᐩstdmapsᐩCopy[K comparable, V any](dst, src map[K]V) {
+func ᐩstdmapsᐩCopy[ᐩK comparable, ᐩV any](dst, src map[ᐩK]ᐩV) {
 	for k, v := range src {
 		dst[k] = v
 	}
 }
 
-func ᐩstdmapsᐩDeleteFunc[K comparable, V any](m map[K]V, del func(K, V) bool) {
+func ᐩstdmapsᐩDeleteFunc[ᐩK comparable, ᐩV any](m map[ᐩK]ᐩV, del func(ᐩK, ᐩV) bool) {
 	for k, v := range m {
 		if del(k, v) {
 			delete(m, k)
@@ -64,7 +64,7 @@ func ᐩstdmapsᐩDeleteFunc[K comparable, V any](m map[K]V, del func(K, V) bool
 	}
 }
 
-func ᐩstdmapsᐩEqual[K, V comparable](a, b map[K]V) bool {
+func ᐩstdmapsᐩEqual[ᐩK, ᐩV comparable](a, b map[ᐩK]ᐩV) bool {
 	if len(a) != len(b) {
 		return false
 	}
@@ -76,7 +76,7 @@ func ᐩstdmapsᐩEqual[K, V comparable](a, b map[K]V) bool {
 	return true
 }
 
-func ᐩstdmapsᐩEqualFunc[K comparable, V1, V2 any](a map[K]V1, b map[K]V2, eq func(V1, V2) bool) bool {
+func ᐩstdmapsᐩEqualFunc[ᐩK comparable, ᐩV1, ᐩV2 any](a map[ᐩK]ᐩV1, b map[ᐩK]ᐩV2, eq func(ᐩV1, ᐩV2) bool) bool {
 	if len(a) != len(b) {
 		return false
 	}

@@ -3,7 +3,7 @@
 
 package stdgo
 
-func ᐩstdmathᐩrandᐩv2ᐩN[T ~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64](n T) T {
+func ᐩstdmathᐩrandᐩv2ᐩN[ᐩT ~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64](n ᐩT) ᐩT {
 	r := n
 	ᐩrt.RandN(&r)
 	return r

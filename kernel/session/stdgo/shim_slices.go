@@ -4,19 +4,19 @@
 
 package stdgo
 
-func ᐩstdslicesᐩSort[E ᐩordered](x []E) {
+func ᐩstdslicesᐩSort[ᐩE ᐩordered](x []ᐩE) {
 	ᐩrt.SortSlice(x, func(i, j int) bool { return x[i] < x[j] }, false)
 }
 
-func ᐩstdslicesᐩSortFunc[E any](x []E, cmp func(a, b E) int) {
+func ᐩstdslicesᐩSortFunc[ᐩE any](x []ᐩE, cmp func(a, b ᐩE) int) {
 	ᐩrt.SortSlice(x, func(i, j int) bool { return cmp(x[i], x[j]) < 0 }, false)
 }
 
-func ᐩstdslicesᐩSortStableFunc[E any](x []E, cmp func(a, b E) int) {
+func ᐩstdslicesᐩSortStableFunc[ᐩE any](x []ᐩE, cmp func(a, b ᐩE) int) {
 	ᐩrt.SortSlice(x, func(i, j int) bool { return cmp(x[i], x[j]) < 0 }, true)
 }
 
-func ᐩstdslicesᐩIsSorted[E ᐩordered](x []E) bool {
+func ᐩstdslicesᐩIsSorted[ᐩE ᐩordered](x []ᐩE) bool {
 	for i := 1; i < len(x); i++ {
 		if x[i] < x[i-1] {
 			return false
@@ -25,7 +25,7 @@ func ᐩstdslicesᐩIsSorted[E ᐩordered](x []E) bool {
 	return true
 }
 
-func ᐩstdslicesᐩIsSortedFunc[E any](x []E, cmp func(a, b E) int) bool {
+func ᐩstdslicesᐩIsSortedFunc[ᐩE any](x []ᐩE, cmp func(a, b ᐩE) int) bool {
 	for i := 1; i < len(x); i++ {
 		if cmp(x[i], x[i-1]) < 0 {
 			return false
@@ -34,7 +34,7 @@ func ᐩstdslicesᐩIsSortedFunc[E any](x []E, cmp func(a, b E) int) bool {
 	return true
 }
 
-func ᐩstdslicesᐩMax[E ᐩordered](x []E) E {
+func ᐩstdslicesᐩMax[ᐩE ᐩordered](x []ᐩE) ᐩE {
 	if len(x) == 0 {
 		panic("slices.Max: empty list")
 	}
@@ -47,7 +47,7 @@ func ᐩstdslicesᐩMax[E ᐩordered](x []E) E {
 	return m
 }
 
-func ᐩstdslicesᐩMin[E ᐩordered](x []E) E {
+func ᐩstdslicesᐩMin[ᐩE ᐩordered](x []ᐩE) ᐩE {
 	if len(x) == 0 {
 		panic("slices.Min: empty list")
 	}
@@ -60,7 +60,7 @@ func ᐩstdslicesᐩMin[E ᐩordered](x []E) E {
 	return m
 }
 
-func ᐩstdslicesᐩMaxFunc[E any](x []E, cmp func(a, b E) int) E {
+func ᐩstdslicesᐩMaxFunc[ᐩE any](x []ᐩE, cmp func(a, b ᐩE) int) ᐩE {
 	if len(x) == 0 {
 		panic("slices.MaxFunc: empty list")
 	}
@@ -73,7 +73,7 @@ func ᐩstdslicesᐩMaxFunc[E any](x []E, cmp func(a, b E) int) E {
 	return m
 }
 
-func ᐩstdslicesᐩMinFunc[E any](x []E, cmp func(a, b E) int) E {
+func ᐩstdslicesᐩMinFunc[ᐩE any](x []ᐩE, cmp func(a, b ᐩE) int) ᐩE {
 	if len(x) == 0 {
 		panic("slices.MinFunc: empty list")
 	}
@@ -86,36 +86,36 @@ func ᐩstdslicesᐩMinFunc[E any](x []E, cmp func(a, b E) int) E {
 	return m
 }
 
-func ᐩstdslicesᐩReverse[E any](x []E) {
+func ᐩstdslicesᐩReverse[ᐩE any](x []ᐩE) {
 	for i, j := 0, len(x)-1; i < j; i, j = i+1, j-1 {
 		x[i], x[j] = x[j], x[i]
 	}
 }
 
-func ᐩstdslicesᐩClone[E any](x []E) []E {
+func ᐩstdslicesᐩClone[ᐩE any](x []ᐩE) []ᐩE {
 	if x == nil {
 		return x
 	}
-	out := make([]E, len(x))
+	out := make([]ᐩE, len(x))
 	copy(out, x)
 	return out
 }
 
-func ᐩstdslicesᐩClip[E any](x []E) []E { return x[:len(x):len(x)] }
+func ᐩstdslicesᐩClip[ᐩE any](x []ᐩE) []ᐩE { return x[:len(x):len(x)] }
 
-func ᐩstdslicesᐩGrow[E any](x []E, n int) []E {
+func ᐩstdslicesᐩGrow[ᐩE any](x []ᐩE, n int) []ᐩE {
 	if n < 0 {
 		panic("cannot be negative")
 	}
 	if cap(x)-len(x) < n {
-		y := make([]E, len(x), len(x)+n)
+		y := make([]ᐩE, len(x), len(x)+n)
 		copy(y, x)
 		return y
 	}
 	return x
 }
 
-func ᐩstdslicesᐩCompact[E comparable](x []E) []E {
+func ᐩstdslicesᐩCompact[ᐩE comparable](x []ᐩE) []ᐩE {
 	if len(x) < 2 {
 		return x
 	}
@@ -128,7 +128,7 @@ func ᐩstdslicesᐩCompact[E comparable](x []E) []E {
 	return out
 }
 
-func ᐩstdslicesᐩCompactFunc[E any](x []E, eq func(a, b E) bool) []E {
+func ᐩstdslicesᐩCompactFunc[ᐩE any](x []ᐩE, eq func(a, b ᐩE) bool) []ᐩE {
 	if len(x) < 2 {
 		return x
 	}
@@ -141,7 +141,7 @@ func ᐩstdslicesᐩCompactFunc[E any](x []E, eq func(a, b E) bool) []E {
 	return out
 }
 
-func ᐩstdslicesᐩIndex[E comparable](x []E, v E) int {
+func ᐩstdslicesᐩIndex[ᐩE comparable](x []ᐩE, v ᐩE) int {
 	for i := range x {
 		if x[i] == v {
 			return i
@@ -150,7 +150,7 @@ func ᐩstdslicesᐩIndex[E comparable](x []E, v E) int {
 	return -1
 }
 
-func ᐩstdslicesᐩIndexFunc[E any](x []E, f func(E) bool) int {
+func ᐩstdslicesᐩIndexFunc[ᐩE any](x []ᐩE, f func(ᐩE) bool) int {
 	for i := range x {
 		if f(x[i]) {
 			return i
@@ -159,7 +159,7 @@ func ᐩstdslicesᐩIndexFunc[E any](x []E, f func(E) bool) int {
 	return -1
 }
 
-func ᐩstdslicesᐩContains[E comparable](x []E, v E) bool {
+func ᐩstdslicesᐩContains[ᐩE comparable](x []ᐩE, v ᐩE) bool {
 	for i := range x {
 		if x[i] == v {
 			return true
@@ -168,7 +168,7 @@ func ᐩstdslicesᐩContains[E comparable](x []E, v E) bool {
 	return false
 }
 
-func ᐩstdslicesᐩContainsFunc[E any](x []E, f func(E) bool) bool {
+func ᐩstdslicesᐩContainsFunc[ᐩE any](x []ᐩE, f func(ᐩE) bool) bool {
 	for i := range x {
 		if f(x[i]) {
 			return true
@@ -177,7 +177,7 @@ func ᐩstdslicesᐩContainsFunc[E any](x []E, f func(E) bool) bool {
 	return false
 }
 
-func ᐩstdslicesᐩEqual[E comparable](a, b []E) bool {
+func ᐩstdslicesᐩEqual[ᐩE comparable](a, b []ᐩE) bool {
 	if len(a) != len(b) {
 		return false
 	}
@@ -189,7 +189,7 @@ func ᐩstdslicesᐩEqual[E comparable](a, b []E) bool {
 	return true
 }
 
-func ᐩstdslicesᐩEqualFunc[E, F any](a []E, b []F, eq func(E, F) bool) bool {
+func ᐩstdslicesᐩEqualFunc[ᐩE, ᐩF any](a []ᐩE, b []ᐩF, eq func(ᐩE, ᐩF) bool) bool {
 	if len(a) != len(b) {
 		return false
 	}
@@ -201,7 +201,7 @@ func ᐩstdslicesᐩEqualFunc[E, F any](a []E, b []F, eq func(E, F) bool) bool {
 	return true
 }
 
-func ᐩstdslicesᐩCompare[E ᐩordered](a, b []E) int {
+func ᐩstdslicesᐩCompare[ᐩE ᐩordered](a, b []ᐩE) int {
 	for i := 0; i < len(a) && i < len(b); i++ {
 		if a[i] < b[i] {
 			return -1
@@ -219,67 +219,67 @@ func ᐩstdslicesᐩCompare[E ᐩordered](a, b []E) int {
 	return 0
 }
 
-func ᐩstdslicesᐩInsert[E any](x []E, i int, vs ...E) []E {
+func ᐩstdslicesᐩInsert[ᐩE any](x []ᐩE, i int, vs ...ᐩE) []ᐩE {
 	if i < 0 || i > len(x) {
 		panic("slices.Insert: index out of range")
 	}
-	out := make([]E, 0, len(x)+len(vs))
+	out := make([]ᐩE, 0, len(x)+len(vs))
 	out = append(out, x[:i]...)
 	out = append(out, vs...)
 	return append(out, x[i:]...)
 }
 
-func ᐩstdslicesᐩDelete[E any](x []E, i, j int) []E {
+func ᐩstdslicesᐩDelete[ᐩE any](x []ᐩE, i, j int) []ᐩE {
 	if i < 0 || j > len(x) || i > j {
 		panic("slices.Delete: index out of range")
 	}
 	n := copy(x[i:], x[j:])
-	var zero E
+	var zero ᐩE
 	for k := i + n; k < len(x); k++ {
 		x[k] = zero
 	}
 	return x[:i+n]
 }
 
-func ᐩstdslicesᐩDeleteFunc[E any](x []E, del func(E) bool) []E {
+func ᐩstdslicesᐩDeleteFunc[ᐩE any](x []ᐩE, del func(ᐩE) bool) []ᐩE {
 	out := x[:0]
 	for _, v := range x {
 		if !del(v) {
 			out = append(out, v)
 		}
 	}
-	var zero E
+	var zero ᐩE
 	for k := len(out); k < len(x); k++ {
 		x[k] = zero
 	}
 	return out
 }
 
-func ᐩstdslicesᐩReplace[E any](x []E, i, j int, vs ...E) []E {
-	tail := append([]E{}, x[j:]...)
+func ᐩstdslicesᐩReplace[ᐩE any](x []ᐩE, i, j int, vs ...ᐩE) []ᐩE {
+	tail := append([]ᐩE{}, x[j:]...)
 	return append(append(x[:i], vs...), tail...)
 }
 
-func ᐩstdslicesᐩConcat[E any](xs ...[]E) []E {
-	var out []E
+func ᐩstdslicesᐩConcat[ᐩE any](xs ...[]ᐩE) []ᐩE {
+	var out []ᐩE
 	for _, x := range xs {
 		out = append(out, x...)
 	}
 	return out
 }
 
-func ᐩstdslicesᐩRepeat[E any](x []E, n int) []E {
+func ᐩstdslicesᐩRepeat[ᐩE any](x []ᐩE, n int) []ᐩE {
 	if n < 0 {
 		panic("cannot be negative")
 	}
-	out := make([]E, 0, len(x)*n)
+	out := make([]ᐩE, 0, len(x)*n)
 	for i := 0; i < n; i++ {
 		out = append(out, x...)
 	}
 	return out
 }
 
-func ᐩstdslicesᐩBinarySearch[E ᐩordered](x []E, t E) (int, bool) {
+func ᐩstdslicesᐩBinarySearch[ᐩE ᐩordered](x []ᐩE, t ᐩE) (int, bool) {
 	lo, hi := 0, len(x)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
@@ -292,8 +292,8 @@ func ᐩstdslicesᐩBinarySearch[E ᐩordered](x []E, t E) (int, bool) {
 	return lo, lo < len(x) && x[lo] == t
 }
 
-func ᐩstdslicesᐩAll[E any](x []E) func(yield func(int, E) bool) {
-	return func(yield func(int, E) bool) {
+func ᐩstdslicesᐩAll[ᐩE any](x []ᐩE) func(yield func(int, ᐩE) bool) {
+	return func(yield func(int, ᐩE) bool) {
 		for i, v := range x {
 			if !yield(i, v) {
 				return
@@ -302,8 +302,8 @@ func ᐩstdslicesᐩAll[E any](x []E) func(yield func(int, E) bool) {
 	}
 }
 
-func ᐩstdslicesᐩValues[E any](x []E) func(yield func(E) bool) {
-	return func(yield func(E) bool) {
+func ᐩstdslicesᐩValues[ᐩE any](x []ᐩE) func(yield func(ᐩE) bool) {
+	return func(yield func(ᐩE) bool) {
 		for _, v := range x {
 			if !yield(v) {
 				return
@@ -312,22 +312,22 @@ func ᐩstdslicesᐩValues[E any](x []E) func(yield func(E) bool) {
 	}
 }
 
-func ᐩstdslicesᐩCollect[E any](seq func(yield func(E) bool)) []E {
-	var out []E
-	seq(func(v E) bool { out = append(out, v); return true })
+func ᐩstdslicesᐩCollect[ᐩE any](seq func(yield func(ᐩE) bool)) []ᐩE {
+	var out []ᐩE
+	seq(func(v ᐩE) bool { out = append(out, v); return true })
 	return out
 }
 
-func ᐩstdslicesᐩSorted[E ᐩordered](seq func(yield func(E) bool)) []E {
-	var out []E
-	seq(func(v E) bool { out = append(out, v); return true })
+func ᐩstdslicesᐩSorted[ᐩE ᐩordered](seq func(yield func(ᐩE) bool)) []ᐩE {
+	var out []ᐩE
+	seq(func(v ᐩE) bool { out = append(out, v); return true })
 	ᐩrt.SortSlice(out, func(i, j int) bool { return out[i] < out[j] }, false)
 	return out
 }
 
-func ᐩstdslicesᐩSortedFunc[E any](seq func(yield func(E) bool), cmp func(a, b E) int) []E {
-	var out []E
-	seq(func(v E) bool { out = append(out, v); return true })
+func ᐩstdslicesᐩSortedFunc[ᐩE any](seq func(yield func(ᐩE) bool), cmp func(a, b ᐩE) int) []ᐩE {
+	var out []ᐩE
+	seq(func(v ᐩE) bool { out = append(out, v); return true })
 	ᐩrt.SortSlice(out, func(i, j int) bool { return cmp(out[i], out[j]) < 0 }, false)
 	return out
 }

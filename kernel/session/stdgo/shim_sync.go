@@ -3,24 +3,24 @@
 
 package stdgo
 
-func ᐩstdsyncᐩOnceValue[T any](f func() T) func() T {
-	g := ᐩstdsyncᐩOnceValues(func() (T, bool) { return f(), true })
-	return func() T {
+func ᐩstdsyncᐩOnceValue[ᐩT any](f func() ᐩT) func() ᐩT {
+	g := ᐩstdsyncᐩOnceValues(func() (ᐩT, bool) { return f(), true })
+	return func() ᐩT {
 		v, _ := g()
 		return v
 	}
 }
 
-func ᐩstdsyncᐩOnceValues[T1, T2 any](f func() (T1, T2)) func() (T1, T2) {
+func ᐩstdsyncᐩOnceValues[ᐩT1, ᐩT2 any](f func() (ᐩT1, ᐩT2)) func() (ᐩT1, ᐩT2) {
 	var (
 		done     bool
-		v1       T1
-		v2       T2
+		v1       ᐩT1
+		v2       ᐩT2
 		p        any
 		panicked bool
 		lock     = make(chan struct{}, 1)
 	)
-	return func() (T1, T2) {
+	return func() (ᐩT1, ᐩT2) {
 		lock <- struct{}{}
 		if !done {
 			done = true

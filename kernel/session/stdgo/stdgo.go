@@ -10,6 +10,12 @@
 // library; Source embeds them for the interpreter. In a session, ᐩrt is
 // the session's runtime package, whose SortSlice and RandN are Helpers;
 // here it is a variable with the same methods.
+//
+// Type parameters are named with a leading ᐩ (ᐩT, ᐩE): yaegi leaves the
+// type parameters of a generic function it has not instantiated in the
+// package scope, so a cell that declared a type of the same name (`type T
+// [2]int`, `type F func(int)`) crashed the interpreter ("nil reflect
+// type"; yaegi's own corpus programs const7, fun11, struct28, ...).
 package stdgo
 
 import (

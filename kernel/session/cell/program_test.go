@@ -1,0 +1,155 @@
+package cell
+
+import (
+	"go/ast"
+	"go/printer"
+	"go/token"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// A pasted program: the package clause is dropped, main and init are
+// renamed (so that the interpreter runs neither by itself), and the
+// package variables are in Go's initialization order.
+func TestParseWholeProgram(t *testing.T) {
+	code := `package main
+
+import "fmt"
+
+var (
+	a = b + c
+	b = f()
+	c = 1
+)
+
+func f() int { return c + 1 }
+
+func init() { fmt.Println(a) }
+
+func init() { main := 1; _ = main }
+
+func main() {
+	fmt.Println(a, b, c)
+}`
+	pc, err := Parse(token.NewFileSet(), Cell{N: 3, Code: code})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var funcs []string
+	for _, d := range pc.Decls.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok {
+			funcs = append(funcs, fd.Name.Name)
+		}
+	}
+	if got, want := strings.Join(funcs, " "), "f ᐩinit3_0 ᐩinit3_1 ᐩmain"; got != want {
+		t.Errorf("functions %q, want %q", got, want)
+	}
+	if pc.Decls.Name.Name != "main" {
+		t.Errorf("the package of the declarations is %q", pc.Decls.Name.Name)
+	}
+	var stmts []string
+	for _, st := range pc.Stmts {
+		var b strings.Builder
+		_ = printer.Fprint(&b, token.NewFileSet(), st)
+		stmts = append(stmts, b.String())
+	}
+	// c first (no dependency), then b (f uses c), then a.
+	if got, want := strings.Join(stmts, "; "), "c := 1; b := f(); a := b + c"; got != want {
+		t.Errorf("statements %q, want %q", got, want)
+	}
+	if !strings.Contains(printDecl(pc, "ᐩinit3_1"), "ᐩmain := 1") {
+		t.Errorf("main, a local variable, is not renamed with the function: %s", printDecl(pc, "ᐩinit3_1"))
+	}
+}
+
+func printDecl(pc *Parsed, name string) string {
+	for _, d := range pc.Decls.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Name.Name == name {
+			var b strings.Builder
+			_ = printer.Fprint(&b, token.NewFileSet(), fd)
+			return b.String()
+		}
+	}
+	return ""
+}
+
+// Only package main may start a cell; a field, a selector or a composite
+// literal key named main is not the function.
+func TestParsePackageClauseAndMainNames(t *testing.T) {
+	if _, err := Parse(token.NewFileSet(), Cell{N: 1, Code: "package stats\n\nfunc Mean() {}"}); err == nil ||
+		!strings.Contains(err.Error(), "package stats: cells are package main") {
+		t.Errorf("package stats: %v", err)
+	}
+	pc, err := Parse(token.NewFileSet(), Cell{N: 1, Code: "type T struct{ main int }\nt := T{main: 1}\nt.main++\nmain()"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, n := range pc.Nodes() {
+		_ = printer.Fprint(&b, token.NewFileSet(), n)
+		b.WriteString("\n")
+	}
+	got := b.String()
+	for _, want := range []string{"struct{ main int }", "T{main: 1}", "t.main++", "ᐩmain()"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %q in\n%s", want, got)
+		}
+	}
+}
+
+// Statements other than variables keep their order: a notebook cell's
+// variables are not moved around its statements.
+func TestParseVarsKeepOrderAmongStatements(t *testing.T) {
+	pc, err := Parse(token.NewFileSet(), Cell{N: 1, Code: "var a = b\nprintln(a)\nvar b = 1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pc.Stmts) != 3 {
+		t.Fatalf("%d statements", len(pc.Stmts))
+	}
+	if as, ok := pc.Stmts[0].(*ast.AssignStmt); !ok || as.Lhs[0].(*ast.Ident).Name != "a" {
+		t.Errorf("first statement %T, want a := b", pc.Stmts[0])
+	}
+}
+
+func TestUserNames(t *testing.T) {
+	for in, want := range map[string]string{
+		"cell[1]:1:1: undefined: ᐩmain":                "no cell has declared func main",
+		"panic in ᐩinit2_0 called from ᐩmain":          "panic in init called from main",
+		"cell[1]:1:1: cannot use ᐩmain (value of type": "cannot use main (value of type",
+	} {
+		if got := Message(1, in); !strings.Contains(got, want) {
+			t.Errorf("Message(%q) = %q, want it to contain %q", in, got, want)
+		}
+	}
+}
+
+// A function's parameter named like a package variable is not a use of
+// the variable (yaegi's corpus program var13).
+func TestParseVarOrderIgnoresParameters(t *testing.T) {
+	pc, err := Parse(token.NewFileSet(), Cell{N: 1, Code: "var a = g(b)\nvar b = \"x\"\nfunc g(a ...string) string { return a[0] }"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if as, ok := pc.Stmts[0].(*ast.AssignStmt); !ok || as.Lhs[0].(*ast.Ident).Name != "b" {
+		t.Errorf("first statement is not b's")
+	}
+}
+
+// `var _ I = v` keeps its check without assigning to _ (yaegi's corpus
+// program interface36: "cannot use _ as value"); `var _ = f()` assigns.
+func TestParseBlankVars(t *testing.T) {
+	pc, err := Parse(token.NewFileSet(), Cell{N: 1, Code: "var _ I = t\nvar _ = f()"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, st := range pc.Stmts {
+		_ = printer.Fprint(&b, token.NewFileSet(), st)
+		b.WriteString("; ")
+	}
+	if !regexp.MustCompile(`^var (ᐩblank\d+) I; (ᐩblank\d+) = t; _ = f\(\); $`).MatchString(b.String()) {
+		t.Errorf("statements %q, want var ᐩblankN I; ᐩblankN = t; _ = f()", b.String())
+	}
+}
