@@ -25,6 +25,13 @@ func TestSegments(t *testing.T) {
 		{"ok := !a ||\n\t!b\nok", []string{"go:ok := !a ||\n\t!b\nok"}},
 		{"!", []string{"go:!"}},
 		{"!= 2", []string{"go:!= 2"}},
+		// A shell line ending in \ goes on on the next line.
+		{"!go env \\\n  GOOS \\\n  GOARCH\nx := 1", []string{"line:system|go env \\\n  GOOS \\\n  GOARCH|", "go:\n\n\nx := 1"}},
+		// GoNB's main cells are Go: the marker line is main's first line.
+		{"%%\nfmt.Println(1)", []string{"go:%%\nfmt.Println(1)"}},
+		{"\n//gonb:%%\nx := 1", []string{"go:\n//gonb:%%\nx := 1"}},
+		{"%main\nf()", []string{"go:%main\nf()"}},
+		{"%%time\nf()", []string{"cell:time||f()"}},
 	}
 	for _, c := range cases {
 		cl := &Cell{N: 3, Code: c.code}

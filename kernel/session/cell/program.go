@@ -55,14 +55,14 @@ func userNames(msg string) string {
 // packageClause matches a package clause: what a cell may start with.
 var packageClause = regexp.MustCompile(`^package\s+(\S+)\s*$`)
 
-// dropPackageClause removes the package clause that starts the cell's
-// first unit: `package main` is accepted (a cell's code is package main),
-// another name is an error saying why.
-func dropPackageClause(c Cell, units []unit) ([]unit, error) {
+// dropPackageClause removes the package clause that starts the first unit
+// of code, the Go code of c: `package main` is accepted (a cell's code is
+// package main), another name is an error saying why.
+func dropPackageClause(c Cell, code string, units []unit) ([]unit, error) {
 	if len(units) == 0 {
 		return units, nil
 	}
-	m := packageClause.FindStringSubmatch(c.Code[units[0].start:units[0].end])
+	m := packageClause.FindStringSubmatch(code[units[0].start:units[0].end])
 	if m == nil {
 		return units, nil
 	}

@@ -153,3 +153,25 @@ func TestParseBlankVars(t *testing.T) {
 		t.Errorf("statements %q, want var ᐩblankN I; ᐩblankN = t; _ = f()", b.String())
 	}
 }
+
+// A GoNB main cell (a bare %% first line) is the body of func main; its
+// lines keep their numbers.
+func TestParseGoNBMainCell(t *testing.T) {
+	pc, err := Parse(token.NewFileSet(), Cell{N: 2, Code: "%%\nx := 2\nfmt.Println(x)"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pc.Decls.Decls) != 1 || len(pc.Stmts) != 0 {
+		t.Fatalf("decls %d, statements %d; want func main alone", len(pc.Decls.Decls), len(pc.Stmts))
+	}
+	fd := pc.Decls.Decls[0].(*ast.FuncDecl)
+	if fd.Name.Name != MainName || len(fd.Body.List) != 2 {
+		t.Errorf("func %s with %d statements", fd.Name.Name, len(fd.Body.List))
+	}
+	if p := pc.Pos(fd.Body.List[1].Pos()); p.Line != 3 || p.Col != 1 {
+		t.Errorf("fmt.Println is at %v, want cell[2]:3:1", p)
+	}
+	if _, err := Parse(token.NewFileSet(), Cell{N: 2, Code: "%% -n 3\nf()"}); err == nil || !strings.Contains(err.Error(), "arguments after the marker") {
+		t.Errorf("%%%% with arguments: %v", err)
+	}
+}

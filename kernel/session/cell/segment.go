@@ -53,10 +53,11 @@ func HasMagic(code string) bool {
 }
 
 // Segments cuts a cell into its segments. A cell without magic lines is
-// one Go segment, the whole cell. A cell whose first non-blank line is a
-// cell magic (%%name) is that one segment. Otherwise each magic line is a
-// line magic and the Go code between them (blank code left out) a Go
-// segment.
+// one Go segment, the whole cell, and so is a cell in GoNB's convention,
+// whose first line is a bare %% (IsMainCell). A cell whose first non-blank
+// line is a cell magic (%%name) is that one segment. Otherwise each magic
+// line is a line magic (a shell line ending in \ goes on on the next) and
+// the Go code between them (blank code left out) a Go segment.
 func Segments(c *Cell) []Segment {
 	if !HasMagic(c.Code) {
 		return []Segment{{Kind: Go, Span: c.All()}}
@@ -69,6 +70,9 @@ func Segments(c *Cell) []Segment {
 	first := 0
 	for first < len(lines) && strings.TrimSpace(lines[first]) == "" {
 		first++
+	}
+	if IsMainCell(c.Code) {
+		return []Segment{{Kind: Go, Span: c.All()}}
 	}
 	if t := strings.TrimSpace(lines[first]); strings.HasPrefix(t, "%%") {
 		seg := magicSegment(c, CellMagic, t[2:], offs[first], offs[first]+len(lines[first]))
@@ -87,7 +91,8 @@ func Segments(c *Cell) []Segment {
 			segs = append(segs, Segment{Kind: Go, Span: sp})
 		}
 	}
-	for i, line := range lines {
+	for i := 0; i < len(lines); i++ {
+		line := lines[i]
 		if !IsMagicLine(line) {
 			if goStart < 0 {
 				goStart = i
@@ -95,18 +100,24 @@ func Segments(c *Cell) []Segment {
 			continue
 		}
 		flushGo(i)
-		head := strings.TrimSpace(line)[1:]
+		start, head, end := offs[i], strings.TrimSpace(line)[1:], offs[i]+len(line)
 		if IsShellLine(line) {
-			head = ShellMagic + " " + head
+			// A shell line ending in \ goes on on the next line (the
+			// shell's convention, and GoNB's): one command, its lines kept.
+			for strings.HasSuffix(strings.TrimRight(lines[i], " \t\r"), "\\") && i+1 < len(lines) {
+				i++
+				end = offs[i] + len(lines[i])
+			}
+			head = ShellMagic + " " + strings.TrimSpace(c.Code[start+1:end])
 		}
-		segs = append(segs, magicSegment(c, LineMagic, head, offs[i], offs[i]+len(line)))
+		segs = append(segs, magicSegment(c, LineMagic, head, start, end))
 	}
 	flushGo(len(lines))
 	return segs
 }
 
 // magicSegment is the magic whose head (the text after % or %%) is on the
-// line c.Code[start:end].
+// line c.Code[start:end] (several lines for a continued shell command).
 func magicSegment(c *Cell, kind SegmentKind, head string, start, end int) Segment {
 	name, args, _ := strings.Cut(head, " ")
 	return Segment{Kind: kind, Span: Span{Cell: c, Start: start, End: end}, Name: name, Args: strings.TrimSpace(args)}

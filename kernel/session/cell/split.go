@@ -173,12 +173,15 @@ func (p *Parsed) Pos(pos token.Pos) Pos {
 // file name SrcName. A parse error is a scanner.ErrorList whose errors at
 // the end of the cell say what is missing.
 func Parse(fset *token.FileSet, c Cell) (*Parsed, error) {
-	code := c.Code
+	code, err := asMainBody(c)
+	if err != nil {
+		return nil, err
+	}
 	var decls, stmts strings.Builder
 	decls.WriteString("package main\n")
 	stmts.WriteString("package main\nfunc main() {\n")
 	nstmt := 0
-	units, err := dropPackageClause(c, splitUnits(code))
+	units, err := dropPackageClause(c, code, splitUnits(code))
 	if err != nil {
 		return nil, err
 	}
