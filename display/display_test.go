@@ -74,3 +74,27 @@ func TestNoPublisher(t *testing.T) {
 		t.Error("handle without id")
 	}
 }
+
+// gophernotes' API: MIMEMap is a Bundle, Display shows a bundle, Data or
+// text, and shows nothing again for what a display function already showed.
+func TestGophernotesAliases(t *testing.T) {
+	r := &rec{}
+	defer Use(r)()
+	Display(MIMEMap{"text/html": "<i>hi</i>", "text/plain": "hi"})
+	h := HTML("<b>once</b>")
+	Display(h)
+	Display("plain")
+	Math(`e^{i\pi}+1=0`)
+	if len(r.pub) != 4 {
+		t.Fatalf("published %d outputs, want 4: %+v", len(r.pub), r.pub)
+	}
+	if got := r.pub[0].Bundle["text/html"]; got != "<i>hi</i>" {
+		t.Errorf("MIMEMap: text/html %v", got)
+	}
+	if got := r.pub[2].Bundle["text/plain"]; got != "plain" {
+		t.Errorf("Display(string): %v", got)
+	}
+	if got := r.pub[3].Bundle["text/latex"]; got != `$$e^{i\pi}+1=0$$` {
+		t.Errorf("Math: %v", got)
+	}
+}

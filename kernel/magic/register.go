@@ -24,11 +24,12 @@ import (
 var helpMD string
 
 // Magics returns the timing magics (%timeit, %time, %compare, %bench),
-// the shell magics (!cmd, %pwd, %cd) and %who, ready for NewRunner or
-// Runner.Register. The profiling magics are package profiling's, compiled
-// Go's package compiled's.
+// the shell magics (!cmd, %pwd, %cd), %who and GoNB's script magics
+// (%%bash, %%sh, %%script, %%writefile, %exec, %version), ready for
+// NewRunner or Runner.Register. The profiling magics are package
+// profiling's, compiled Go's package compiled's.
 func Magics() []Magic {
-	return append(append(append(timingMagics(), shellMagics()...), whoMagics()...), benchMagic())
+	return append(append(append(append(timingMagics(), shellMagics()...), whoMagics()...), benchMagic()), gonbMagics()...)
 }
 
 // timingMagics are the timing magics.

@@ -69,6 +69,11 @@ func (r *Runner) call(ctx context.Context, run *session.Run, seg cell.Segment) s
 	}
 	m := r.lookup(name)
 	switch {
+	case m == nil && !isCell:
+		if why, ok := foreignMagic(name); ok {
+			return magicError("%%%s is not a tick magic: %s", name, why)
+		}
+		return magicError("unknown magic %s%s%s; %%lsmagic lists the available magics", kind, name, r.nameHint(kind, name))
 	case m == nil:
 		return magicError("unknown magic %s%s%s; %%lsmagic lists the available magics", kind, name, r.nameHint(kind, name))
 	case isCell && !m.Cell:

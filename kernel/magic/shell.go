@@ -101,14 +101,20 @@ func runShell(ctx context.Context, c *Call) error {
 	if line == "" {
 		return &UsageError{Magic: "system", Reason: "no command", Usage: "!COMMAND or %system COMMAND"}
 	}
-	cmd := shellCommand(line)
+	return runStreamed(ctx, c, shellCommand(line), "!"+line)
+}
+
+// runStreamed runs cmd (started in its own process group by shellCommand),
+// streaming its stdout and stderr to the cell as they come; an interrupt
+// kills it and what it started. label names the command in messages.
+func runStreamed(ctx context.Context, c *Call, cmd *exec.Cmd, label string) error {
 	out, errOut := &streamWriter{sink: c.Sink, name: "stdout"}, &streamWriter{sink: c.Sink, name: "stderr"}
 	cmd.Stdout, cmd.Stderr = out, errOut
 	// A background job (cmd &) keeps the pipes open after the shell
 	// exits: stop waiting for them soon after.
 	cmd.WaitDelay = 500 * time.Millisecond
 	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("!%s: cannot start the shell: %w", line, err)
+		return fmt.Errorf("%s: cannot start the shell: %w", label, err)
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
@@ -135,10 +141,10 @@ wait:
 	out.flush()
 	errOut.flush()
 	if stopped {
-		return fmt.Errorf("!%s was killed", line)
+		return fmt.Errorf("%s was killed", label)
 	}
 	if errors.Is(err, exec.ErrWaitDelay) {
-		c.Sink.Stream("stderr", fmt.Sprintf("!%s: the shell exited; a process it left running in the background keeps its output, which is not shown\n", line))
+		c.Sink.Stream("stderr", fmt.Sprintf("%s: the shell exited; a process it left running in the background keeps its output, which is not shown\n", label))
 		return nil
 	}
 	var exit *exec.ExitError
@@ -148,11 +154,11 @@ wait:
 		if code == 127 {
 			hint = " (the shell found no such command on the kernel's PATH)"
 		}
-		c.Sink.Stream("stderr", fmt.Sprintf("!%s: exit status %d%s\n", line, code, hint))
+		c.Sink.Stream("stderr", fmt.Sprintf("%s: exit status %d%s\n", label, code, hint))
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("!%s: %w", line, err)
+		return fmt.Errorf("%s: %w", label, err)
 	}
 	return nil
 }

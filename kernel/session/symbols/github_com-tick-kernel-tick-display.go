@@ -11,10 +11,14 @@ func init() {
 	Symbols["github.com/tick-kernel/tick/display/display"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Clear":    reflect.ValueOf(display.Clear),
+		"Display":  reflect.ValueOf(display.Display),
 		"HTML":     reflect.ValueOf(display.HTML),
 		"Image":    reflect.ValueOf(display.Image),
+		"JPEG":     reflect.ValueOf(display.JPEG),
 		"JSON":     reflect.ValueOf(display.JSON),
+		"Latex":    reflect.ValueOf(display.Latex),
 		"Markdown": reflect.ValueOf(display.Markdown),
+		"Math":     reflect.ValueOf(display.Math),
 		"PNG":      reflect.ValueOf(display.PNG),
 		"SVG":      reflect.ValueOf(display.SVG),
 		"Show":     reflect.ValueOf(display.Show),
@@ -25,6 +29,7 @@ func init() {
 		"Bundle":    reflect.ValueOf((*display.Bundle)(nil)),
 		"Data":      reflect.ValueOf((*display.Data)(nil)),
 		"Handle":    reflect.ValueOf((*display.Handle)(nil)),
+		"MIMEMap":   reflect.ValueOf((*display.MIMEMap)(nil)),
 		"Publisher": reflect.ValueOf((*display.Publisher)(nil)),
 
 		// interface wrapper definitions
