@@ -255,12 +255,8 @@ func usesOf(fd *ast.FuncDecl) map[string]bool {
 	ast.Inspect(fd.Body, func(n ast.Node) bool {
 		switch x := n.(type) {
 		case *ast.AssignStmt:
-			if x.Tok == token.DEFINE {
-				for _, l := range x.Lhs {
-					if id, ok := l.(*ast.Ident); ok {
-						own[id.Name] = true
-					}
-				}
+			for name := range stmtDefs(x) {
+				own[name] = true
 			}
 		case *ast.RangeStmt:
 			if x.Tok == token.DEFINE {
