@@ -4,7 +4,11 @@ and closures kept; a top-level defer with recover, then an interrupted loop,
 leaves the kernel answering; the second interrupt abandons a wait the first
 cannot end; and a sample of the rewrite fixes, interpreter workarounds and
 standard library additions, each checked against what `go run` prints."""
+import os
 import queue
+import shutil
+import subprocess
+import tempfile
 import time
 import unittest
 
@@ -150,8 +154,6 @@ class GoSemantics(KernelTestCase):
             ("step(x)", "step is a *tensor.JITFunc, not a function: call it with step.Call(...)"),
             ("x.Transpose()", "not enough arguments in call to x.Transpose"),
             ('import "strngs"', 'did you mean "strings"?'),
-            ("func main() { println(1) }", "func main is not run in a notebook"),
-            ("main()", "main is not defined"),
         ]:
             with self.subTest(code=code):
                 reply, _ = run(self.kc, code)
@@ -340,6 +342,103 @@ class MoreStandardGoThroughAClient(KernelTestCase):
         self.assertEqual(self.stdout('name := cmp.Or("", "anonymous")\nfmt.Println(name, cmp.Or(0, 0, 8080))'), "anonymous 8080\n")
         self.assertEqual(self.stdout('calls := 0\nload := sync.OnceValue(func() int { calls++; return 42 })\n'
                                      'fmt.Println(load(), load(), calls)'), "42 42 1\n")
+
+
+# A program as a user copies it from a blog or the Go tour: package clause,
+# imports, types with methods, package variables that depend on each other
+# (declared in the "wrong" order), init and main.
+PROGRAM = """package main
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+type Shape interface {
+	Area() float64
+	Name() string
+}
+
+type Rect struct{ W, H float64 }
+
+func (r Rect) Area() float64 { return r.W * r.H }
+func (r Rect) Name() string  { return fmt.Sprintf("rect %gx%g", r.W, r.H) }
+
+type Square struct{ Rect }
+
+func NewSquare(s float64) Square { return Square{Rect{s, s}} }
+func (s Square) Name() string    { return fmt.Sprintf("square %g", s.W) }
+
+var total = sum(shapes)
+
+var shapes = []Shape{Rect{3, 4}, NewSquare(2), Rect{1, 10}}
+
+func sum(xs []Shape) (t float64) {
+	for _, s := range xs {
+		t += s.Area()
+	}
+	return t
+}
+
+func init() {
+	fmt.Println("init: total area", total)
+}
+
+func main() {
+	sort.Slice(shapes, func(i, j int) bool { return shapes[i].Area() < shapes[j].Area() })
+	var names []string
+	for _, s := range shapes {
+		names = append(names, fmt.Sprintf("%s=%g", s.Name(), s.Area()))
+	}
+	fmt.Println(strings.Join(names, ", "))
+}
+"""
+
+
+class GoFromAnywhere(KernelTestCase):
+    """Go written for `go run` and for other Go kernels, in a fresh kernel
+    (issue 24): main() and an undefined call answer at once (main() used to
+    deadlock the interpreter), a pasted whole program prints what `go run`
+    prints, GoNB's `%%` cell runs as main's body."""
+
+    def test_1_main_and_undefined_call_in_a_fresh_kernel(self):
+        # the first cells of the kernel: nothing is named main yet
+        for code, want in [("main()", "undefined: main (no cell has declared func main"),
+                           ("foo()", "undefined: foo")]:
+            with self.subTest(code=code):
+                reply, _ = run(self.kc, code)
+                self.assertEqual(reply["content"]["status"], "error")
+                self.assertIn(want, reply["content"]["evalue"])
+        self.assertEqual(stdout_of(self.ok('import "fmt"\nfmt.Println("alive")')), "alive\n")
+
+    @unittest.skipIf(shutil.which("go") is None, "no go toolchain to compare with")
+    def test_2_pasted_program_prints_what_go_run_prints(self):
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "main.go"), "w") as f:
+                f.write(PROGRAM)
+            want = subprocess.run(["go", "run", "main.go"], cwd=d, capture_output=True, text=True,
+                                  env=dict(os.environ, GO111MODULE="off"), timeout=300)
+        self.assertEqual(want.returncode, 0, want.stderr)
+        self.assertEqual(stdout_of(self.ok(PROGRAM)), want.stdout)
+        # main() runs the program's main again; the package variables are the session's
+        self.assertEqual(stdout_of(self.ok("main()")), want.stdout.splitlines(keepends=True)[-1])
+        self.assertEqual(self.value("total"), "30")
+
+    def test_3_gonb_main_cell(self):
+        outputs = self.ok('%%\nimport "strings"\nwords := strings.Fields("go from anywhere")\nfmt.Println(len(words), words[2])')
+        self.assertEqual(stdout_of(outputs), "3 anywhere\n")
+        # what the body defined stays local to main, as in GoNB
+        reply, _ = run(self.kc, "words")
+        self.assertEqual(reply["content"]["status"], "error")
+        self.assertIn("undefined: words", reply["content"]["evalue"])
+
+    def test_4_gonb_shell_and_script_cells(self):
+        self.assertEqual(stdout_of(self.ok("!echo one \\\n  two")), "one two\n")
+        self.assertEqual(stdout_of(self.ok('%%bash\nx=4\necho "x is $x"')), "x is 4\n")
+        reply, _ = run(self.kc, "%args -n 3")
+        self.assertEqual(reply["content"]["status"], "error")
+        self.assertIn("os.Args", reply["content"]["evalue"])
 
 
 if __name__ == "__main__":

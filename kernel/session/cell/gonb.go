@@ -2,6 +2,7 @@ package cell
 
 import (
 	"fmt"
+	"go/token"
 	"strings"
 )
 
@@ -52,9 +53,11 @@ func IsMainCell(code string) bool {
 	return ok
 }
 
-// asMainBody returns the Go code of a GoNB main cell: the marker line
-// becomes `func main() {`, and a `}` closes the cell. Arguments after the
-// marker (GoNB's program arguments) are refused with what to write.
+// asMainBody returns the Go code of a GoNB main cell: imports at its top
+// stay package-level, the rest becomes the body of func main (opened on the
+// line of its first statement, closed after the cell's last line, so lines
+// keep their numbers). Arguments after the marker (GoNB's program
+// arguments) are refused with what to write.
 func asMainBody(c Cell) (string, error) {
 	marker, start, end, ok := mainMarker(c.Code)
 	if !ok {
@@ -64,5 +67,35 @@ func asMainBody(c Cell) (string, error) {
 		return "", fmt.Errorf("%s: %s: arguments after the marker are not supported (GoNB passes them to the program): "+
 			"set them in the cell, os.Args = []string{\"main\", ...}", c.Pos(start), marker)
 	}
-	return c.Code[:start] + "func main() {" + c.Code[end:] + "\n}", nil
+	rest := c.Code[end:]
+	body := afterImports(rest)
+	return c.Code[:start] + rest[:body] + "func main() { " + rest[body:] + "\n}", nil
+}
+
+// afterImports returns the offset in code of the first token after the
+// import declarations it starts with.
+func afterImports(code string) int {
+	toks := scanTokens(code)
+	i := 0
+	for i < len(toks) && toks[i].tok == token.SEMICOLON {
+		i++
+	}
+	for i < len(toks) && toks[i].tok == token.IMPORT {
+		i++
+		if i < len(toks) && toks[i].tok == token.LPAREN {
+			for i < len(toks) && toks[i].tok != token.RPAREN && toks[i].tok != token.EOF {
+				i++
+			}
+		}
+		for i < len(toks) && toks[i].tok != token.SEMICOLON && toks[i].tok != token.EOF {
+			i++
+		}
+		for i < len(toks) && toks[i].tok == token.SEMICOLON {
+			i++
+		}
+	}
+	if i >= len(toks) {
+		return len(code)
+	}
+	return min(toks[i].off, len(code))
 }

@@ -175,3 +175,26 @@ func TestParseGoNBMainCell(t *testing.T) {
 		t.Errorf("%%%% with arguments: %v", err)
 	}
 }
+
+// Imports at the top of a GoNB main cell stay package-level.
+func TestParseGoNBMainCellImports(t *testing.T) {
+	pc, err := Parse(token.NewFileSet(), Cell{N: 1, Code: "%%\nimport (\n\t\"fmt\"\n)\nimport \"strings\"\n\nfmt.Println(strings.ToUpper(\"x\"))"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, d := range pc.Decls.Decls {
+		switch d := d.(type) {
+		case *ast.GenDecl:
+			names = append(names, d.Tok.String())
+		case *ast.FuncDecl:
+			names = append(names, d.Name.Name)
+			if p := pc.Pos(d.Body.List[0].Pos()); p.Line != 7 {
+				t.Errorf("the first statement is at %v, want line 7", p)
+			}
+		}
+	}
+	if got := strings.Join(names, " "); got != "import import ᐩmain" {
+		t.Errorf("declarations %q", got)
+	}
+}

@@ -177,6 +177,7 @@ func Parse(fset *token.FileSet, c Cell) (*Parsed, error) {
 	if err != nil {
 		return nil, err
 	}
+	at := &Cell{N: c.N, Code: code} // positions: code has c's lines
 	var decls, stmts strings.Builder
 	decls.WriteString("package main\n")
 	stmts.WriteString("package main\nfunc main() {\n")
@@ -192,7 +193,7 @@ func Parse(fset *token.FileSet, c Cell) (*Parsed, error) {
 		} else {
 			nstmt++
 		}
-		b.WriteString(c.Pos(u.start).Directive())
+		b.WriteString(at.Pos(u.start).Directive())
 		b.WriteString(code[u.start:u.end])
 		b.WriteString("\n")
 	}
