@@ -423,7 +423,7 @@ class GoFromAnywhere(KernelTestCase):
         self.assertEqual(stdout_of(self.ok(PROGRAM)), want.stdout)
         # main() runs the program's main again; the package variables are the session's
         self.assertEqual(stdout_of(self.ok("main()")), want.stdout.splitlines(keepends=True)[-1])
-        self.assertEqual(self.value("total"), "30")
+        self.assertEqual(self.value("total"), "26")
 
     def test_3_gonb_main_cell(self):
         outputs = self.ok('%%\nimport "strings"\nwords := strings.Fields("go from anywhere")\nfmt.Println(len(words), words[2])')
