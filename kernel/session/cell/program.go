@@ -56,21 +56,22 @@ func userNames(msg string) string {
 var packageClause = regexp.MustCompile(`^package\s+(\S+)\s*$`)
 
 // dropPackageClause removes the package clause that starts the first unit
-// of code, the Go code of c: `package main` is accepted (a cell's code is
-// package main), another name is an error saying why.
-func dropPackageClause(c Cell, code string, units []unit) ([]unit, error) {
+// of code, the Go code of c, and says whether there was one: `package main`
+// is accepted (a cell's code is package main), another name is an error
+// saying why.
+func dropPackageClause(c Cell, code string, units []unit) (_ []unit, dropped bool, _ error) {
 	if len(units) == 0 {
-		return units, nil
+		return units, false, nil
 	}
 	m := packageClause.FindStringSubmatch(code[units[0].start:units[0].end])
 	if m == nil {
-		return units, nil
+		return units, false, nil
 	}
 	if m[1] != "main" {
-		return nil, fmt.Errorf("%s: package %s: cells are package main, so a cell may start with `package main` only; "+
+		return nil, false, fmt.Errorf("%s: package %s: cells are package main, so a cell may start with `package main` only; "+
 			"code of another package goes in a module that a cell imports (docs/compiled-go.md)", c.Pos(units[0].start), m[1])
 	}
-	return units[1:], nil
+	return units[1:], true, nil
 }
 
 // renameMainAndInit renames func main and the uses of the name main to

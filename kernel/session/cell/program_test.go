@@ -11,7 +11,8 @@ import (
 
 // A pasted program: the package clause is dropped, main and init are
 // renamed (so that the interpreter runs neither by itself), and the
-// package variables are in Go's initialization order.
+// package variables stay declarations (the interpreter sets a file's
+// variables in Go's order, before main runs).
 func TestParseWholeProgram(t *testing.T) {
 	code := `package main
 
@@ -36,17 +37,35 @@ func main() {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var funcs []string
+	var decls []string
 	for _, d := range pc.Decls.Decls {
-		if fd, ok := d.(*ast.FuncDecl); ok {
-			funcs = append(funcs, fd.Name.Name)
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			decls = append(decls, d.Name.Name)
+		case *ast.GenDecl:
+			decls = append(decls, d.Tok.String())
 		}
 	}
-	if got, want := strings.Join(funcs, " "), "f ᐩinit3_0 ᐩinit3_1 ᐩmain"; got != want {
-		t.Errorf("functions %q, want %q", got, want)
+	if got, want := strings.Join(decls, " "), "import var f ᐩinit3_0 ᐩinit3_1 ᐩmain"; got != want {
+		t.Errorf("declarations %q, want %q", got, want)
 	}
 	if pc.Decls.Name.Name != "main" {
 		t.Errorf("the package of the declarations is %q", pc.Decls.Name.Name)
+	}
+	if len(pc.Stmts) != 0 {
+		t.Errorf("%d statements, want none", len(pc.Stmts))
+	}
+	if !strings.Contains(printDecl(pc, "ᐩinit3_1"), "ᐩmain := 1") {
+		t.Errorf("main, a local variable, is not renamed with the function: %s", printDecl(pc, "ᐩinit3_1"))
+	}
+}
+
+// Without a package clause, a cell's package variables run as statements;
+// in a cell of declarations only, in Go's initialization order.
+func TestParseVarOrder(t *testing.T) {
+	pc, err := Parse(token.NewFileSet(), Cell{N: 1, Code: "var (\n\ta = b + c\n\tb = f()\n\tc = 1\n)\nfunc f() int { return c + 1 }"})
+	if err != nil {
+		t.Fatal(err)
 	}
 	var stmts []string
 	for _, st := range pc.Stmts {
@@ -57,9 +76,6 @@ func main() {
 	// c first (no dependency), then b (f uses c), then a.
 	if got, want := strings.Join(stmts, "; "), "c := 1; b := f(); a := b + c"; got != want {
 		t.Errorf("statements %q, want %q", got, want)
-	}
-	if !strings.Contains(printDecl(pc, "ᐩinit3_1"), "ᐩmain := 1") {
-		t.Errorf("main, a local variable, is not renamed with the function: %s", printDecl(pc, "ᐩinit3_1"))
 	}
 }
 

@@ -182,7 +182,7 @@ func Parse(fset *token.FileSet, c Cell) (*Parsed, error) {
 	decls.WriteString("package main\n")
 	stmts.WriteString("package main\nfunc main() {\n")
 	nstmt := 0
-	units, err := dropPackageClause(c, code, splitUnits(code))
+	units, file, err := dropPackageClause(c, code, splitUnits(code))
 	if err != nil {
 		return nil, err
 	}
@@ -209,7 +209,12 @@ func Parse(fset *token.FileSet, c Cell) (*Parsed, error) {
 		// Package-level var declarations run as statements of the top-level
 		// block: yaegi rejects a var file declaration that uses a variable
 		// an earlier statement defined ("variable definition loop").
-		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.VAR {
+		//
+		// A pasted file (a cell that starts with its package clause) keeps
+		// its vars as declarations: it uses nothing a statement defined, and
+		// the interpreter then sets them as it sets a file's, in Go's order
+		// and before the functions that use them run.
+		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.VAR && !file {
 			vars = append(vars, varStmts(g)...)
 			continue
 		}
