@@ -214,3 +214,24 @@ func TestParseGoNBMainCellImports(t *testing.T) {
 		t.Errorf("declarations %q", got)
 	}
 }
+
+// In a pasted file, `var a, b int = f()` runs as statements (the
+// interpreter left such a file declaration unset: yaegi corpus ret5); the
+// other vars stay declarations.
+func TestParseWholeProgramTypedVars(t *testing.T) {
+	pc, err := Parse(token.NewFileSet(), Cell{N: 1, Code: "package main\n\nvar (\n\tn = 2\n\ta, b int = f()\n)\n\nfunc f() (int, int) { return 1, n }"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, st := range pc.Stmts {
+		_ = printer.Fprint(&b, token.NewFileSet(), st)
+		b.WriteString("; ")
+	}
+	if got, want := b.String(), "var a, b int; a, b = f(); "; got != want {
+		t.Errorf("statements %q, want %q", got, want)
+	}
+	if g, ok := pc.Decls.Decls[0].(*ast.GenDecl); !ok || len(g.Specs) != 1 || g.Specs[0].(*ast.ValueSpec).Names[0].Name != "n" {
+		t.Errorf("the first declaration is not var n")
+	}
+}
