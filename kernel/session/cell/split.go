@@ -213,9 +213,9 @@ func Parse(fset *token.FileSet, c Cell) (*Parsed, error) {
 		// A pasted file (a cell that starts with its package clause) keeps
 		// its vars as declarations: it uses nothing a statement defined, and
 		// the interpreter then sets them as it sets a file's, in Go's order
-		// and before the functions that use them run; except `var x T = v`,
-		// which the interpreter leaves unset as a file declaration when v
-		// is a call of several results (yaegi corpus ret5).
+		// and before the functions that use them run; except `var a, b T =
+		// f()`, which the interpreter leaves unset as a file declaration
+		// (yaegi corpus ret5).
 		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.VAR {
 			if !file {
 				vars = append(vars, varStmts(g)...)
@@ -270,13 +270,13 @@ func Parse(fset *token.FileSet, c Cell) (*Parsed, error) {
 	return pc, nil
 }
 
-// typedWithValues moves the specs of g that have both a type and values
-// (`var a, b int = f()`) into a declaration of their own, which it returns
-// (nil when there are none).
+// typedWithValues moves the specs of g that set several variables of a
+// type from one call (`var a, b int = f()`) into a declaration of their
+// own, which it returns (nil when there are none).
 func typedWithValues(g *ast.GenDecl) *ast.GenDecl {
 	var typed, rest []ast.Spec
 	for _, sp := range g.Specs {
-		if vs := sp.(*ast.ValueSpec); vs.Type != nil && len(vs.Values) > 0 {
+		if vs := sp.(*ast.ValueSpec); vs.Type != nil && len(vs.Names) > 1 && len(vs.Values) == 1 {
 			typed = append(typed, sp)
 		} else {
 			rest = append(rest, sp)
