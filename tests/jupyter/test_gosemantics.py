@@ -433,6 +433,14 @@ class GoFromAnywhere(KernelTestCase):
         self.assertEqual(reply["content"]["status"], "error")
         self.assertIn("undefined: words", reply["content"]["evalue"])
 
+    def test_5_refused_import_then_working_cells(self):
+        reply, _ = run(self.kc, 'import (\n\t"math"\n\t"os/exec"\n)\n_ = exec.Command')
+        self.assertEqual(reply["content"]["status"], "error")
+        self.assertIn('"os/exec"', reply["content"]["evalue"])
+        # the session is as it was: math (bound before the refusal) imports and works
+        self.assertEqual(stdout_of(self.ok('import ("fmt"; "math")\nfmt.Println(math.Sqrt(16))')), "4\n")
+        self.assertEqual(stdout_of(self.ok('fmt.Println(math.Pi > 3)')), "true\n")
+
     def test_4_gonb_shell_and_script_cells(self):
         self.assertEqual(stdout_of(self.ok("!echo one \\\n  two")), "one two\n")
         self.assertEqual(stdout_of(self.ok('%%bash\nx=4\necho "x is $x"')), "x is 4\n")

@@ -21,7 +21,7 @@ type item struct {
 }
 
 // Pieces orders the cell's declarations and statements for running:
-// imports first; then every declaration and statement after the ones that
+// imports first, one package a piece; then every declaration and statement after the ones that
 // define the names it uses (so `n := 0` then `func inc() { n++ }` and
 // `x := f()` then `func f() int` both work), statements keeping their
 // order. When the dependencies form a cycle, the remaining items keep
@@ -44,8 +44,16 @@ func (pc *Parsed) Pieces() []Piece {
 	}
 	sortItems(items)
 	var out []Piece
-	if len(imports) > 0 {
-		out = append(out, Piece{File: pc.file(imports)})
+	// One piece per imported package: when the interpreter refuses one
+	// (os/exec), the ones before it are bound, and the session records
+	// them as the pieces that ran, so that a later cell's import of them is
+	// not a second import ("fmt/_.go redeclared in this block" in every
+	// later cell).
+	for _, d := range imports {
+		g := d.(*ast.GenDecl)
+		for _, sp := range g.Specs {
+			out = append(out, Piece{File: pc.file([]ast.Decl{&ast.GenDecl{TokPos: sp.Pos(), Tok: token.IMPORT, Specs: []ast.Spec{sp}}})})
+		}
 	}
 	for i := 0; i < len(items); {
 		j := i

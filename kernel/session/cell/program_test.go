@@ -235,3 +235,30 @@ func TestParseWholeProgramTypedVars(t *testing.T) {
 		t.Errorf("the first declaration is not var n")
 	}
 }
+
+// Imports run one package a piece: a refused package leaves the ones
+// before it bound and recorded (a later cell's import of fmt is dropped,
+// not a second import).
+func TestPiecesImportOnePackageEach(t *testing.T) {
+	pc, err := Parse(token.NewFileSet(), Cell{N: 1, Code: "import (\n\t\"fmt\"\n\tx \"os/exec\"\n)\nimport \"strings\"\nfmt.Println(x.Command, strings.ToUpper)"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var imports []string
+	for _, p := range pc.Pieces() {
+		if p.File == nil {
+			continue
+		}
+		for _, d := range p.File.Decls {
+			if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT {
+				if len(p.File.Decls) != 1 || len(g.Specs) != 1 {
+					t.Errorf("a piece with %d declarations, %d imports", len(p.File.Decls), len(g.Specs))
+				}
+				imports = append(imports, g.Specs[0].(*ast.ImportSpec).Path.Value)
+			}
+		}
+	}
+	if got := strings.Join(imports, " "); got != `"fmt" "os/exec" "strings"` {
+		t.Errorf("imports %s", got)
+	}
+}
