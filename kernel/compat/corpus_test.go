@@ -41,12 +41,12 @@ func TestYaegiCorpus(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go toolchain: the programs cannot be compared with go run")
 	}
-	dir := yaegiModuleDir(t)
+	dir, version := yaegiModuleDir(t)
 	progs := corpusPrograms(t, dir)
 	if len(progs) < 500 {
 		t.Fatalf("found %d programs with an Output comment in %s/_test, expected about 850", len(progs), dir)
 	}
-	refs := references(t, progs)
+	refs := references(t, progs, version)
 	var runnable []program
 	excluded := map[string]int{}
 	for _, p := range progs {

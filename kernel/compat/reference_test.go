@@ -45,9 +45,9 @@ type reference struct {
 	Detail string // why, when Status is not ok
 }
 
-// yaegiModuleDir is the directory of the yaegi module go.mod pins,
-// downloaded into the module cache if need be.
-func yaegiModuleDir(t *testing.T) string {
+// yaegiModuleDir is the directory and version of the yaegi module go.mod
+// pins, downloaded into the module cache if need be.
+func yaegiModuleDir(t *testing.T) (dir, version string) {
 	out, err := exec.Command("go", "mod", "download", "-json", "github.com/traefik/yaegi").Output()
 	if err != nil {
 		t.Fatalf("go mod download github.com/traefik/yaegi: %v", err)
@@ -56,7 +56,7 @@ func yaegiModuleDir(t *testing.T) string {
 	if err := json.Unmarshal(out, &m); err != nil || m.Dir == "" {
 		t.Fatalf("go mod download -json: %v %s", err, m.Error)
 	}
-	return m.Dir
+	return m.Dir, m.Version
 }
 
 // gopathComment marks programs that import packages from a GOPATH tree of
@@ -117,7 +117,7 @@ func refKey(p program) string {
 // cache or computed: all the programs not cached are built by one
 // `go build` (one binary each, built in parallel by the go command) and
 // run twice each, NumCPU at a time.
-func references(t *testing.T, progs []program) map[string]reference {
+func references(t *testing.T, progs []program, yaegiVersion string) map[string]reference {
 	cache := refCache(t)
 	refs := map[string]reference{}
 	var todo []program
@@ -134,7 +134,7 @@ func references(t *testing.T, progs []program) map[string]reference {
 		return refs
 	}
 	start := time.Now()
-	built := buildPrograms(t, todo)
+	built := buildPrograms(t, todo, yaegiVersion)
 	var mu sync.Mutex
 	jobs := make(chan program)
 	var wg sync.WaitGroup
@@ -166,10 +166,11 @@ func references(t *testing.T, progs []program) map[string]reference {
 }
 
 // buildPrograms builds each program as its own main package of one
-// module, all in one go build. A built program's reference has status ok
-// and its binary's path as Detail; the others status build and the
-// compiler's message.
-func buildPrograms(t *testing.T, progs []program) map[string]reference {
+// module, all in one go build; the packages of yaegi's _test tree some
+// programs import come from the pinned yaegi. A built program's reference
+// has status ok and its binary's path as Detail; the others status build
+// and the compiler's message.
+func buildPrograms(t *testing.T, progs []program, yaegiVersion string) map[string]reference {
 	dir := t.TempDir()
 	goVersion := strings.TrimPrefix(runtime.Version(), "go")
 	if i := strings.IndexFunc(goVersion, func(r rune) bool { return r != '.' && (r < '0' || r > '9') }); i >= 0 {
@@ -183,7 +184,7 @@ func buildPrograms(t *testing.T, progs []program) map[string]reference {
 			t.Fatal(err)
 		}
 	}
-	write("go.mod", "module corpus\n\ngo "+goVersion+"\n")
+	write("go.mod", "module corpus\n\ngo "+goVersion+"\n\nrequire github.com/traefik/yaegi "+yaegiVersion+"\n")
 	for _, p := range progs {
 		write(filepath.Join("p", p.name, "main.go"), p.src)
 	}
