@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -94,8 +95,7 @@ func unwrapPath(err error) error {
 }
 
 // runShell runs c.Args with the system shell in the kernel's directory
-// and environment, streaming its stdout and stderr as they come. An
-// interrupt kills the command (and what it started).
+// and environment (runStreamed).
 func runShell(ctx context.Context, c *Call) error {
 	line := strings.TrimSpace(c.Args)
 	if line == "" {
@@ -104,51 +104,67 @@ func runShell(ctx context.Context, c *Call) error {
 	return runStreamed(ctx, c, shellCommand(line), "!"+line)
 }
 
-// runStreamed runs cmd (started in its own process group by shellCommand),
-// streaming its stdout and stderr to the cell as they come; an interrupt
-// kills it and what it started. label names the command in messages.
+// runStreamed runs cmd (made by shellCommand), streaming its stdout and
+// stderr to the cell as they come. The command and everything it starts
+// are a job (a process group, and cgroups where they can be made:
+// shell_linux.go): the cell runs until the job is empty — a program the
+// command left running in the background keeps the cell running, and says
+// so — and an interrupt kills the job until it is empty, saying how many
+// processes it ended. label names the command in messages.
 func runStreamed(ctx context.Context, c *Call, cmd *exec.Cmd, label string) error {
 	out, errOut := &streamWriter{sink: c.Sink, name: "stdout"}, &streamWriter{sink: c.Sink, name: "stderr"}
-	cmd.Stdout, cmd.Stderr = out, errOut
-	// A background job (cmd &) keeps the pipes open after the shell
-	// exits: stop waiting for them soon after.
-	cmd.WaitDelay = 500 * time.Millisecond
-	if err := cmd.Start(); err != nil {
+	pipes, err := newOutputPipes(out, errOut)
+	if err != nil {
+		return fmt.Errorf("%s: %w", label, err)
+	}
+	j, cmd, err := startJob(func() *exec.Cmd {
+		fresh := recreate(cmd)
+		fresh.Stdout, fresh.Stderr = pipes.writers[0], pipes.writers[1]
+		return fresh
+	})
+	pipes.started()
+	if err != nil {
+		pipes.close(0)
 		return fmt.Errorf("%s: cannot start the shell: %w", label, err)
 	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	var err error
-	stopped := false
+	defer j.release()
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	var status error
+	shellDone, noted := false, false
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
-wait:
 	for {
 		select {
-		case err = <-done:
-			break wait
-		case <-ctx.Done():
+		case status = <-exited:
+			shellDone, exited = true, nil
 		case <-tick.C:
-			if !c.Eval.Interrupted() {
-				continue
-			}
+		case <-ctx.Done():
 		}
-		if !stopped {
-			stopped = true
-			killTree(cmd)
+		if ctx.Err() != nil || c.Eval.Interrupted() {
+			ended, left := j.end()
+			pipes.close(500 * time.Millisecond)
+			return killedError(label, ended, left)
+		}
+		if !shellDone {
+			continue
+		}
+		n := j.alive()
+		if n == 0 {
+			break
+		}
+		if !noted {
+			noted = true
+			c.Sink.Stream("stderr", fmt.Sprintf("%s: the shell exited; %s it started %s still running, and the cell waits for them "+
+				"(an interrupt ends them; to leave a program running after the cell, start it in a session of its own: !setsid PROGRAM &)\n",
+				label, plural(n, "process", "processes"), isAre(n)))
 		}
 	}
-	out.flush()
-	errOut.flush()
-	if stopped {
-		return fmt.Errorf("%s was killed", label)
-	}
-	if errors.Is(err, exec.ErrWaitDelay) {
-		c.Sink.Stream("stderr", fmt.Sprintf("%s: the shell exited; a process it left running in the background keeps its output, which is not shown\n", label))
-		return nil
+	if !pipes.close(500 * time.Millisecond) {
+		c.Sink.Stream("stderr", fmt.Sprintf("%s: a process it started in a session of its own keeps its output, which is not shown\n", label))
 	}
 	var exit *exec.ExitError
-	if errors.As(err, &exit) {
+	if errors.As(status, &exit) {
 		code := exit.ExitCode()
 		hint := ""
 		if code == 127 {
@@ -157,10 +173,105 @@ wait:
 		c.Sink.Stream("stderr", fmt.Sprintf("%s: exit status %d%s\n", label, code, hint))
 		return nil
 	}
-	if err != nil {
-		return fmt.Errorf("%s: %w", label, err)
+	if status != nil {
+		return fmt.Errorf("%s: %w", label, status)
 	}
 	return nil
+}
+
+// killedError is the error of an interrupted command: how many processes
+// ending it took, and any that could not be ended.
+func killedError(label string, ended, left int) error {
+	msg := fmt.Sprintf("%s was killed", label)
+	if ended > 0 {
+		msg += fmt.Sprintf(": tick ended its %s", plural(ended, "process", "processes"))
+	}
+	if left > 0 {
+		msg += fmt.Sprintf("; %s left its process group and could not be ended (kill them by hand)", plural(left, "process", "processes"))
+	}
+	return errors.New(msg)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+func isAre(n int) string {
+	if n == 1 {
+		return "is"
+	}
+	return "are"
+}
+
+// outputPipes carry a command's stdout and stderr to the cell: the
+// command's processes hold the write ends, two goroutines copy from the
+// read ends until every holder has exited.
+type outputPipes struct {
+	readers, writers []*os.File
+	done             chan struct{}
+}
+
+func newOutputPipes(out, errOut *streamWriter) (*outputPipes, error) {
+	p := &outputPipes{done: make(chan struct{}, 2)}
+	for _, w := range []*streamWriter{out, errOut} {
+		r, wr, err := os.Pipe()
+		if err != nil {
+			p.close(0)
+			return nil, fmt.Errorf("cannot make a pipe: %w", err)
+		}
+		p.readers, p.writers = append(p.readers, r), append(p.writers, wr)
+		go func(r *os.File, w *streamWriter) {
+			_, _ = io.Copy(w, r)
+			w.flush()
+			p.done <- struct{}{}
+		}(r, w)
+	}
+	return p, nil
+}
+
+// started closes this process's write ends (the command has its own).
+func (p *outputPipes) started() {
+	for _, w := range p.writers {
+		w.Close()
+	}
+	p.writers = nil
+}
+
+// close waits up to grace for the copies to finish (every writer gone),
+// then closes the read ends; it reports whether they finished.
+func (p *outputPipes) close(grace time.Duration) bool {
+	p.started()
+	timeout := time.After(grace)
+	finished := true
+	for range p.readers {
+		select {
+		case <-p.done:
+		case <-timeout:
+			finished = false
+		}
+		if !finished {
+			break
+		}
+	}
+	for _, r := range p.readers {
+		r.Close()
+	}
+	return finished
+}
+
+// recreate makes a new, unstarted copy of cmd: starting in a cgroup may
+// fail and be tried again without one.
+func recreate(cmd *exec.Cmd) *exec.Cmd {
+	fresh := exec.Command(cmd.Path)
+	fresh.Args, fresh.Env, fresh.Dir, fresh.Stdin = cmd.Args, cmd.Env, cmd.Dir, cmd.Stdin
+	if cmd.SysProcAttr != nil {
+		attr := *cmd.SysProcAttr
+		fresh.SysProcAttr = &attr
+	}
+	return fresh
 }
 
 // streamWriter sends what a command writes to the cell's stream as it

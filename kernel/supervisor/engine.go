@@ -168,6 +168,7 @@ func (e *engine) run(dec *gob.Decoder, out *os.File) {
 		}
 	}
 	killGroup(e.pid) // what it started in its process group goes with it
+	endShellJobs(e.pid)
 	_ = out.Close()
 	_ = e.input.Close()
 	<-readDone

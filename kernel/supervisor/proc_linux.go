@@ -3,8 +3,12 @@ package supervisor
 import (
 	"bytes"
 	"os"
+	"path/filepath"
 	"strconv"
 	"syscall"
+	"time"
+
+	"github.com/tick-kernel/tick/internal/memlimit"
 )
 
 // engineDeathSignal makes the kernel kill the engine when the supervisor
@@ -36,4 +40,35 @@ func memoryUse(pid int) (int64, bool) {
 		}
 	}
 	return total, found
+}
+
+// endShellJobs ends what an engine's `!` commands left (kernel/magic
+// runs each in cgroups named tick-shell-PID-N, PID the engine's): when the
+// engine is gone, nothing started from it is left running.
+func endShellJobs(enginePid int) {
+	host := memlimit.Host()
+	for _, h := range []string{"", "pids"} {
+		parent, _, ok := host.Dir(h)
+		if !ok {
+			continue
+		}
+		dirs, _ := filepath.Glob(filepath.Join(parent, "tick-shell-"+strconv.Itoa(enginePid)+"-*"))
+		for _, d := range dirs {
+			for i := 0; i < 100; i++ {
+				procs, err := os.ReadFile(filepath.Join(d, "cgroup.procs"))
+				if err != nil || len(bytes.TrimSpace(procs)) == 0 {
+					break
+				}
+				if os.WriteFile(filepath.Join(d, "cgroup.kill"), []byte("1"), 0) != nil {
+					for _, f := range bytes.Fields(procs) {
+						if pid, err := strconv.Atoi(string(f)); err == nil {
+							_ = syscall.Kill(pid, syscall.SIGKILL)
+						}
+					}
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+			os.Remove(d)
+		}
+	}
 }

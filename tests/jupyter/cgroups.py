@@ -76,19 +76,28 @@ class Cgroup:
         return os.path.join(self.dir, "cgroup.procs")
 
     def pids(self):
-        with open(self.procs) as f:
-            return [int(p) for p in f.read().split()]
+        """The processes of the cgroup and of the cgroups under it."""
+        out = []
+        for d, _, _ in os.walk(self.dir):
+            try:
+                with open(os.path.join(d, "cgroup.procs")) as f:
+                    out += [int(p) for p in f.read().split()]
+            except OSError:
+                pass
+        return out
 
     def close(self):
+        """Remove the cgroup and any left under it (deepest first)."""
+        import time
         for _ in range(100):
-            try:
-                os.rmdir(self.dir)
+            for d, _, _ in sorted(os.walk(self.dir), key=lambda w: -len(w[0])):
+                try:
+                    os.rmdir(d)
+                except OSError:
+                    pass
+            if not os.path.exists(self.dir):
                 return
-            except FileNotFoundError:
-                return
-            except OSError:
-                import time
-                time.sleep(0.05)
+            time.sleep(0.05)
 
 
 def memory_cgroup(limit):

@@ -19,7 +19,7 @@ import unittest
 from jupyter_client.manager import KernelManager
 
 import cgroups
-from tickenv import KERNEL, TIMEOUT, run, stdout_of
+from tickenv import KERNEL, TIMEOUT, collect, run, shell_reply, stdout_of
 
 NOBODY = 65534
 
@@ -131,6 +131,69 @@ class RecursionThroughAClosure(Started):
         self.assertLess(err_time, 3 * ok_time + 1.0,
                         f"h(5001) took {err_time:.2f} s to fail, h(4999) {ok_time:.2f} s to succeed")
         self.assertEqual(self.value("x + 1"), ["8"], "the session lost its variables")
+
+
+class ForkBombInAPidsCgroup(unittest.TestCase):
+    """Problem 5: after `!f(){ f|f& };f` and an interrupt the reply said
+    "ok" and 240-300 processes remained 10 s later: the process group was
+    killed once. The test starts the kernel in a pids-limited cgroup it
+    creates, so the bomb cannot take the machine."""
+
+    def setUp(self):
+        self.cg = cgroups.pids_cgroup(400)
+        self.addCleanup(self.cg.close)
+        name, remove = cgroups.kernel_in([self.cg])
+        self.addCleanup(remove)
+        self.km = KernelManager(kernel_name=name)
+        self.km.start_kernel()
+        self.addCleanup(self.kill_the_cgroup)
+        self.addCleanup(self.km.shutdown_kernel, now=True)
+        self.kc = self.km.client()
+        self.kc.start_channels()
+        self.addCleanup(self.kc.stop_channels)
+        self.kc.wait_for_ready(timeout=TIMEOUT)
+
+    def kill_the_cgroup(self):
+        for _ in range(100):
+            pids = self.cg.pids()
+            if not pids:
+                return
+            for p in pids:
+                try:
+                    os.kill(p, signal.SIGKILL)
+                except OSError:
+                    pass
+            time.sleep(0.05)
+
+    def kernel_pids(self):
+        kernel = self.km.provisioner.process.pid
+        return {kernel, *children(kernel)}
+
+    def test_fork_bomb_leaves_no_process_after_the_interrupt(self):
+        self.assertEqual(self.value("x := 5\nx"), ["5"])
+        kernel = self.kernel_pids()
+        msg_id = self.kc.execute("!bash -c 'f(){ f|f& };f'")
+        # Let it fill the cgroup.
+        deadline = time.monotonic() + 30
+        while len(set(self.cg.pids()) - kernel) < 100 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(1)
+        self.assertGreater(len(set(self.cg.pids()) - kernel), 50, "the bomb did not start")
+        self.km.interrupt_kernel()
+        reply = shell_reply(self.kc, msg_id, timeout=60)
+        outs = collect(self.kc, msg_id, timeout=60)
+        self.assertEqual(reply["content"]["status"], "error", reply["content"])
+        self.assertRegex(reply["content"]["evalue"], r"was killed: tick ended its \d+ processes")
+        left = set(self.cg.pids()) - kernel
+        self.assertEqual(left, set(), f"{len(left)} processes left after the interrupt")
+        time.sleep(2)
+        self.assertEqual(set(self.cg.pids()) - kernel, set(), "processes came back")
+        self.assertEqual(self.value("x + 1"), ["6"])
+
+    def value(self, code):
+        reply, outs = run(self.kc, code)
+        self.assertEqual(reply["content"]["status"], "ok", outs)
+        return result_of(outs)
 
 
 class MemoryInACgroup(unittest.TestCase):
@@ -266,6 +329,19 @@ def alive(pid):
         return False
 
 
+def count_args(arg):
+    """Live processes with arg among their arguments."""
+    n = 0
+    for d in os.listdir("/proc"):
+        if d.isdigit() and alive(int(d)):
+            try:
+                with open(f"/proc/{d}/cmdline", "rb") as f:
+                    n += arg.encode() in f.read().split(b"\0")
+            except OSError:
+                pass
+    return n
+
+
 def kernel_tmp(pid):
     """The kernel's private temporary directory, from its engine's environment."""
     try:
@@ -286,8 +362,8 @@ LAUNCHER = textwrap.dedent("""
     kc = km.client()
     kc.start_channels()
     kc.wait_for_ready(timeout=60)
-    kc.execute('x := 1')
-    kc.execute('for {\\n}')  # the kernel is busy when its parent dies
+    kc.execute('go func() {\\n\\tfor {\\n\\t}\\n}()')  # spinning
+    kc.execute('!sleep 4321')  # and busy in a shell command when its parent dies
     time.sleep(1)
     print(km.provisioner.process.pid, flush=True)
     time.sleep(3600)
@@ -316,6 +392,7 @@ class ParentDeath(unittest.TestCase):
         self.assertTrue(engines, "the kernel had no engine process")
         self.assertFalse(any(alive(e) for e in engines), "the engine outlived the kernel")
         self.assertLess(took, 5, f"the kernel took {took:.1f} s to exit after its parent died")
+        self.assertEqual(count_args("4321"), 0, "the cell's shell command outlived the kernel")
         for d in tmp:
             self.assertTrue(d and d.startswith(("/tmp/", os.environ.get("TMPDIR", "/tmp"))), tmp)
             self.assertFalse(os.path.exists(d), f"the kernel left {d} behind")
