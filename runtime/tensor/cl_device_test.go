@@ -53,6 +53,13 @@ func TestCLTransfersAreCountedAndTimed(t *testing.T) {
 	if c.Transfer <= 0 || c.TransferDevice <= 0 || c.DeviceExec <= 0 {
 		t.Errorf("counters: transfer host %v, device %v, kernels by the device clock %v: want all > 0", c.Transfer, c.TransferDevice, c.DeviceExec)
 	}
+	// The device-clock counters say what the clock timed: the one kernel
+	// (all of DeviceExec: no host device ran one) and both copies, each
+	// made on CL's queue; the host's share of the copies is theirs alone.
+	if c.KernelsClocked != 1 || c.DeviceClock != c.DeviceExec || c.TransfersClocked != 2 || c.TransferHost <= 0 || c.TransferHost > c.Transfer {
+		t.Errorf("counters: %d kernels in %v by the device clock (device exec %v), %d copies clocked, transfers' host time %v of the phase's %v",
+			c.KernelsClocked, c.DeviceClock, c.DeviceExec, c.TransfersClocked, c.TransferHost, c.Transfer)
+	}
 	dirs := map[string]TransferFact{}
 	for _, tf := range f.Transfers {
 		dirs[tf.From+"→"+tf.To] = tf

@@ -37,9 +37,19 @@ type Stats struct {
 	Launch     time.Duration // enqueueing launches
 	DeviceExec time.Duration // kernels running: on host devices the workers' time, on a device with a clock (CL) its own stamps, summed at Synchronize
 	SyncWait   time.Duration // waiting in Synchronize (and reads that synchronize)
-	// TransferDevice is the device-clock time of the transfers on devices
-	// with a clock (CL), summed at Synchronize; Transfer is the host's.
-	TransferDevice time.Duration
+	// DeviceClock is the part of DeviceExec timed by the clocks of devices
+	// that have one (CL: each kernel from its started to its ended stamp),
+	// read at Synchronize; KernelsClocked the kernels it covers. Both stay 0
+	// on devices the host's clock times (CPU, GO).
+	DeviceClock    time.Duration
+	KernelsClocked int64
+	// TransferHost is the host's time in the copies Transfers counts (the
+	// transfer phase also holds the plain copies of host devices);
+	// TransferDevice is the device-clock time of TransfersClocked of them,
+	// on devices with a clock (CL), summed at Synchronize.
+	TransferHost     time.Duration
+	TransferDevice   time.Duration
+	TransfersClocked int64
 }
 
 // String renders the snapshot on a few lines, estimates labelled.
@@ -52,10 +62,13 @@ func (s Stats) String() string {
 		units.Quantity(float64(s.MemoryInUse), "B"), s.Buffers, units.Quantity(float64(s.MemoryPooled), "B"))
 	fmt.Fprintf(&b, "time: graph %v, schedule %v, codegen %v, compile %v, alloc %v, transfer %v, launch %v, device %v, sync wait %v",
 		s.GraphBuild, s.Schedule, s.Codegen, s.Compile, s.Alloc, s.Transfer, s.Launch, s.DeviceExec, s.SyncWait)
+	if s.KernelsClocked > 0 {
+		fmt.Fprintf(&b, "\nby the device's clock: %d kernels in %v", s.KernelsClocked, s.DeviceClock)
+	}
 	if s.Transfers > 0 {
-		fmt.Fprintf(&b, "\ntransfers %d, %d bytes", s.Transfers, s.TransferBytes)
-		if s.TransferDevice > 0 {
-			fmt.Fprintf(&b, ", %v on the device clock", s.TransferDevice)
+		fmt.Fprintf(&b, "\ntransfers %d, %d bytes, %v on the host", s.Transfers, s.TransferBytes, s.TransferHost)
+		if s.TransfersClocked > 0 {
+			fmt.Fprintf(&b, ", %d of them in %v on the device's clock", s.TransfersClocked, s.TransferDevice)
 		}
 	}
 	return b.String()
@@ -70,6 +83,8 @@ var counters struct {
 	allocNS, transferNS, launchNS, deviceNS      atomic.Int64
 	syncWait, diskHits                           atomic.Int64
 	transfers, transferBytes, transferDeviceNS   atomic.Int64
+	clockNS, clockKernels, transferHostNS        atomic.Int64
+	transfersClocked                             atomic.Int64
 }
 
 // Counters returns a snapshot of the runtime's counters.
@@ -85,6 +100,8 @@ func Counters() Stats {
 		Compile: d(&c.compileNS), Alloc: d(&c.allocNS), Transfer: d(&c.transferNS),
 		Launch: d(&c.launchNS), DeviceExec: d(&c.deviceNS), SyncWait: d(&c.syncWait),
 		Transfers: c.transfers.Load(), TransferBytes: c.transferBytes.Load(), TransferDevice: d(&c.transferDeviceNS),
+		DeviceClock: d(&c.clockNS), KernelsClocked: c.clockKernels.Load(), TransferHost: d(&c.transferHostNS),
+		TransfersClocked: c.transfersClocked.Load(),
 	}
 }
 
@@ -95,7 +112,8 @@ func ResetCounters() {
 	for _, a := range []*atomic.Int64{&c.launched, &c.flops, &c.bytes, &c.compiled, &c.cacheHits,
 		&c.jitCaptures, &c.jitReplays, &c.graphNS, &c.scheduleNS, &c.codegenNS, &c.compileNS,
 		&c.allocNS, &c.transferNS, &c.launchNS, &c.deviceNS, &c.syncWait, &c.diskHits,
-		&c.transfers, &c.transferBytes, &c.transferDeviceNS} {
+		&c.transfers, &c.transferBytes, &c.transferDeviceNS, &c.clockNS, &c.clockKernels, &c.transferHostNS,
+		&c.transfersClocked} {
 		a.Store(0)
 	}
 }

@@ -145,6 +145,12 @@ func TestCountersCountPhasesAndCache(t *testing.T) {
 			t.Errorf("phase %s has no time", name)
 		}
 	}
+	// GO has no clock of its own and no memory of its own: nothing is
+	// timed by a device clock and nothing is a transfer.
+	if c.KernelsClocked != 0 || c.DeviceClock != 0 || c.Transfers != 0 || c.TransferHost != 0 || c.TransfersClocked != 0 {
+		t.Errorf("GO: %d kernels clocked in %v, %d transfers in %v (%d clocked): want none", c.KernelsClocked, c.DeviceClock,
+			c.Transfers, c.TransferHost, c.TransfersClocked)
+	}
 	if c.MemoryInUse <= 0 || !strings.Contains(c.String(), "FLOP, ") {
 		t.Errorf("memory %d, text %q", c.MemoryInUse, c.String())
 	}

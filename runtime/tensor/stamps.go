@@ -115,6 +115,8 @@ func (d *Dev) collect() error {
 		switch c.kind {
 		case cmdKernel:
 			counters.deviceNS.Add(int64(el))
+			counters.clockNS.Add(int64(el))
+			counters.clockKernels.Add(1)
 			if c.seen&seenFacts != 0 {
 				noteDeviceTime(d, c.k, el)
 			}
@@ -126,6 +128,7 @@ func (d *Dev) collect() error {
 			}
 		default:
 			counters.transferDeviceNS.Add(int64(el))
+			counters.transfersClocked.Add(1)
 			from, to := c.peer, d.name
 			if c.kind == cmdCopyOut {
 				from, to = d.name, c.peer

@@ -85,6 +85,7 @@ func (d *Dev) issue(kind cmdKind, peer string, bytes int64, t0 stamp, copyFn fun
 func countTransfer(from, to string, bytes int64, host time.Duration) {
 	counters.transfers.Add(1)
 	counters.transferBytes.Add(bytes)
+	counters.transferHostNS.Add(int64(host))
 	noteTransfer(from, to, 1, bytes, host, 0)
 	if debugLevel() >= 2 {
 		debugTransfer(from, to, bytes, host, takeDebugCopy())
