@@ -80,6 +80,15 @@ func (r *Result) cpuText(f func(float64) string) string {
 		"is what the statement costs when it has a CPU to itself", f(w), w/c.Median, 100*(1-c.Median/w))
 }
 
+// enqueueText compares the time until the calls returned with the time
+// until the device finished, both by the host's clock.
+func (r *Result) enqueueText(f func(float64) string) string {
+	if d := r.Device; r.TimeBy == ClockDevice && d != nil && d.Host != nil {
+		return fmt.Sprintf("enqueue %s vs synced %s per loop by the host's clock", f(r.EnqueueMedian), f(d.Host.Median+d.HostFloor))
+	}
+	return fmt.Sprintf("enqueue %s vs synced %s per loop", f(r.EnqueueMedian), f(r.Stats.Median+r.Floor))
+}
+
 // floorText says what the subtracted floor is and what it covers.
 func (r *Result) floorText(f func(float64) string) string {
 	covers := "a call that does nothing, the clock reads and the syncs"
@@ -88,6 +97,11 @@ func (r *Result) floorText(f func(float64) string) string {
 	}
 	s := fmt.Sprintf("floor %s per loop subtracted (%s, %s through the same harness: %s)",
 		f(r.Floor), r.FloorSource, plural(len(r.FloorSamples), "sample", "samples"), covers)
+	if d := r.Device; r.TimeBy == ClockDevice && d != nil {
+		s = fmt.Sprintf("floor %s per loop by %s (%s, %s through the same harness: it runs nothing there); "+
+			"%s per loop by the host's clock, subtracted from the host's time",
+			f(r.Floor), d.ClockName(), r.FloorSource, plural(len(r.FloorSamples), "sample", "samples"), f(d.HostFloor))
+	}
 	if r.FloorClamped > 0 {
 		s += fmt.Sprintf("; %s of %d below the floor count as 0, not as negative times (the statement costs less than the harness's own variation)",
 			plural(r.FloorClamped, "sample", "samples"), r.Repeats)
@@ -102,6 +116,8 @@ func (r *Result) deviceText(digits int) string {
 	switch {
 	case c == nil:
 		return ""
+	case c.Kernels == 0 && r.Transfers != nil:
+		return "no kernels launched: the statement only copied data (the transfers row)"
 	case c.Kernels == 0:
 		return "no kernels launched: the statement ran on the host only"
 	case c.NoThroughput != "":

@@ -3,6 +3,7 @@ package timing
 import (
 	"slices"
 	"strings"
+	"time"
 )
 
 // Facts are what the runtime recorded during a call (Target.Record): the
@@ -19,7 +20,37 @@ type Facts struct {
 	// Reads are the tensors read that the call did not compute itself,
 	// e.g. "[256] float32 on CPU".
 	Reads []string `json:"reads,omitempty"`
+	// DeviceTimes are kernels' times by the clock of a device that has one
+	// (read when it synchronized during the call), per kernel and device.
+	DeviceTimes []KernelTime `json:"device_times,omitempty"`
+	// Transfers are the copies between the host and a device's own memory
+	// and between devices, per direction.
+	Transfers []Transfer `json:"transfers,omitempty"`
 }
+
+// KernelTime is a kernel's launches and their summed time by its device's
+// clock.
+type KernelTime struct {
+	Name     string        `json:"name"`
+	Device   string        `json:"device"`
+	Launches int           `json:"launches"`
+	Time     time.Duration `json:"device_ns"`
+}
+
+// Transfer is the copies in one direction: From and To name devices, or
+// "host" for the host's memory. Host is their time on the host's clock,
+// Device by the device's clock (0 where it has none).
+type Transfer struct {
+	From   string        `json:"from"`
+	To     string        `json:"to"`
+	Count  int           `json:"count"`
+	Bytes  int64         `json:"bytes"`
+	Host   time.Duration `json:"host_ns"`
+	Device time.Duration `json:"device_ns,omitempty"`
+}
+
+// Direction is "host→CL".
+func (t Transfer) Direction() string { return t.From + "→" + t.To }
 
 // JITCall is one call of a JIT: its number since the JIT was made (or
 // reset), what it did, and its input signature.
@@ -55,6 +86,10 @@ type Device struct {
 	CompilerVersion string   `json:"compiler_version,omitempty"`
 	Flags           []string `json:"flags,omitempty"`
 	Computes        bool     `json:"computes"`
+	// Clock reports that the device stamps its commands on a clock of its
+	// own (OpenCL's profiling events): its kernels and copies have device
+	// times.
+	Clock bool `json:"clock,omitempty"`
 }
 
 // Describe renders the backend on one line: "C via cc (gcc 12.2.0) -O3
@@ -90,6 +125,25 @@ func (f *Facts) merge(g Facts) {
 			f.Reads = append(f.Reads, r)
 		}
 	}
+	f.DeviceTimes = append(f.DeviceTimes, g.DeviceTimes...)
+	f.Transfers = append(f.Transfers, g.Transfers...)
+}
+
+// clocks names the devices in f that have a clock of their own (described
+// in Devices, or with kernels timed by one).
+func (f Facts) clocks() []string {
+	var out []string
+	for _, d := range f.Devices {
+		if d.Clock {
+			out = append(out, d.Name)
+		}
+	}
+	for _, k := range f.DeviceTimes {
+		if !slices.Contains(out, k.Device) {
+			out = append(out, k.Device)
+		}
+	}
+	return out
 }
 
 // firstJITCall is the number of the first JIT call in f, 0 without one.

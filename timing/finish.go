@@ -41,6 +41,8 @@ func (r *runner) finish() *Result {
 		res.Async, res.Debug = p.Async, p.Debug
 		if r.loops > 0 {
 			res.Counters = r.counters()
+			res.Device = r.deviceTime()
+			res.Transfers = r.transfers()
 		}
 	}
 	res.Elapsed = r.now() - r.start
@@ -85,11 +87,63 @@ func (r *runner) counters() *Counters {
 	switch t := res.Stats.Median; {
 	case !r.facts.computes():
 		c.NoThroughput = "the device runs no kernels"
-	case res.Sync == SyncNone && res.Async:
+	case res.Sync == SyncNone && res.Async && res.TimeBy != ClockDevice:
 		c.NoThroughput = "--sync=none times enqueueing only, not the device's work"
 	case t > 0:
 		c.GFLOPS = c.FLOPs / t // FLOP per ns = GFLOP/s
 		c.GBps = c.Bytes / t
 	}
 	return c
+}
+
+// deviceTime is what the device clocks measured of the measured samples
+// (nil when they timed nothing): their per-loop stats, the commands they
+// timed and, when they timed the samples, the host's stats beside them.
+func (r *runner) deviceTime() *DeviceTime {
+	res, d, l := r.res, r.counted, float64(r.loops)
+	if d.DeviceKernels == 0 && d.TransfersClocked == 0 {
+		return nil
+	}
+	var dev, host, floor []float64
+	for _, s := range res.Samples {
+		if s.Phase == PhaseMeasured {
+			dev = append(dev, float64(s.Device)/float64(max(s.N, 1)))
+			host = append(host, float64(s.HostElapsed())/float64(max(s.N, 1)))
+		}
+	}
+	dt := &DeviceTime{Devices: r.facts.clocks(), Stats: Summarize(dev, r.o.Confidence),
+		Kernels: float64(d.DeviceKernels) / l, KernelTime: float64(d.DeviceTime) / l,
+		Copies: float64(d.TransfersClocked) / l, CopyTime: float64(d.TransferDevice) / l}
+	if res.TimeBy == ClockDevice {
+		for _, s := range res.FloorSamples {
+			floor = append(floor, float64(s.HostElapsed())/float64(max(s.N, 1)))
+		}
+		slices.Sort(floor)
+		if len(floor) > 0 {
+			dt.HostFloor = Quantile(floor, 0.5)
+		}
+		for i := range host {
+			host[i] = max(host[i]-dt.HostFloor, 0)
+		}
+		st := Summarize(host, r.o.Confidence)
+		dt.Host = &st
+	}
+	return dt
+}
+
+// transfers are the measured samples' copies per loop (nil without any),
+// their directions from the calls before sampling.
+func (r *runner) transfers() *Transfers {
+	d, l := r.counted, float64(r.loops)
+	if d.Transfers == 0 {
+		return nil
+	}
+	t := &Transfers{Copies: float64(d.Transfers) / l, Bytes: float64(d.TransferBytes) / l, Host: float64(d.TransferHost) / l,
+		Device: float64(d.TransferDevice) / l, Clocked: float64(d.TransfersClocked) / l}
+	for _, f := range r.facts.Transfers {
+		if !slices.Contains(t.Directions, f.Direction()) {
+			t.Directions = append(t.Directions, f.Direction())
+		}
+	}
+	return t
 }

@@ -101,8 +101,21 @@ func (r *runner) sampleOf(t *Target, n int, mode SyncMode, alloc float64) (Sampl
 			return Sample{}, Probe{}, wrapf(err, "draining the queue after the sample")
 		}
 		s.Drain = r.now() - t2
+		if t.Probe != nil { // the drain read the stamps of the sample's commands
+			d.setDevice(t.Probe().sub(p0).deviceOf())
+		}
 	}
+	s.Device = d.clocked()
 	return s, d, nil
+}
+
+// byDevice makes the device's clock time a measured sample (ClockDevice):
+// Elapsed becomes its device time, Host keeps the host's.
+func (r *runner) byDevice(s Sample) Sample {
+	if r.o.TimeBy == ClockDevice {
+		s.Host, s.Elapsed = s.Elapsed, s.Device
+	}
+	return s
 }
 
 // floorEvery is how many measured samples pass between floor samples;
@@ -133,6 +146,7 @@ func (r *runner) floorSample(ctx context.Context) error {
 	if err != nil {
 		return wrapf(err, "floor")
 	}
+	s = r.byDevice(s)
 	s.Phase = PhaseMeasured
 	r.res.FloorSamples = append(r.res.FloorSamples, s)
 	r.floorPer = append(r.floorPer, s.PerLoop())

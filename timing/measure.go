@@ -79,7 +79,7 @@ func newRunner(t Target, o Options) (*runner, error) {
 	}
 	o = o.withDefaults()
 	r := &runner{t: t, o: o, c: o.Clock, heap: newHeapMetrics(), medianAt: -progressEvery}
-	r.res = &Result{Sync: o.Sync, GC: o.GC, Provenance: o.Provenance}
+	r.res = &Result{Sync: o.Sync, GC: o.GC, TimeBy: o.TimeBy, Provenance: o.Provenance}
 	var err error
 	if r.floor, r.res.FloorSource, err = r.floorTarget(); err != nil {
 		return nil, err
@@ -515,6 +515,10 @@ func (r *runner) sample(ctx context.Context) error {
 		r.counted = r.counted.add(d)
 		r.lastKind = kindOf(d)
 	}
+	if r.o.TimeBy == ClockDevice && k == 0 && d.DeviceKernels+d.TransfersClocked == 0 {
+		return &ErrNoDeviceClock{Kernels: d.Kernels / int64(max(s.N, 1))}
+	}
+	s = r.byDevice(s)
 	r.loops += s.N
 	s.Round = r.round
 	r.record(s, PhaseMeasured)

@@ -26,8 +26,26 @@ type Once struct {
 	// a JIT or facts).
 	Call    CallKind `json:"call,omitempty"`
 	JITCall int      `json:"jit_call,omitempty"`
+	// Device is the call's work by the clocks of devices that have one
+	// (CL); nil when nothing ran on such a device.
+	Device *OnceDevice `json:"device,omitempty"`
+	// Transfers are the call's copies per direction, with their bytes and
+	// times (from the runtime's facts).
+	Transfers []Transfer `json:"transfers,omitempty"`
 	// Provenance is where and under which conditions the call ran.
 	Provenance Provenance `json:"provenance"`
+}
+
+// OnceDevice is what the clocks of devices with one measured of a single
+// call: its kernels (each from its started to its ended stamp, summed, and
+// per kernel) and its copies.
+type OnceDevice struct {
+	Devices    []string      `json:"devices,omitempty"`
+	Kernels    int64         `json:"kernels"`
+	KernelTime time.Duration `json:"kernel_ns"`
+	Copies     int64         `json:"copies,omitempty"`
+	CopyTime   time.Duration `json:"copy_ns,omitempty"`
+	PerKernel  []KernelTime  `json:"per_kernel,omitempty"`
 }
 
 // PhaseTime is the time spent in one runtime phase.
@@ -79,6 +97,11 @@ func TimeOnce(t Target, c Clock, p Provenance) (*Once, error) {
 	}
 	cold := Cold{Compiles: d.Compiles - d.DiskHits, DiskHits: d.DiskHits, CacheHits: d.CacheHits, Kind: o.Call}
 	fillCommon(&o.Provenance, d.Debug, 0, cold, f)
+	o.Transfers = f.Transfers
+	if d.DeviceKernels > 0 || d.TransfersClocked > 0 {
+		o.Device = &OnceDevice{Devices: f.clocks(), Kernels: d.DeviceKernels, KernelTime: d.DeviceTime,
+			Copies: d.TransfersClocked, CopyTime: d.TransferDevice, PerKernel: f.DeviceTimes}
+	}
 	o.Provenance.Load = Load{Start: load0, End: loadAverage()}
 	for _, k := range RuntimePhases {
 		if v, ok := d.Phases[k]; ok {
@@ -154,6 +177,7 @@ func (o *Once) Text(digits int) string {
 	if c := o.CallText(); c != "" {
 		writeWrapped(&b, "Timed call: ", c)
 	}
+	o.writeDevice(&b, f)
 	if len(o.Phases) == 0 {
 		writeProvenance(&b, o.Provenance)
 		return b.String()

@@ -20,6 +20,10 @@ type Result struct {
 	// LoopsGiven reports that Loops was given (-n), not calibrated.
 	LoopsGiven bool     `json:"loops_given"`
 	Sync       SyncMode `json:"sync"`
+	// TimeBy is the clock that timed the samples: ClockHost, or
+	// ClockDevice (--clock=device), where Stats, the samples' Elapsed and
+	// the floor are device-clock times and Device.Host has the host's.
+	TimeBy ClockSource `json:"time_by"`
 	GC         GCMode   `json:"gc"`
 	// Stats are per-loop times of the measured samples with the floor
 	// subtracted.
@@ -86,6 +90,13 @@ type Result struct {
 	Finished time.Time `json:"finished"`
 	// Counters are runtime counters per loop; nil without a probe.
 	Counters *Counters `json:"counters,omitempty"`
+	// Device is the measured samples' work by the clocks of the devices
+	// that have one (CL), beside the host's time; nil when no kernel or
+	// copy ran on such a device.
+	Device *DeviceTime `json:"device,omitempty"`
+	// Transfers are the copies per loop of the measured samples; nil
+	// without any.
+	Transfers *Transfers `json:"transfers,omitempty"`
 	// Memory is Go heap activity during the measured samples.
 	Memory Memory `json:"memory"`
 	// Async and Debug are what the probe reported about the device.
@@ -130,6 +141,45 @@ type Counters struct {
 	GFLOPS       float64 `json:"gflops"`
 	GBps         float64 `json:"gbps"`
 	NoThroughput string  `json:"no_throughput,omitempty"`
+}
+
+// DeviceTime is what the clocks of devices with a clock of their own
+// (OpenCL's profiling stamps) measured of the samples: each kernel and
+// copy from its started to its ended stamp, summed. It excludes what the
+// host does (the interpreter, launching, synchronizing) and the device's
+// idle time between commands.
+type DeviceTime struct {
+	// Devices names the devices whose clocks these are ("CL").
+	Devices []string `json:"devices,omitempty"`
+	// Stats are the per-loop device times of the measured samples
+	// (kernels and copies).
+	Stats Stats `json:"stats"`
+	// Kernels and Copies are the commands per loop the clocks timed,
+	// KernelTime and CopyTime their mean device time per loop (ns).
+	Kernels    float64 `json:"kernels_per_loop"`
+	KernelTime float64 `json:"kernel_ns_per_loop"`
+	Copies     float64 `json:"copies_per_loop,omitempty"`
+	CopyTime   float64 `json:"copy_ns_per_loop,omitempty"`
+	// Host are the same samples by the host's clock, HostFloor (ns per
+	// loop, the floor's samples by the host's clock) subtracted, when the
+	// device clock timed the samples (Result.TimeBy is ClockDevice); nil
+	// otherwise (then Result.Stats are the host's).
+	Host      *Stats  `json:"host_stats,omitempty"`
+	HostFloor float64 `json:"host_floor_ns,omitempty"`
+}
+
+// Transfers are the copies of the measured samples per loop: between the
+// host and a device's own memory, or between devices. Directions come
+// from the calls before sampling ("host→CL").
+type Transfers struct {
+	Directions []string `json:"directions,omitempty"`
+	Copies     float64  `json:"copies_per_loop"`
+	Bytes      float64  `json:"bytes_per_loop"`
+	// Host is their time on the host per loop (ns); Device by the device's
+	// clock, of Clocked copies per loop (0 where no device has a clock).
+	Host    float64 `json:"host_ns_per_loop"`
+	Device  float64 `json:"device_ns_per_loop,omitempty"`
+	Clocked float64 `json:"clocked_per_loop,omitempty"`
 }
 
 // Memory is Go heap activity. Bytes and allocations per call come from one
@@ -244,6 +294,22 @@ func (e *RecaptureError) detail() string {
 		"or, without a JIT, inputs whose shape changes from call to call), so its samples would mix compiling and running; "+
 		"create the JIT once outside the timed statement (in an earlier cell or the setup), keep input shapes fixed, "+
 		"or time the cold path once with %%time", e.Sample, e.Captures, e.Compiles)
+}
+
+// ErrNoDeviceClock reports that ClockDevice was asked for and the
+// statement's calls ran no kernel or copy on a device with a clock of its
+// own.
+type ErrNoDeviceClock struct {
+	Kernels int64 // kernels a call launched (timed by the host's clock)
+}
+
+func (e *ErrNoDeviceClock) Error() string {
+	ran := "it launched no kernels"
+	if e.Kernels > 0 {
+		ran = fmt.Sprintf("its %d kernels per call ran on devices the host's clock times (CPU, GO)", e.Kernels)
+	}
+	return "timing: --clock=device times kernels and copies by the clock of a device that has one (OpenCL's profiling " +
+		"stamps), but the statement ran none there: " + ran + "; run it on such a device (DEVICE=CL, x.To(\"CL\")) or time it by the host's clock"
 }
 
 // ErrNoCall reports a Target without a Call function.

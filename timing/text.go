@@ -105,13 +105,20 @@ func (r *Result) Headline(digits int) string {
 	f := func(ns float64) string { return FormatDuration(ns, digits) }
 	level := fmt.Sprintf("%.0f%% confidence interval", 100*DefaultConfidence)
 	counts := fmt.Sprintf("%s × %s", plural(r.Repeats, "sample", "samples"), plural(r.Loops, "loop", "loops"))
+	by := "" // "per loop (by CL's clock: median ± …)" when the device's clock timed the samples
+	if r.TimeBy == ClockDevice {
+		by = "by the device's clock: "
+		if r.Device != nil {
+			by = "by " + r.Device.ClockName() + ": "
+		}
+	}
 	switch {
 	case !st.CIValid:
-		return fmt.Sprintf("%s per loop (median of %s; too few samples for a %s)", f(st.Median), counts, level)
+		return fmt.Sprintf("%s per loop (%smedian of %s; too few samples for a %s)", f(st.Median), by, counts, level)
 	case st.Symmetric():
-		return fmt.Sprintf("%s ± %s per loop (median ± %s, %s)", f(st.Median), f(st.HalfWidth()), level, counts)
+		return fmt.Sprintf("%s ± %s per loop (%smedian ± %s, %s)", f(st.Median), f(st.HalfWidth()), by, level, counts)
 	}
-	return fmt.Sprintf("%s [%s, %s] per loop (median [%s], %s)", f(st.Median), f(st.CILo), f(st.CIHi), level, counts)
+	return fmt.Sprintf("%s [%s, %s] per loop (%smedian [%s], %s)", f(st.Median), f(st.CILo), f(st.CIHi), by, level, counts)
 }
 
 // Text renders r as one compact block: the label and headline, then
@@ -168,16 +175,24 @@ func (r *Result) rows(digits int) []row {
 			{"p5 " + f(st.P5), "p95 " + f(st.P95), "p99 " + f(st.P99), plural(st.LowOutliers+st.HighOutliers, "outlier", "outliers")},
 		}},
 		{"loop", [][]string{
-			{syncPhrase(r.Sync), fmt.Sprintf("enqueue %s vs synced %s per loop", f(r.EnqueueMedian), f(st.Median+r.Floor))},
+			{syncPhrase(r.Sync), r.enqueueText(f)},
 			{r.floorText(f)},
 			{"timer " + f(float64(r.Resolution)), "sync " + f(float64(r.SyncCost))},
 		}},
 	}
 	for _, l := range []struct{ label, text string }{
-		{"cpu", r.cpuText(f)}, {"drain", r.drainText(f)}, {"check", r.checkText()}, {"device", r.deviceText(digits)}, {"memory", r.memoryText()},
+		{"cpu", r.cpuText(f)}, {"drain", r.drainText(f)}, {"check", r.checkText()}, {"device", r.deviceText(digits)},
+		{"transfers", r.transfersText(f, digits)}, {"clock", r.clockCaveats()}, {"memory", r.memoryText()},
 	} {
 		if l.text != "" {
 			rows = append(rows, row{l.label, [][]string{items(l.text)}})
+		}
+	}
+	if d := r.deviceClockText(f, digits); d != "" { // the device's clock beside the host's, first on the device row
+		for i := range rows {
+			if rows[i].label == "device" {
+				rows[i].groups = append([][]string{items(d)}, rows[i].groups...)
+			}
 		}
 	}
 	return append(rows, row{"provenance", [][]string{r.Provenance.Items()}})

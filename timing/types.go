@@ -74,6 +74,21 @@ type Probe struct {
 	Bytes float64 `json:"bytes"`
 	// Phases is cumulative time per runtime phase; see the Phase* keys.
 	Phases map[string]time.Duration `json:"phases,omitempty"`
+	// DeviceTime is kernel time by the clocks of devices that have one
+	// (OpenCL's profiling stamps: each kernel from its started to its ended
+	// stamp), read when the device synchronizes, and DeviceKernels the
+	// kernels it covers; both 0 where the host's clock times the kernels.
+	DeviceTime    time.Duration `json:"device_ns,omitempty"`
+	DeviceKernels int64         `json:"device_kernels,omitempty"`
+	// Transfers are copies between the host and a device's own memory or
+	// between devices, TransferBytes their bytes and TransferHost their
+	// time on the host; TransferDevice is the time by the device's clock
+	// of TransfersClocked of them.
+	Transfers        int64         `json:"transfers,omitempty"`
+	TransferBytes    int64         `json:"transfer_bytes,omitempty"`
+	TransferHost     time.Duration `json:"transfer_host_ns,omitempty"`
+	TransferDevice   time.Duration `json:"transfer_device_ns,omitempty"`
+	TransfersClocked int64         `json:"transfers_clocked,omitempty"`
 	// Async reports that the device returns before work has finished.
 	Async bool `json:"async"`
 	// Debug is the runtime's DEBUG level.
@@ -105,6 +120,7 @@ func (p Probe) sub(q Probe) Probe {
 		JITReplays: p.JITReplays - q.JITReplays, FLOPs: p.FLOPs - q.FLOPs, Bytes: p.Bytes - q.Bytes,
 		Async: p.Async, Debug: p.Debug,
 	}
+	d.setDevice(p.deviceOf().sub(q.deviceOf()))
 	if len(p.Phases) > 0 {
 		d.Phases = make(map[string]time.Duration, len(p.Phases))
 		for k, v := range p.Phases {
@@ -122,6 +138,7 @@ func (p Probe) add(d Probe) Probe {
 		JITReplays: p.JITReplays + d.JITReplays, FLOPs: p.FLOPs + d.FLOPs, Bytes: p.Bytes + d.Bytes,
 		Async: d.Async, Debug: d.Debug,
 	}
+	s.setDevice(p.deviceOf().add(d.deviceOf()))
 	if len(p.Phases)+len(d.Phases) > 0 {
 		s.Phases = make(map[string]time.Duration, len(p.Phases)+len(d.Phases))
 		for k, v := range p.Phases {
@@ -133,6 +150,35 @@ func (p Probe) add(d Probe) Probe {
 	}
 	return s
 }
+
+// deviceCounts are a Probe's device-clock and transfer counters, so sub
+// and add treat them alike.
+type deviceCounts struct {
+	time, transferHost, transferDevice        time.Duration
+	kernels, transfers, bytes, clockedCopies int64
+}
+
+func (p Probe) deviceOf() deviceCounts {
+	return deviceCounts{p.DeviceTime, p.TransferHost, p.TransferDevice, p.DeviceKernels, p.Transfers, p.TransferBytes, p.TransfersClocked}
+}
+
+func (p *Probe) setDevice(c deviceCounts) {
+	p.DeviceTime, p.TransferHost, p.TransferDevice = c.time, c.transferHost, c.transferDevice
+	p.DeviceKernels, p.Transfers, p.TransferBytes, p.TransfersClocked = c.kernels, c.transfers, c.bytes, c.clockedCopies
+}
+
+func (c deviceCounts) sub(d deviceCounts) deviceCounts {
+	return deviceCounts{c.time - d.time, c.transferHost - d.transferHost, c.transferDevice - d.transferDevice,
+		c.kernels - d.kernels, c.transfers - d.transfers, c.bytes - d.bytes, c.clockedCopies - d.clockedCopies}
+}
+
+func (c deviceCounts) add(d deviceCounts) deviceCounts {
+	return deviceCounts{c.time + d.time, c.transferHost + d.transferHost, c.transferDevice + d.transferDevice,
+		c.kernels + d.kernels, c.transfers + d.transfers, c.bytes + d.bytes, c.clockedCopies + d.clockedCopies}
+}
+
+// clocked is the device-clock time of the kernels and copies counted.
+func (p Probe) clocked() time.Duration { return p.DeviceTime + p.TransferDevice }
 
 // SyncMode says where the engine waits for device work.
 type SyncMode string
@@ -150,6 +196,31 @@ const (
 	// the timed interval, and the drain time is reported.
 	SyncNone SyncMode = "none"
 )
+
+// ClockSource says which clock times the measured samples.
+type ClockSource string
+
+// Clock sources.
+const (
+	// ClockHost (the default): each sample is the host's time from before
+	// its first call to after its final sync.
+	ClockHost ClockSource = "host"
+	// ClockDevice: each sample is the time of the kernels and copies its
+	// calls ran on devices with a clock of their own (OpenCL's profiling
+	// stamps), each from its started to its ended stamp, summed. The host's
+	// time of the same samples is kept (DeviceTime.Host). The statement
+	// must run work on such a device (ErrNoDeviceClock).
+	ClockDevice ClockSource = "device"
+)
+
+// ParseClockSource parses "host" or "device".
+func ParseClockSource(s string) (ClockSource, error) {
+	switch c := ClockSource(s); c {
+	case ClockHost, ClockDevice:
+		return c, nil
+	}
+	return "", fmt.Errorf("timing: unknown clock %q: use host or device", s)
+}
 
 // GCMode says what the engine does about Go's garbage collector.
 type GCMode string
@@ -229,6 +300,9 @@ type Options struct {
 	GC GCMode
 	// Clock is the clock; default WallClock().
 	Clock Clock
+	// TimeBy is which clock times the measured samples; default
+	// ClockHost.
+	TimeBy ClockSource
 	// Floor, when set, is the empty statement compiled the same way as the
 	// target. Its samples go through exactly the harness the statement's
 	// samples use (same loops, sync mode, collector policy and
@@ -282,6 +356,9 @@ func (o Options) withDefaults() Options {
 	if o.Clock == nil {
 		o.Clock = WallClock()
 	}
+	if o.TimeBy == "" {
+		o.TimeBy = ClockHost
+	}
 	if o.Confidence <= 0 || o.Confidence >= 1 {
 		o.Confidence = DefaultConfidence
 	}
@@ -323,10 +400,25 @@ type Sample struct {
 	// interval (Linux, wall clock only; 0 otherwise): the interval less the
 	// time the thread waited for a CPU, plus a clock read.
 	CPU time.Duration `json:"cpu_ns,omitempty"`
+	// Device is the time by the device's clock of the kernels and copies
+	// the sample's calls ran on devices with a clock of their own (0 on
+	// others). With ClockDevice, Elapsed is this time and Host keeps the
+	// host's t1 - t0.
+	Device time.Duration `json:"device_ns,omitempty"`
+	Host   time.Duration `json:"host_ns,omitempty"`
 	// Round is, for a measured sample of Interleave, the round it was
 	// taken in (from 1): each round takes one sample of each statement,
 	// back to back in random order.
 	Round int `json:"round,omitempty"`
+}
+
+// HostElapsed is the sample's time by the host's clock, whichever clock
+// timed it.
+func (s Sample) HostElapsed() time.Duration {
+	if s.Host > 0 {
+		return s.Host
+	}
+	return s.Elapsed
 }
 
 // PerLoop returns the sample's time per call in nanoseconds.

@@ -149,7 +149,7 @@ func Diagnose(r *Result) []Warning {
 		add(WarnTooFewSamples, "raise -r (or drop -r and let -T decide)",
 			"only %d samples: too few for a confidence interval of the median (%s)", st.N, need)
 	}
-	if r.Sync == SyncNone && r.Async {
+	if r.Sync == SyncNone && r.Async && r.TimeBy != ClockDevice { // the device's clock times the work wherever the host waits
 		add(WarnEnqueueOnly, "use --sync=sample (the default) to include the device's work",
 			"--sync=none on an asynchronous device: %s per loop is the enqueue time, not the time for the work to finish "+
 				"(the device needed %s more after the samples' calls returned, drained outside the timed intervals)",
@@ -169,7 +169,7 @@ func Diagnose(r *Result) []Warning {
 	if r.Memory.GCCycles > 0 {
 		add(WarnGC, gcFix(r), "%d garbage collections ran inside timed samples%s", r.Memory.GCCycles, gcWhy(r))
 	}
-	if r.Repeats > 0 && r.Resolution > 0 && medianSample(r) < ResolutionFactor*r.Resolution {
+	if r.Repeats > 0 && r.Resolution > 0 && r.TimeBy != ClockDevice && medianSample(r) < ResolutionFactor*r.Resolution {
 		add(WarnNearResolution, "raise -n (or drop it and let calibration choose)",
 			"a sample lasts %s, less than %d× the timer resolution (%s): rounding shows in the result",
 			FormatDuration(float64(medianSample(r)), 3), ResolutionFactor, FormatDuration(float64(r.Resolution), 3))
@@ -187,11 +187,22 @@ func Diagnose(r *Result) []Warning {
 	return ws
 }
 
+// hostFloor is the floor per loop by the host's clock, whichever clock
+// timed the samples.
+func hostFloor(r *Result) float64 {
+	if r.TimeBy == ClockDevice && r.Device != nil {
+		return r.Device.HostFloor
+	}
+	return r.Floor
+}
+
+// medianSample is the median length of a measured sample by the host's
+// clock (whichever clock timed it).
 func medianSample(r *Result) time.Duration {
 	var xs []float64
 	for _, s := range r.Samples {
 		if s.Phase == PhaseMeasured {
-			xs = append(xs, float64(s.Elapsed))
+			xs = append(xs, float64(s.HostElapsed()))
 		}
 	}
 	if len(xs) == 0 {
@@ -240,7 +251,7 @@ func diagnoseMethod(r *Result, add adder) {
 				"(the floor, %s a sample, subtracted) and the clock weigh more, and on an asynchronous device each sample "+
 				"also waits for the device, which a longer loop overlaps with the calls",
 			r.Loops, FormatDuration(float64(medianSample(r)), 3), FormatDuration(float64(r.SampleTarget), 3),
-			FormatDuration(r.Floor*float64(r.Loops), 3))
+			FormatDuration(hostFloor(r)*float64(r.Loops), 3))
 	}
 	if r.JITCallsBefore > 0 {
 		what := "its first call (which compiles) and its capture are"
@@ -304,7 +315,7 @@ func measuredTime(r *Result) time.Duration {
 	var t time.Duration
 	for _, s := range r.Samples {
 		if s.Phase == PhaseMeasured {
-			t += s.Elapsed
+			t += s.HostElapsed()
 		}
 	}
 	return t
