@@ -24,7 +24,7 @@ type Result struct {
 	// ClockDevice (--clock=device), where Stats, the samples' Elapsed and
 	// the floor are device-clock times and Device.Host has the host's.
 	TimeBy ClockSource `json:"time_by"`
-	GC         GCMode   `json:"gc"`
+	GC     GCMode      `json:"gc"`
 	// Stats are per-loop times of the measured samples with the floor
 	// subtracted.
 	Stats Stats `json:"stats"`

@@ -154,7 +154,7 @@ func (p Probe) add(d Probe) Probe {
 // deviceCounts are a Probe's device-clock and transfer counters, so sub
 // and add treat them alike.
 type deviceCounts struct {
-	time, transferHost, transferDevice        time.Duration
+	time, transferHost, transferDevice       time.Duration
 	kernels, transfers, bytes, clockedCopies int64
 }
 
