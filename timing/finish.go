@@ -131,15 +131,21 @@ func (r *runner) deviceTime() *DeviceTime {
 	return dt
 }
 
-// transfers are the measured samples' copies per loop (nil without any),
-// their directions from the calls before sampling.
+// transfers are the measured samples' copies per loop (nil without any):
+// counts and bytes over all samples, times the median of the samples' per
+// loop, directions from the calls before sampling.
 func (r *runner) transfers() *Transfers {
 	d, l := r.counted, float64(r.loops)
 	if d.Transfers == 0 {
 		return nil
 	}
-	t := &Transfers{Copies: float64(d.Transfers) / l, Bytes: float64(d.TransferBytes) / l, Host: float64(d.TransferHost) / l,
-		Device: float64(d.TransferDevice) / l, Clocked: float64(d.TransfersClocked) / l}
+	med := func(xs []float64) float64 {
+		xs = slices.Clone(xs)
+		slices.Sort(xs)
+		return Quantile(xs, 0.5)
+	}
+	t := &Transfers{Copies: float64(d.Transfers) / l, Bytes: float64(d.TransferBytes) / l, Host: med(r.xferHost),
+		Device: med(r.xferDev), Clocked: float64(d.TransfersClocked) / l}
 	for _, f := range r.facts.Transfers {
 		if !slices.Contains(t.Directions, f.Direction()) {
 			t.Directions = append(t.Directions, f.Direction())

@@ -62,6 +62,8 @@ type runner struct {
 	// this statement's work.
 	counted  Probe
 	loops    int
+	// per measured sample, its copies' host and device time per loop
+	xferHost, xferDev []float64
 	measured []float64
 	// the running median shown by Progress, refreshed every progressEvery
 	median     float64
@@ -514,6 +516,8 @@ func (r *runner) sample(ctx context.Context) error {
 		}
 		r.counted = r.counted.add(d)
 		r.lastKind = kindOf(d)
+		n := float64(max(s.N, 1))
+		r.xferHost, r.xferDev = append(r.xferHost, float64(d.TransferHost)/n), append(r.xferDev, float64(d.TransferDevice)/n)
 	}
 	if r.o.TimeBy == ClockDevice && k == 0 && d.DeviceKernels+d.TransfersClocked == 0 {
 		return &ErrNoDeviceClock{Kernels: d.Kernels / int64(max(s.N, 1))}

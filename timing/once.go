@@ -143,7 +143,8 @@ func Overlap(name string) (PhaseOverlap, string) {
 	case PhaseAlloc:
 		return Nested, "timed inside scheduling (output buffers), launch (JIT replays) and tensor creation; already counted there"
 	case PhaseDevice:
-		return Concurrent, "runs on device workers at the same time as launch and waiting; not part of the sum"
+		return Concurrent, "runs on the devices (a host device's workers, or a device's own queue, timed by its clock) " +
+			"at the same time as launch and waiting; not part of the sum"
 	}
 	return Sequential, ""
 }
@@ -164,7 +165,7 @@ func (o *Once) Headline(digits int) string {
 //	compilation               500 µs   38.2%
 //	other                     810 µs   61.8%
 //	  device execution ¹     1.00 ms   76.3%
-//	¹ device execution runs on device workers ...
+//	¹ device execution runs on the devices ...
 func (o *Once) Text(digits int) string {
 	f := func(d time.Duration) string { return FormatDuration(float64(d), digits) }
 	var b strings.Builder

@@ -51,7 +51,7 @@ func TestOnceTextOverlap(t *testing.T) {
 		{"device and allocation are not added to the sum",
 			Once{Wall: 100 * us, Phases: []PhaseTime{{PhaseSchedule, 20 * us}, {PhaseAlloc, 10 * us}, {PhaseLaunch, 30 * us}, {PhaseDevice, 60 * us}, {PhaseWait, 40 * us}}},
 			// other = 100 - (20+30+40) = 10: allocation and device are not subtracted.
-			[]string{"other", "10.0 µs", "  allocation ¹", "  device execution ²", "¹ allocation timed inside scheduling", "² device execution runs on device workers"},
+			[]string{"other", "10.0 µs", "  allocation ¹", "  device execution ²", "¹ allocation timed inside scheduling", "² device execution runs on the devices"},
 			[]string{"*", "more than the wall time"}},
 		{"launch over the wall time is footnoted",
 			Once{Wall: 43500 * time.Nanosecond, Phases: []PhaseTime{{PhaseLaunch, 43800 * time.Nanosecond}, {PhaseDevice, 10 * us}}},

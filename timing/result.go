@@ -155,7 +155,8 @@ type DeviceTime struct {
 	// (kernels and copies).
 	Stats Stats `json:"stats"`
 	// Kernels and Copies are the commands per loop the clocks timed,
-	// KernelTime and CopyTime their mean device time per loop (ns).
+	// KernelTime and CopyTime their mean device time per loop over all
+	// measured samples (ns; Stats has the median of both together).
 	Kernels    float64 `json:"kernels_per_loop"`
 	KernelTime float64 `json:"kernel_ns_per_loop"`
 	Copies     float64 `json:"copies_per_loop,omitempty"`
@@ -175,8 +176,9 @@ type Transfers struct {
 	Directions []string `json:"directions,omitempty"`
 	Copies     float64  `json:"copies_per_loop"`
 	Bytes      float64  `json:"bytes_per_loop"`
-	// Host is their time on the host per loop (ns); Device by the device's
-	// clock, of Clocked copies per loop (0 where no device has a clock).
+	// Host is their time on the host per loop (ns, the median of the
+	// samples'); Device by the device's clock (the median of the samples'),
+	// of Clocked copies per loop (0 where no device has a clock).
 	Host    float64 `json:"host_ns_per_loop"`
 	Device  float64 `json:"device_ns_per_loop,omitempty"`
 	Clocked float64 `json:"clocked_per_loop,omitempty"`

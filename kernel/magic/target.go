@@ -5,6 +5,7 @@ import (
 	"fmt"
 	goscanner "go/scanner"
 	"go/token"
+	"slices"
 	"time"
 
 	"github.com/tick-kernel/tick/kernel/session"
@@ -69,8 +70,15 @@ func probe() timing.Probe {
 			timing.PhaseDevice:   s.DeviceExec,
 			timing.PhaseWait:     s.SyncWait,
 		},
-		Async: true,
-		Debug: tensor.DebugLevel(),
+		DeviceTime:       s.DeviceClock,
+		DeviceKernels:    s.KernelsClocked,
+		Transfers:        s.Transfers,
+		TransferBytes:    s.TransferBytes,
+		TransferHost:     s.TransferHost,
+		TransferDevice:   s.TransferDevice,
+		TransfersClocked: s.TransfersClocked,
+		Async:            true,
+		Debug:            tensor.DebugLevel(),
 	}
 }
 
@@ -95,6 +103,18 @@ func recordFacts() func() timing.Facts {
 		for _, r := range f.Reads {
 			out.Reads = append(out.Reads, r.String())
 		}
+		for _, k := range f.DeviceTimes {
+			out.DeviceTimes = append(out.DeviceTimes, timing.KernelTime{Name: k.Name, Device: k.Device, Launches: k.Launches, Time: k.Time})
+		}
+		for _, t := range f.Transfers {
+			out.Transfers = append(out.Transfers, timing.Transfer{From: t.From, To: t.To, Count: t.Count, Bytes: t.Bytes, Host: t.Host, Device: t.Device})
+			for _, name := range []string{t.From, t.To} { // a device that only received or gave data ran work too
+				if name != "host" && !slices.Contains(f.Devices, name) {
+					f.Devices = append(f.Devices, name)
+					out.Devices = append(out.Devices, deviceOf(name))
+				}
+			}
+		}
 		return out
 	}
 }
@@ -117,8 +137,9 @@ func deviceOf(name string) timing.Device {
 	if err != nil {
 		return timing.Device{Name: name, Backend: "unknown (" + err.Error() + ")", Computes: true}
 	}
+	_, _, clock := tensor.ClockOffset(name)
 	return timing.Device{Name: i.Name, Backend: i.Backend, Compiler: i.Compiler, CompilerVersion: i.CompilerVersion,
-		Flags: i.Flags, Computes: i.Computes}
+		Flags: i.Flags, Computes: i.Computes, Clock: clock}
 }
 
 // identifiers lists the identifiers of Go source text in order, skipping

@@ -7,7 +7,7 @@ import (
 )
 
 const (
-	timeitUsage     = "%timeit [-n N] [-r R] [-w W] [-T DURATION] [--sync=sample|iter|none] [--gc=collect|off|keep] [--check EXPR] [--plot=hist,trace,ecdf|none] [--svg] [-o] [-v NAME] [-q] [-p DIGITS] [--json] [--vs 'OTHER' [--vs-check EXPR]] STATEMENT"
+	timeitUsage     = "%timeit [-n N] [-r R] [-w W] [-T DURATION] [--sync=sample|iter|none] [--clock=host|device] [--gc=collect|off|keep] [--check EXPR] [--plot=hist,trace,ecdf|none] [--svg] [-o] [-v NAME] [-q] [-p DIGITS] [--json] [--vs 'OTHER' [--vs-check EXPR]] STATEMENT"
 	cellTimeitUsage = "%%timeit [options] [SETUP]   (options as for %timeit; the cell body is timed)"
 )
 
@@ -17,6 +17,7 @@ var timeitSpecs = []optSpec{
 	{Names: []string{"-w"}, Kind: optInt, Min: 0},
 	{Names: []string{"-T"}, Kind: optDuration},
 	{Names: []string{"--sync"}, Kind: optString, Choices: []string{"sample", "iter", "none"}},
+	{Names: []string{"--clock"}, Kind: optString, Choices: []string{"host", "device"}},
 	{Names: []string{"--gc"}, Kind: optString, Choices: []string{"collect", "off", "keep"}},
 	{Names: []string{"--check"}, Kind: optString},
 	{Names: []string{"--plot"}, Kind: optString, Choices: []string{"hist", "trace", "ecdf", "none"}, Multi: true},
@@ -106,6 +107,9 @@ func parseTimeit(args, body string, cell bool) (*timeitArgs, error) {
 	o.Budget = p.durs["-T"]
 	if s := p.strs["--sync"]; s != "" {
 		o.Sync, _ = timing.ParseSyncMode(s)
+	}
+	if s := p.strs["--clock"]; s != "" {
+		o.TimeBy, _ = timing.ParseClockSource(s)
 	}
 	if s := p.strs["--gc"]; s != "" {
 		o.GC, _ = timing.ParseGCMode(s)
