@@ -60,11 +60,11 @@ type runner struct {
 	// across each measured sample only: when two runners share one runtime
 	// (Interleave), the other statement's calls between samples are not
 	// this statement's work.
-	counted  Probe
-	loops    int
+	counted Probe
+	loops   int
 	// per measured sample, its copies' host and device time per loop
 	xferHost, xferDev []float64
-	measured []float64
+	measured          []float64
 	// the running median shown by Progress, refreshed every progressEvery
 	median     float64
 	medianAt   time.Duration
