@@ -66,7 +66,7 @@ func (s Stats) String() string {
 		fmt.Fprintf(&b, "\nby the device's clock: %d kernels in %v", s.KernelsClocked, s.DeviceClock)
 	}
 	if s.Transfers > 0 {
-		fmt.Fprintf(&b, "\ntransfers %d, %d bytes, %v on the host", s.Transfers, s.TransferBytes, s.TransferHost)
+		fmt.Fprintf(&b, "\ntransfers %d, %s, %v on the host", s.Transfers, units.Quantity(float64(s.TransferBytes), "B"), s.TransferHost)
 		if s.TransfersClocked > 0 {
 			fmt.Fprintf(&b, ", %d of them in %v on the device's clock", s.TransfersClocked, s.TransferDevice)
 		}
