@@ -148,7 +148,7 @@ func TimelineWindow(p *profile.Profile, from, to time.Duration) (*plot.Plot, err
 	names := make([]string, 0, len(lanes)+2)
 	for i := len(lanes) - 1; i >= 1; i-- {
 		devRow[lanes[i]] = len(names)
-		names = append(names, laneName(lanes[i]))
+		names = append(names, laneName(lanes[i], p.Clocked(lanes[i])))
 	}
 	hostRow := len(names)
 	names = append(names, "host")
@@ -424,10 +424,14 @@ func aggregate(ss []span, xMin, xMax float64, row int) []span {
 // host's transfer spans.
 var copyColor = color.Black
 
-// laneName labels a device lane: "device CL", "CL transfers".
-func laneName(lane string) string {
-	if strings.HasSuffix(lane, profile.TransfersSuffix) {
+// laneName labels a device lane: "device CPU", "CL transfers", and a
+// device drawn by its own clock "device CL (own clock)".
+func laneName(lane string, ownClock bool) string {
+	switch {
+	case strings.HasSuffix(lane, profile.TransfersSuffix):
 		return lane
+	case ownClock:
+		return "device " + lane + " (own clock)"
 	}
 	return "device " + lane
 }

@@ -28,12 +28,26 @@ type Profile struct {
 	// to run: one figure alone can read 0% or 98%); empty when only one
 	// run was recorded.
 	OverlapRuns []float64
+	// Clocks are the devices whose lanes show their own clock's stamps
+	// (kernels and copies from started to ended), with the bound on
+	// putting them on the host's timeline (tensor.Recording.Clocks).
+	Clocks []tensor.DeviceClock
+}
+
+// Clocked reports whether the device's lane is drawn by its own clock.
+func (p *Profile) Clocked(device string) bool {
+	for _, c := range p.Clocks {
+		if c.Device == device {
+			return true
+		}
+	}
+	return false
 }
 
 // FromRecording wraps a runtime recording.
 func FromRecording(label string, rec *tensor.Recording, debug int) *Profile {
 	return &Profile{Label: label, Start: rec.Start, Duration: rec.Duration, Events: rec.Events,
-		Dropped: rec.Dropped, Capacity: rec.Capacity, Debug: debug, Clamped: rec.Clamped}
+		Dropped: rec.Dropped, Capacity: rec.Capacity, Debug: debug, Clamped: rec.Clamped, Clocks: rec.Clocks}
 }
 
 // HostLane is the name of the host's lane; device lanes are named by their

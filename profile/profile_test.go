@@ -251,8 +251,17 @@ func TestTransfersLane(t *testing.T) {
 	if o := p.Overlap(); o.PerDevice["CL transfers"] != 4*us1 || o.PerDevice["CL"] != 2*us1 {
 		t.Errorf("per lane %v", o.PerDevice)
 	}
-	if txt := p.Text(); !strings.Contains(txt, "copies   1 on the devices' queues, 4096 bytes") || strings.Contains(txt, "on CL, CL transfers") {
+	if txt := p.Text(); !strings.Contains(txt, "copies   1 on the devices' queues · 4.10 kB in 4.00 µs by the device clock (1.02 GB/s)") ||
+		strings.Contains(txt, "on CL, CL transfers") || strings.Contains(txt, "  clock ") {
 		t.Errorf("text:\n%s", txt)
+	}
+	// CL's lanes drawn by its own clock: the text says so, with the bound
+	// of the alignment to the host's timeline; CPU's are not.
+	p.Clocks = []tensor.DeviceClock{{Device: "CL", Bound: 900 * time.Nanosecond}}
+	if txt := strings.Join(strings.Fields(p.Text()), " "); !p.Clocked("CL") || p.Clocked("CPU") ||
+		!strings.Contains(txt, "clock the lanes of CL are its own clock's: each kernel and copy from its started to its ended stamp") ||
+		!strings.Contains(txt, "within ±900 ns") {
+		t.Errorf("clocked %v/%v, text:\n%s", p.Clocked("CL"), p.Clocked("CPU"), p.Text())
 	}
 	var buf bytes.Buffer
 	if err := p.WriteChromeTrace(&buf); err != nil {
@@ -285,6 +294,7 @@ func TestTextWidth(t *testing.T) {
 	}
 	p := FromRecording("out = stepWithAVeryLongName.Call(inputTensor, weights)", &tensor.Recording{Events: evs, Duration: 3123 * time.Millisecond}, 2)
 	p.Dropped, p.Capacity, p.Clamped = 1234567, 100000, 999
+	p.Clocks = []tensor.DeviceClock{{Device: "OPENCL:12", Bound: 123456 * time.Microsecond}}
 	for i, l := range strings.Split(p.Text(), "\n") {
 		if n := len([]rune(l)); n > timing.TextWidth {
 			t.Errorf("line %d is %d characters wide (limit %d): %q", i+1, n, timing.TextWidth, l)

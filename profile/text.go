@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/tick-kernel/tick/internal/units"
 	"github.com/tick-kernel/tick/runtime/tensor"
 	"github.com/tick-kernel/tick/timing"
 )
@@ -57,9 +58,16 @@ func (p *Profile) Text() string {
 	if len(parts) > 0 {
 		row(&b, "host", parts...)
 	}
+	for _, c := range p.Clocks {
+		row(&b, "clock", fmt.Sprintf("the lanes of %s are its own clock's: each kernel and copy from its started to its ended stamp "+
+			"(OpenCL profiling events)", c.Device),
+			fmt.Sprintf("put on the host's timeline by an offset measured within ±%s", dur(c.Bound)),
+			"a gap between a launch on the host's lane and its kernel is the command queueing on the device")
+	}
 	if n, bytes, t := p.Transfers(); n > 0 {
-		fmt.Fprintf(&b, "  copies   %d on the devices' queues, %d bytes in %s by the device clock (%.2f GB/s)\n",
-			n, bytes, dur(t), float64(bytes)/max(t.Seconds(), 1e-9)/1e9)
+		row(&b, "copies", fmt.Sprintf("%d on the devices' queues", n),
+			fmt.Sprintf("%s in %s by the device clock (%s/s)", units.Quantity(float64(bytes), "B"), dur(t),
+				units.Quantity(float64(bytes)/max(t.Seconds(), 1e-9), "B")))
 	}
 	rows := p.KernelTable()
 	if len(rows) > 0 {

@@ -106,6 +106,17 @@ type Recording struct {
 	// host spans read the monotonic clock, kernels the phase clock
 	// (clock.go), which agree within its stated error bound.
 	Clamped int
+	// Clocks are the devices whose kernels and copies were timed by their
+	// own clock, with how they were put on the host's clock.
+	Clocks []DeviceClock
+}
+
+// DeviceClock says that a device's events in a recording are its own
+// stamps (started and ended by its clock), put on the host's timeline by
+// an offset measured within Bound (stamps.go).
+type DeviceClock struct {
+	Device string
+	Bound  time.Duration
 }
 
 // rawEvent is an Event as recorded: pointers instead of copied fields, so a
@@ -193,7 +204,12 @@ func stopProfile(clamp bool) *Recording {
 	rec := &Recording{Start: prof.epoch, Duration: dur, Capacity: len(prof.buf), Dropped: n - kept,
 		Events: make([]Event, kept)}
 	est := map[*Kernel][2]int64{} // FLOPs and Bytes walk the IR: once per kernel
+	clocked := map[*Dev]bool{}
 	for i := range rec.Events {
+		if d := prof.buf[i].dev; d != nil && d.stamped != nil && !clocked[d] && (prof.buf[i].kind == EventKernel || prof.buf[i].kind == EventCopy) {
+			clocked[d] = true
+			rec.Clocks = append(rec.Clocks, DeviceClock{Device: d.name, Bound: d.clockBound()})
+		}
 		rec.Events[i] = prof.buf[i].export(est)
 		if clamp && rec.Events[i].clamp() {
 			rec.Clamped++

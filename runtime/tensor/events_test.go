@@ -97,6 +97,12 @@ func TestProfileKernelsAndLanes(t *testing.T) {
 				if n := countKind(rec, EventCopy); n == 0 {
 					t.Errorf("no copy event on %s for the read-back", dev)
 				}
+				// and the recording says its lanes are its own clock's, aligned within a bound
+				if len(rec.Clocks) != 1 || rec.Clocks[0].Device != dev || rec.Clocks[0].Bound <= 0 {
+					t.Errorf("clocks %+v: want %s with the bound of its offset", rec.Clocks, dev)
+				}
+			} else if len(rec.Clocks) != 0 {
+				t.Errorf("%s has no clock of its own, but the recording lists %+v", dev, rec.Clocks)
 			}
 			for _, e := range rec.Events {
 				if e.Kind != EventKernel && e.Kind != EventCompile && e.Kind != EventCopy && e.Device != "" {

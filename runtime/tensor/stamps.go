@@ -188,6 +188,13 @@ func ClockOffset(name string) (offset, bound time.Duration, ok bool) {
 	return time.Duration(d.off), d.offErr, d.offAt != 0
 }
 
+// clockBound is the error bound of the offset last measured (0: none yet).
+func (d *Dev) clockBound() time.Duration {
+	d.execMu.Lock()
+	defer d.execMu.Unlock()
+	return d.offErr
+}
+
 // stampedDev is the part of a Dev for device clocks.
 type stampedDev struct {
 	stamped device.Stamped // the queue's, or nil
