@@ -120,6 +120,7 @@ func init() {
 		"CacheOutcome":     reflect.ValueOf((*tensor.CacheOutcome)(nil)),
 		"DType":            reflect.ValueOf((*tensor.DType)(nil)),
 		"Dev":              reflect.ValueOf((*tensor.Dev)(nil)),
+		"DeviceClock":      reflect.ValueOf((*tensor.DeviceClock)(nil)),
 		"DeviceError":      reflect.ValueOf((*tensor.DeviceError)(nil)),
 		"DeviceInfo":       reflect.ValueOf((*tensor.DeviceInfo)(nil)),
 		"DeviceTimeFact":   reflect.ValueOf((*tensor.DeviceTimeFact)(nil)),
