@@ -2,6 +2,7 @@ package tensor
 
 import (
 	"errors"
+	"io"
 	"math"
 	"os"
 	"os/exec"
@@ -162,6 +163,36 @@ func TestCLDebugPrintsDeviceTimes(t *testing.T) {
 	}
 	if !strings.Contains(text, "copy host→CL") || !strings.Contains(text, "copy CL→host") || !strings.Contains(text, "device ") {
 		t.Errorf("no copy lines with device times:\n%s", text)
+	}
+}
+
+// DEBUG=2 waits for the kernels it times. On CL that wait is the host's
+// synchronize after the launches (waiting, which %prof's overlap counts as
+// such), not time inside the launch, where the host would seem to work
+// while the device ran: the launch phase stays far below the kernels'
+// device time.
+func TestCLDebugWaitIsNotLaunchWork(t *testing.T) {
+	needCL(t)
+	onDevice(t, "CL")
+	x := Arange(1 << 22).Realize()
+	step := JIT(tenKernelStepT)
+	for range 3 {
+		step.Call(x)
+	}
+	if err := SynchronizeAll(); err != nil {
+		t.Fatal(err)
+	}
+	SetDebugWriter(io.Discard)
+	SetDebug(2)
+	t.Cleanup(func() { SetDebug(0); SetDebugWriter(nil) })
+	ResetCounters()
+	for range 3 {
+		step.Call(x)
+	}
+	c := Counters()
+	if c.KernelsClocked != 30 || c.Launch >= c.DeviceClock || c.SyncWait <= 0 {
+		t.Errorf("DEBUG=2 on CL: %d kernels in %v by the device clock, launch %v, sync wait %v: want the 30 kernels' wait in "+
+			"sync wait, the launch phase below their device time", c.KernelsClocked, c.DeviceClock, c.Launch, c.SyncWait)
 	}
 }
 

@@ -624,12 +624,9 @@ func (d *Dev) run(w *work) (err error) {
 		}
 	}
 	if d.stamped != nil {
-		if dbg { // DEBUG>=2 waits to time each kernel: by the device's clock
-			if err := d.queue.Synchronize(); err != nil {
-				return err
-			}
-			return d.collect()
-		}
+		// DEBUG>=2's wait for the kernels (and their lines, by the device's
+		// clock) is the caller's SynchronizeAll after the launch, a wait
+		// of its own (EventSync), not launch work the device overlaps.
 		return d.drainIfFull()
 	}
 	return nil
