@@ -41,7 +41,11 @@ func runKernel(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer closeRunner()
-	k := kernel.New(kernel.Config{Conn: ci, Runner: runner, Log: stderr, Info: kernel.Info{Version: versionString()}})
+	var k *kernel.Kernel
+	// Ctrl-C in jupyter console never reaches the kernel (console.go):
+	// the console going back to its prompt during a cell interrupts it.
+	runner = watchConsole(runner, func() { k.Interrupt() })
+	k = kernel.New(kernel.Config{Conn: ci, Runner: runner, Log: stderr, Info: kernel.Info{Version: versionString()}})
 
 	// Catch signals before binding: jupyter_client sends SIGINT before every
 	// shutdown, and a Go program exits on it by default.

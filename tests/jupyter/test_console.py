@@ -4,6 +4,7 @@ progress line) must end with its headline on the screen, since console
 ignores update_display_data; a %%timeit cell must be typeable across lines
 (is_complete keeps it open until a blank line) and run."""
 import os
+import re
 import shutil
 import subprocess
 import time
@@ -91,6 +92,27 @@ class ConsoleInTmuxTests(unittest.TestCase):
         tail = tail[tail.index("%%timeit -n 10 -r 7"):]
         self.assertIn("7 samples × 10 loops", tail, f"the %%timeit cell did not run:\n{tail}")
         self.assertNotIn("Error", tail)
+
+    def test_ctrl_c_stops_a_running_cell(self):
+        """Issue 25, problem 7: Ctrl-C during `for {}` printed "KeyboardInterrupt
+        escaped interact()" and the next cell got no answer: console 6.4.4
+        never sends the interrupt (its SIGINT handler is gone after the first
+        prompt). The kernel sees the console back at its prompt and
+        interrupts the cell (cmd/tick/console.go)."""
+        self.run_line("x := 7", 2)
+        self.type("for {")
+        self.wait_for("...:", timeout=20)
+        self.type("}")
+        self.type("")
+        time.sleep(2)  # the loop runs
+        subprocess.run([TMUX, "send-keys", "-t", self.name, "C-c"], check=True)
+        self.wait_for("KeyboardInterrupt", timeout=20)
+        time.sleep(1)
+        self.type("x + 1")
+        try:
+            wait_until(lambda: re.search(r"Out\[\d+\]: 8", self.screen()), timeout=60, interval=0.2, what="x + 1 answered")
+        except AssertionError as e:
+            raise AssertionError(f"{e}; the screen shows:\n{self.screen()}") from None
 
 
 if __name__ == "__main__":

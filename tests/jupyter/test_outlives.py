@@ -5,6 +5,7 @@ client and checks what the user sees: the cell's error output, the next
 cell's answer on the same connection, the processes left behind.
 """
 import glob
+import json
 import os
 import re
 import shutil
@@ -194,6 +195,71 @@ class ForkBombInAPidsCgroup(unittest.TestCase):
         reply, outs = run(self.kc, code)
         self.assertEqual(reply["content"]["status"], "ok", outs)
         return result_of(outs)
+
+
+class InterruptModes(unittest.TestCase):
+    """Problem 7: an interrupt works the way each front end sends it:
+    interrupt_mode "message" (interrupt_request on control: what tick's
+    kernelspec says, and what every jupyter_client front end, remote
+    kernels included, can send) and "signal" (SIGINT to the kernel's
+    process group): one interrupt is one interrupt — the engine has a
+    process group of its own, so a group SIGINT does not reach it twice —
+    and it stops Go code and a shell command alike."""
+
+    def kernel_with_mode(self, mode):
+        with open(os.path.join(self.spec_src, "kernel.json")) as f:
+            spec = json.load(f)
+        spec["interrupt_mode"] = mode
+        top = tempfile.mkdtemp(dir=os.environ.get("TICK_TMP"))
+        self.addCleanup(shutil.rmtree, top, ignore_errors=True)
+        name = f"tick-{mode}"
+        os.makedirs(os.path.join(top, "kernels", name))
+        with open(os.path.join(top, "kernels", name, "kernel.json"), "w") as f:
+            json.dump(spec, f)
+        old = os.environ.get("JUPYTER_PATH")
+        os.environ["JUPYTER_PATH"] = top + (os.pathsep + old if old else "")
+        self.addCleanup(lambda: os.environ.__setitem__("JUPYTER_PATH", old) if old is not None else os.environ.pop("JUPYTER_PATH"))
+        km = KernelManager(kernel_name=name)
+        km.start_kernel()
+        self.addCleanup(km.shutdown_kernel, now=True)
+        kc = km.client()
+        kc.start_channels()
+        self.addCleanup(kc.stop_channels)
+        kc.wait_for_ready(timeout=TIMEOUT)
+        return km, kc
+
+    def setUp(self):
+        from jupyter_client.kernelspec import KernelSpecManager
+        self.spec_src = KernelSpecManager().get_kernel_spec(KERNEL).resource_dir
+
+    def interrupt(self, km, kc, code, started):
+        msg_id = kc.execute(code)
+        deadline = time.monotonic() + TIMEOUT
+        seen = ""
+        while started not in seen and time.monotonic() < deadline:
+            try:
+                m = kc.get_iopub_msg(timeout=0.2)
+            except Exception:
+                continue
+            if m["parent_header"].get("msg_id") == msg_id and m["msg_type"] == "stream":
+                seen += m["content"]["text"]
+        km.interrupt_kernel()
+        reply = shell_reply(kc, msg_id)
+        collect(kc, msg_id)
+        return reply["content"]
+
+    def test_message_and_signal(self):
+        for mode in ("message", "signal"):
+            with self.subTest(mode=mode):
+                km, kc = self.kernel_with_mode(mode)
+                self.assertEqual(result_of(run(kc, "x := 3\nx")[1]), ["3"])
+                c = self.interrupt(km, kc, 'println("spinning")\nfor {\n}', "spinning")
+                self.assertEqual(c["ename"], "Interrupted", c)
+                self.assertIn("the cell was stopped by an interrupt", c["evalue"], "one interrupt acted as more than one")
+                c = self.interrupt(km, kc, "!echo started; sleep 600", "started")
+                self.assertEqual(c["ename"], "Interrupted", c)
+                self.assertIn("was killed", c["evalue"])
+                self.assertEqual(result_of(run(kc, "x + 1")[1]), ["4"], "the interrupt lost the variables")
 
 
 class MemoryInACgroup(unittest.TestCase):
