@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"context"
 	"encoding/base64"
 	"errors"
 	"time"
@@ -65,7 +66,7 @@ func (s *Service) execute(w Responder, r *Request) {
 	} else {
 		cell.Stdin = func(string, bool) (string, error) { return "", errStdinNotAllowed }
 	}
-	res := s.runCell(cell, sink)
+	res := s.runCell(withOrigin(s.ctx, r.Msg.Header.Session, s.firstSession), cell, sink)
 
 	output := ""
 	if res.Value != nil {
@@ -116,7 +117,7 @@ func (s *Service) execute(w Responder, r *Request) {
 // runtime.Goexit in user code ends that goroutine and not the shell
 // executor: the cell gets an error, the executor keeps serving. A panic
 // escaping the runner (it recovers the cell's own) becomes an error too.
-func (s *Service) runCell(c session.Cell, sink session.Sink) session.Result {
+func (s *Service) runCell(ctx context.Context, c session.Cell, sink session.Sink) session.Result {
 	done := make(chan session.Result, 1)
 	go func() {
 		finished := false
@@ -133,7 +134,7 @@ func (s *Service) runCell(c session.Cell, sink session.Sink) session.Result {
 				"the cell called runtime.Goexit, which ends the goroutine running it: the cell stopped there; "+
 					"variables defined before it are kept and the kernel goes on (return from the cell instead)")}
 		}()
-		res := s.runner.Execute(s.ctx, c, sink)
+		res := s.runner.Execute(ctx, c, sink)
 		finished = true
 		done <- res
 	}()

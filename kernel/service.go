@@ -41,6 +41,10 @@ type Service struct {
 	// warnings are appended to the banner (an empty key, a wildcard
 	// address); set before serving.
 	warnings []string
+	// firstSession is the header.session of the first shell request: the
+	// front end that started the kernel (origin.go). Written and read on
+	// the shell executor only.
+	firstSession string
 }
 
 // ServiceOptions configures NewService. Zero fields get defaults.
@@ -77,16 +81,24 @@ func (s *Service) History() *History { return &s.hist }
 // Register installs the shell handlers on shell and the control handlers
 // on control. kernel_info is served on both, as ipykernel does.
 func (s *Service) Register(shell, control *Mux) {
-	shell.HandleFunc("kernel_info_request", s.kernelInfo)
-	shell.HandleFunc("execute_request", s.execute)
-	shell.HandleFunc("complete_request", s.complete)
-	shell.HandleFunc("inspect_request", s.inspect)
-	shell.HandleFunc("is_complete_request", s.isComplete)
-	shell.HandleFunc("history_request", s.history)
-	shell.HandleFunc("comm_info_request", s.commInfo)
-	shell.HandleFunc("comm_open", s.commOpen)
-	shell.HandleFunc("comm_msg", ignore)
-	shell.HandleFunc("comm_close", ignore)
+	onShell := func(t string, f func(Responder, *Request)) {
+		shell.HandleFunc(t, func(w Responder, r *Request) {
+			if s.firstSession == "" {
+				s.firstSession = r.Msg.Header.Session
+			}
+			f(w, r)
+		})
+	}
+	onShell("kernel_info_request", s.kernelInfo)
+	onShell("execute_request", s.execute)
+	onShell("complete_request", s.complete)
+	onShell("inspect_request", s.inspect)
+	onShell("is_complete_request", s.isComplete)
+	onShell("history_request", s.history)
+	onShell("comm_info_request", s.commInfo)
+	onShell("comm_open", s.commOpen)
+	onShell("comm_msg", ignore)
+	onShell("comm_close", ignore)
 	control.HandleFunc("kernel_info_request", s.kernelInfo)
 	control.HandleFunc("interrupt_request", s.interruptRequest)
 	control.HandleFunc("shutdown_request", s.shutdownRequest)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/tick-kernel/tick/kernel"
 	"github.com/tick-kernel/tick/kernel/session"
 )
 
@@ -20,9 +21,26 @@ import (
 // its cell runs: the console is the kernel's parent, in the foreground of
 // the terminal the kernel's stderr is, and prompt_toolkit puts that
 // terminal in raw mode (no ICANON, no ISIG) to read a line, while a cell
-// runs it is in cooked mode. consoleWatch interrupts the running cell when
-// the terminal goes raw during it — only then: a front end that takes its
-// terminal back for input has stopped waiting for the cell.
+// runs it is in cooked mode. consoleRunner interrupts the running cell when
+// the terminal goes raw during it: a console that takes its terminal back
+// for a new line has stopped waiting for its cell.
+//
+// It must never interrupt a cell nobody stopped, so every one of these
+// holds before it does:
+//   - the kernel's parent (JPY_PARENT_PID) is jupyter console, by its
+//     command line: not IPython or a script driving jupyter_client, not a
+//     notebook server, nbclient, JupyterHub or euporie started from a
+//     terminal (their prompts have nothing to do with a cell);
+//   - the kernel's stderr is the console's controlling terminal;
+//   - the cell was asked for by the console's own client session (the
+//     first to speak to the kernel): a cell of a client that attached
+//     later (jupyter console --existing, a notebook) runs while the
+//     console sits idle at its prompt, or just returns to it;
+//   - the terminal was cooked, with the console in its foreground, when
+//     the cell started (the console was waiting for it), and then the
+//     console is in the foreground with the terminal raw (not ISIG: a
+//     readline input() for an input_request keeps ISIG). A suspended
+//     console (Ctrl-Z) is not in the foreground.
 
 // consoleRunner interrupts a cell when the console that started the
 // kernel goes back to its prompt.
@@ -32,8 +50,9 @@ type consoleRunner struct {
 	interrupt func()
 }
 
-// watchConsole returns r, watching the console when the kernel has one
-// (consoleTerm); interrupt is the kernel's (it also ends a pending input).
+// watchConsole returns r, watching the console when jupyter console
+// started the kernel (findConsoleTerm); interrupt is the kernel's (it also
+// ends a pending input).
 func watchConsole(r session.Runner, interrupt func()) session.Runner {
 	t := findConsoleTerm()
 	if t == nil {
@@ -48,8 +67,9 @@ const consolePoll = 100 * time.Millisecond
 func (c *consoleRunner) Execute(ctx context.Context, cell session.Cell, sink session.Sink) session.Result {
 	done := make(chan struct{})
 	defer close(done)
-	if c.term.prompting() {
-		return c.Runner.Execute(ctx, cell, sink) // not run from the console's prompt: nothing to watch
+	if !kernel.FromFirstClient(ctx) || c.term.prompting() {
+		// another client's cell, or the console is not waiting for it
+		return c.Runner.Execute(ctx, cell, sink)
 	}
 	go func() {
 		t := time.NewTicker(consolePoll)

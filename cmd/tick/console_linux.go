@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"os"
+	"path/filepath"
 	"strconv"
 
 	"golang.org/x/sys/unix"
@@ -14,12 +15,16 @@ type consoleTerm struct {
 	parent int
 }
 
-// findConsoleTerm returns the console's terminal when the kernel's stderr
-// is a terminal that is the controlling terminal of its parent
-// (JPY_PARENT_PID), nil otherwise.
+// findConsoleTerm returns the console's terminal when the kernel's parent
+// (JPY_PARENT_PID) is jupyter console and the kernel's stderr is its
+// controlling terminal, nil otherwise.
 func findConsoleTerm() *consoleTerm {
 	pid, err := strconv.Atoi(os.Getenv(parentEnv))
 	if err != nil || pid <= 1 || pid != os.Getppid() {
+		return nil
+	}
+	cmdline, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
+	if err != nil || !isJupyterConsole(cmdline) {
 		return nil
 	}
 	const fd = 2
@@ -69,4 +74,23 @@ func procTTY(pid int) (ttyNr, pgrp, tpgid int, ok bool) {
 	ttyNr, _ = strconv.Atoi(string(f[4]))
 	tpgid, _ = strconv.Atoi(string(f[5]))
 	return ttyNr, pgrp, tpgid, true
+}
+
+// isJupyterConsole reports whether a /proc/PID/cmdline (NUL-separated) is
+// jupyter console's: `jupyter console` execs jupyter-console, run as a
+// script by its interpreter or as `python -m jupyter_console`. Only the
+// first three words are looked at (interpreter, -m or script, name), so an
+// argument that merely mentions it does not count.
+func isJupyterConsole(cmdline []byte) bool {
+	args := bytes.Split(bytes.TrimRight(cmdline, "\x00"), []byte{0})
+	for i, a := range args {
+		if i == 3 {
+			break
+		}
+		switch filepath.Base(string(a)) {
+		case "jupyter-console", "jupyter_console":
+			return true
+		}
+	}
+	return false
 }
