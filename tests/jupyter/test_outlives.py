@@ -47,6 +47,19 @@ def result_of(outputs):
     return [m["content"]["data"]["text/plain"] for m in outputs if m["msg_type"] == "execute_result"]
 
 
+def start_kernel(test, name=KERNEL, env=None):
+    """A kernel of spec name for test (shut down at its cleanup) and its
+    client, ready."""
+    km = KernelManager(kernel_name=name)
+    km.start_kernel(env=dict(os.environ, **(env or {})))
+    test.addCleanup(km.shutdown_kernel, now=True)
+    kc = km.client()
+    kc.start_channels()
+    test.addCleanup(kc.stop_channels)
+    kc.wait_for_ready(timeout=TIMEOUT)
+    return km, kc
+
+
 class Started(unittest.TestCase):
     """One kernel per test, started through KernelManager (so its process
     can be watched)."""
@@ -219,14 +232,7 @@ class InterruptModes(unittest.TestCase):
         old = os.environ.get("JUPYTER_PATH")
         os.environ["JUPYTER_PATH"] = top + (os.pathsep + old if old else "")
         self.addCleanup(lambda: os.environ.__setitem__("JUPYTER_PATH", old) if old is not None else os.environ.pop("JUPYTER_PATH"))
-        km = KernelManager(kernel_name=name)
-        km.start_kernel()
-        self.addCleanup(km.shutdown_kernel, now=True)
-        kc = km.client()
-        kc.start_channels()
-        self.addCleanup(kc.stop_channels)
-        kc.wait_for_ready(timeout=TIMEOUT)
-        return km, kc
+        return start_kernel(self, name)
 
     def setUp(self):
         from jupyter_client.kernelspec import KernelSpecManager
@@ -315,14 +321,7 @@ class PlantedCaches(unittest.TestCase):
     could swap plugins under a live kernel."""
 
     def start(self, **env):
-        km = KernelManager(kernel_name=KERNEL)
-        km.start_kernel(env=dict(os.environ, **env))
-        self.addCleanup(km.shutdown_kernel, now=True)
-        kc = km.client()
-        kc.start_channels()
-        self.addCleanup(kc.stop_channels)
-        kc.wait_for_ready(timeout=TIMEOUT)
-        return km, kc
+        return start_kernel(self, env=env)
 
     def shared_dir(self):
         d = tempfile.mkdtemp(dir=os.environ.get("TICK_TMP"))
