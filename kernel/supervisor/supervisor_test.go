@@ -12,7 +12,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -344,18 +343,6 @@ func TestGoexitInTheEngine(t *testing.T) {
 	}
 }
 
-// TestKilledFromOutside: a SIGKILL nobody in tick sent is reported as such.
-func TestKilledFromOutside(t *testing.T) {
-	r := newTestRunner(t, Config{})
-	pid, _ := strconv.Atoi(value(t, exec1(r, "pid", nil)))
-	time.AfterFunc(300*time.Millisecond, func() { _ = syscall.Kill(pid, syscall.SIGKILL) })
-	res := exec1(r, "wait", nil)
-	if res.Err == nil || res.Err.Name != EngineDied || !strings.Contains(strings.Join(res.Err.Traceback, "\n"), "signal 9") {
-		t.Fatalf("got %+v", res.Err)
-	}
-	value(t, exec1(r, "pid", nil))
-}
-
 // TestInterrupts: an interrupt reaches the cell through the pipe and the
 // engine lives on; an engine that ignores three interrupts is ended, and
 // the cell says so.
@@ -441,19 +428,6 @@ func TestAssistCallsPassThrough(t *testing.T) {
 	}
 	if c := r.IsComplete("for {"); c.Status != "incomplete" || c.Indent != "  " {
 		t.Errorf("is_complete %+v", c)
-	}
-}
-
-// TestCloseEndsTheEngine: after Close no engine process is left.
-func TestCloseEndsTheEngine(t *testing.T) {
-	r := New(Config{Command: testEngine, Log: testLog{t}})
-	pid, _ := strconv.Atoi(value(t, exec1(r, "pid", nil)))
-	r.Close()
-	if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
-		t.Fatalf("engine %d still exists after Close (%v)", pid, err)
-	}
-	if res := exec1(r, "pid", nil); res.Err == nil {
-		t.Fatal("a closed runner ran a cell")
 	}
 }
 
