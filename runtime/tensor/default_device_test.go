@@ -87,7 +87,7 @@ func TestLazyDefaultChild(t *testing.T) {
 }
 
 func TestDevBackend(t *testing.T) {
-	want := map[string]string{"GO": "GO (pure-Go closures)", "CPU": "CPU (C via ", "NULL": "NULL (runs nothing"}
+	want := map[string]string{"GO": "GO (pure-Go closures; matmul: ", "CPU": "CPU (C via ", "NULL": "NULL (runs nothing"}
 	for _, dev := range AvailableBackends() {
 		w, ok := want[dev]
 		if !ok {

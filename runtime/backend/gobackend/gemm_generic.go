@@ -6,7 +6,8 @@ import "unsafe"
 
 // gemmMicro4x8 adds A·B into a 4×8 tile of C: A packed k-major (a[4*p+r]),
 // B packed k-major (b[8*p+j]); each output adds its products to C in k
-// order. The portable version of gemm_amd64.s.
+// order. The portable version of gemm_amd64.s. (The float32 conversions
+// keep compilers that fuse x*y + z, as Go's does on arm64, from fusing.)
 func gemmMicro4x8(k int, a, b, c *float32, ldc int) {
 	as := unsafe.Slice(a, 4*k)
 	bs := unsafe.Slice(b, 8*k)
@@ -21,7 +22,7 @@ func gemmMicro4x8(k int, a, b, c *float32, ldc int) {
 		for r := 0; r < 4; r++ {
 			x := as[4*p+r]
 			for j := 0; j < 8; j++ {
-				acc[8*r+j] += x * bs[8*p+j]
+				acc[8*r+j] += float32(x * bs[8*p+j])
 			}
 		}
 	}
@@ -31,3 +32,10 @@ func gemmMicro4x8(k int, a, b, c *float32, ldc int) {
 		}
 	}
 }
+
+// fmaKernels: none in portable Go (its float32 arithmetic has no fused
+// multiply-add the compiler is bound to emit).
+func fmaKernels() []microKernel { return nil }
+
+var exactKernel = microKernel{mr: 4, nr: 8, fn: func(kc int, a *float32, _, _ int, b *float32, _ int, c *float32, ldc int) { gemmMicro4x8(kc, a, b, c, ldc) },
+	name: "portable 4×8 multiply, add"}

@@ -3,34 +3,84 @@ package gobackend
 // The GO backend's matrix multiply. The scheduler expresses Matmul as a
 // reduce-sum over the last axis of A[..., M, 1, K] * B[..., 1, N, K]; the GO
 // backend recognizes that kernel shape and runs a tiled GEMM instead of the
-// generic block evaluator: B is packed transposed into a contiguous panel,
-// K is blocked so panels stay in cache, and 4×4 output tiles accumulate in
-// registers. Other backends see the same plain IR.
+// generic block evaluator: A is packed into k-major strips of mr rows, B
+// into k-major strips of nr columns (or, when its rows are contiguous and
+// it is small, read in place, and then A too), K is blocked so strips stay
+// in cache, and an mr×nr tile of C accumulates in registers in an assembly
+// micro-kernel.
+//
+// As on the CPU device, where the machine has fused multiply-adds and
+// TICK_FMA is not 0 the micro-kernel fuses them (AVX-512: 12×32, AVX2+FMA:
+// 6×16): every output is the in-order chain of fused multiply-adds, the
+// same bits as the CPU device's matmul. With TICK_FMA=0, or without FMA,
+// products and sums are rounded separately (SSE 4×8): bit-identical to the
+// reference interpreter and to the CPU device with TICK_FMA=0. Edges (rows
+// or columns short of a tile, ranges that start or end inside a row) go
+// through the same micro-kernel on a zero-padded tile, so every output gets
+// the same arithmetic.
 
 import (
-	"github.com/tick-kernel/tick/runtime/ir"
+	"os"
 	"sync"
+	"unsafe"
+
+	"github.com/tick-kernel/tick/runtime/ir"
 )
 
 const (
-	gemmKC = 256 // k-block: a 4-row A strip and a 4-column B strip stay in L1
-	gemmNC = 128 // columns per B panel block (L2-resident)
+	gemmKC = 256  // k-block: an A strip and a B strip stay in L1
+	gemmNC = 1024 // columns per B panel block (L2-resident)
+	// goDirectMax is the size of B (K·N floats) up to which a B with
+	// contiguous rows is read in place by a strided micro-kernel.
+	goDirectMax = 32 << 10
 )
+
+// microKernel computes C[mr×nr] += A·B over kc steps: row r of A at step
+// p at a + r*sar + p*sap, B's step p at b + p*sbp floats; C rows ldc
+// apart.
+type microKernel struct {
+	mr, nr  int
+	strided bool // accepts any strides (else A and B must be packed strips: sar 1, sap mr, sbp nr)
+	fn      func(kc int, a *float32, sar, sap int, b *float32, sbp int, c *float32, ldc int)
+	name    string
+}
+
+// envFMA, set to 0, makes matmul round products and sums separately (the
+// CPU backend reads the same variable: runtime/backend/cpu.EnvFMA).
+const envFMA = "TICK_FMA"
+
+// chooseKernel is the micro-kernel for this machine and $TICK_FMA, read
+// when a kernel is compiled.
+func chooseKernel() microKernel {
+	if os.Getenv(envFMA) != "0" {
+		if ks := fmaKernels(); len(ks) > 0 {
+			return ks[0]
+		}
+	}
+	return exactKernel
+}
 
 type gemmPlan struct {
 	*ir.Gemm
+	mk      microKernel
 	scratch sync.Pool // *gemmScratch
 }
 
-type gemmScratch struct{ ap, bp []float32 }
+type gemmScratch struct {
+	ap, bp []float32
+	edge   []float32 // an mr×nr tile
+}
 
 // matchGemm returns a GEMM plan when k is a float32 contraction, else nil.
 func matchGemm(k *ir.Kernel) *gemmPlan {
 	if g := ir.MatchGemm(k); g != nil {
-		return &gemmPlan{Gemm: g}
+		return &gemmPlan{Gemm: g, mk: chooseKernel()}
 	}
 	return nil
 }
+
+// direct reports whether B is read in place.
+func (g *gemmPlan) direct() bool { return g.mk.strided && g.SBj == 1 && g.K*g.N <= goDirectMax }
 
 // run computes output elements [start, end) (row-major over batch, M, N).
 func (g *gemmPlan) run(st *runState, start, end int) {
@@ -43,8 +93,11 @@ func (g *gemmPlan) run(st *runState, start, end int) {
 	}
 	defer g.scratch.Put(sc)
 	plane := g.M * g.N
+	if plane == 0 {
+		return
+	}
 	for o := start; o < end; {
-		bi := o / max(plane, 1)
+		bi := o / plane
 		oa, ob := g.OffA, g.OffB
 		rem := bi
 		for d := len(g.Batch) - 1; d >= 0; d-- {
@@ -54,31 +107,19 @@ func (g *gemmPlan) run(st *runState, start, end int) {
 			ob += x * g.BsB[d]
 		}
 		pEnd := min(end, (bi+1)*plane)
-		r0, r1 := (o-bi*plane)/g.N, (pEnd-bi*plane+g.N-1)/g.N
 		cp := c[bi*plane : (bi+1)*plane]
 		lo, hi := o-bi*plane, pEnd-bi*plane
-		// Whole rows go through the tiled kernel; partial edge rows are scalar.
-		fr0, fr1 := r0, r1
-		if lo > r0*g.N {
-			fr0 = r0 + 1
+		// A partial first row, the whole rows, a partial last row.
+		r0, r1 := lo/g.N, hi/g.N
+		if j := lo % g.N; j != 0 {
+			g.tiled(cp, A, B, oa, ob, r0, r0+1, j, min(g.N, hi-r0*g.N), sc)
+			r0++
 		}
-		if hi < r1*g.N {
-			fr1 = r1 - 1
+		if r1 > r0 {
+			g.tiled(cp, A, B, oa, ob, r0, r1, 0, g.N, sc)
 		}
-		for r := r0; r < r1; r++ {
-			if r >= fr0 && r < fr1 {
-				continue
-			}
-			for j := max(lo-r*g.N, 0); j < min(hi-r*g.N, g.N); j++ {
-				var s float32
-				for k := 0; k < g.K; k++ {
-					s += A[oa+r*g.SAi+k*g.SAk] * B[ob+j*g.SBj+k*g.SBk]
-				}
-				cp[r*g.N+j] = s
-			}
-		}
-		if fr1 > fr0 {
-			g.tiled(cp, A, B, oa, ob, fr0, fr1, sc)
+		if j := hi % g.N; j != 0 && r1 >= r0 {
+			g.tiled(cp, A, B, oa, ob, r1, r1+1, 0, j, sc)
 		}
 		o = pEnd
 	}
@@ -89,72 +130,117 @@ func (g *gemmPlan) run(st *runState, start, end int) {
 // zero-padding the lines past n in the last strip. Line i starts at
 // src[first+i*lineStride]; its values are kStride apart.
 func packStrips(dst, src []float32, w, n, kc, first, lineStride, kStride int) {
+	if n <= 0 || kc <= 0 {
+		return
+	}
+	// Every read is within src: the four corners are (strides may be
+	// negative: a flipped view).
+	_ = src[first]
+	_ = src[first+(n-1)*lineStride]
+	_ = src[first+(kc-1)*kStride]
+	_ = src[first+(n-1)*lineStride+(kc-1)*kStride]
 	for s := 0; s < (n+w-1)/w; s++ {
 		strip := dst[s*w*kc : (s+1)*w*kc]
-		for l := 0; l < w; l++ {
-			i := s*w + l
-			if i >= n {
-				for k := 0; k < kc; k++ {
-					strip[w*k+l] = 0
-				}
-				continue
-			}
-			base := first + i*lineStride
+		lines := min(w, n-s*w)
+		if lines < w {
+			clear(strip)
+		}
+		out := unsafe.Pointer(&strip[0])
+		if lineStride == 1 && lines == w { // lines side by side: w values per step
 			for k := 0; k < kc; k++ {
-				strip[w*k+l] = src[base+k*kStride]
+				copy(strip[w*k:w*k+w], src[first+s*w+k*kStride:])
+			}
+			continue
+		}
+		// Line by line, each read in order (pointer steps, no bounds checks:
+		// the corners above are in range).
+		for l := 0; l < lines; l++ {
+			in := unsafe.Pointer(&src[first+(s*w+l)*lineStride])
+			o := unsafe.Add(out, 4*l)
+			for k := 0; k < kc; k++ {
+				*(*float32)(o) = *(*float32)(in)
+				in, o = unsafe.Add(in, 4*kStride), unsafe.Add(o, 4*w)
 			}
 		}
 	}
 }
 
-// tiled computes rows [r0, r1) of one batch's C: K is blocked by gemmKC
-// (each output adds its products in k order across blocks, as the in-order
-// reference does),
-// columns by gemmNC; A is packed into k-major strips of 4 rows and B into
-// k-major strips of 8 columns (zero-padded at the edges) for gemmMicro4x8.
-func (g *gemmPlan) tiled(c, A, B []float32, oa, ob, r0, r1 int, sc *gemmScratch) {
+// ensure sizes the scratch buffers for strips of A and B.
+func (sc *gemmScratch) ensure(na, nb, edge int) {
+	if cap(sc.ap) < na {
+		sc.ap = make([]float32, na)
+	}
+	if cap(sc.bp) < nb {
+		sc.bp = make([]float32, nb)
+	}
+	if cap(sc.edge) < edge {
+		sc.edge = make([]float32, edge)
+	}
+}
+
+// tiled computes rows [r0, r1), columns [j0, j1) of one batch's C: K is
+// blocked by gemmKC (each output adds its products in k order across
+// blocks, as the in-order reference does), columns by gemmNC.
+func (g *gemmPlan) tiled(c, A, B []float32, oa, ob, r0, r1, j0, j1 int, sc *gemmScratch) {
+	mk := g.mk
+	MR, NR := mk.mr, mk.nr
 	N, K := g.N, g.K
-	rows := r1 - r0
-	strips := (rows + 3) / 4
-	for i := r0 * N; i < r1*N; i++ {
-		c[i] = 0
+	rows, cols := r1-r0, j1-j0
+	if rows <= 0 || cols <= 0 {
+		return
 	}
-	if cap(sc.ap) < strips*4*gemmKC {
-		sc.ap = make([]float32, strips*4*gemmKC)
+	strips := (rows + MR - 1) / MR
+	for r := r0; r < r1; r++ {
+		clear(c[r*N+j0 : r*N+j1])
 	}
-	if cap(sc.bp) < gemmNC*gemmKC {
-		sc.bp = make([]float32, gemmNC*gemmKC)
-	}
-	var edge [32]float32
+	direct := g.direct()
+	sc.ensure(strips*MR*min(gemmKC, K), min(gemmNC, cols+NR)*min(gemmKC, K), MR*NR)
 	for k0 := 0; k0 < K; k0 += gemmKC {
 		kc := min(gemmKC, K-k0)
-		ap := sc.ap[:strips*4*kc]
-		packStrips(ap, A, 4, rows, kc, oa+r0*g.SAi+k0*g.SAk, g.SAi, g.SAk)
-		for j0 := 0; j0 < N; j0 += gemmNC {
-			nc := min(gemmNC, N-j0)
-			cstrips := (nc + 7) / 8
-			bp := sc.bp[:cstrips*8*kc]
-			packStrips(bp, B, 8, nc, kc, ob+j0*g.SBj+k0*g.SBk, g.SBj, g.SBk)
-			for s := 0; s < strips; s++ {
-				pa := &ap[s*4*kc]
-				for t := 0; t < cstrips; t++ {
-					pb := &bp[t*8*kc]
-					r, j := s*4, t*8
-					if r+4 <= rows && j+8 <= nc {
-						gemmMicro4x8(kc, pa, pb, &c[(r0+r)*N+j0+j], N)
+		ap := sc.ap[:strips*MR*kc]
+		afirst := oa + r0*g.SAi + k0*g.SAk
+		if !direct {
+			packStrips(ap, A, MR, rows, kc, afirst, g.SAi, g.SAk)
+		} else if rows%MR != 0 { // in place, but for the last, partial strip
+			last := (strips - 1) * MR
+			packStrips(ap[last*kc:], A, MR, rows-last, kc, afirst+last*g.SAi, g.SAi, g.SAk)
+		}
+		for jb := j0; jb < j1; jb += gemmNC {
+			nc := min(gemmNC, j1-jb)
+			cstrips := (nc + NR - 1) / NR
+			bfirst := ob + jb*g.SBj + k0*g.SBk
+			switch {
+			case !direct:
+				packStrips(sc.bp[:cstrips*NR*kc], B, NR, nc, kc, bfirst, g.SBj, g.SBk)
+			case nc%NR != 0: // in place, but for the last, partial strip
+				last := (cstrips - 1) * NR
+				packStrips(sc.bp[last*kc:cstrips*NR*kc], B, NR, nc-last, kc, bfirst+last, g.SBj, g.SBk)
+			}
+			for t := 0; t < cstrips; t++ {
+				j, nr := t*NR, min(NR, nc-t*NR)
+				pb, sbp := &sc.bp[t*NR*kc], NR
+				if direct && nr == NR {
+					pb, sbp = &B[bfirst+j], g.SBk
+				}
+				for s := 0; s < strips; s++ {
+					r, mr := s*MR, min(MR, rows-s*MR)
+					pa, sar, sap := &ap[s*MR*kc], 1, MR
+					if direct && mr == MR {
+						pa, sar, sap = &A[afirst+r*g.SAi], g.SAi, g.SAk
+					}
+					ct := (r0+r)*N + jb + j
+					if mr == MR && nr == NR {
+						mk.fn(kc, pa, sar, sap, pb, sbp, &c[ct], N)
 						continue
 					}
-					edge = [32]float32{}
-					for rr := 0; rr < 4 && r+rr < rows; rr++ {
-						for jj := 0; jj < 8 && j+jj < nc; jj++ {
-							edge[8*rr+jj] = c[(r0+r+rr)*N+j0+j+jj]
-						}
+					edge := sc.edge[:MR*NR]
+					clear(edge)
+					for rr := 0; rr < mr; rr++ {
+						copy(edge[NR*rr:NR*rr+nr], c[ct+rr*N:ct+rr*N+nr])
 					}
-					gemmMicro4x8(kc, pa, pb, &edge[0], 8)
-					for rr := 0; rr < 4 && r+rr < rows; rr++ {
-						for jj := 0; jj < 8 && j+jj < nc; jj++ {
-							c[(r0+r+rr)*N+j0+j+jj] = edge[8*rr+jj]
-						}
+					mk.fn(kc, pa, sar, sap, pb, sbp, &edge[0], NR)
+					for rr := 0; rr < mr; rr++ {
+						copy(c[ct+rr*N:ct+rr*N+nr], edge[NR*rr:NR*rr+nr])
 					}
 				}
 			}

@@ -42,11 +42,14 @@ func (Backend) Open(ordinal int) (device.Device, error) {
 // run on host threads.
 type goDevice struct{}
 
-// Describe says what GO kernels are.
-func (goDevice) Describe() string { return "GO (pure-Go closures)" }
+// Describe says what GO kernels are, and matmul's micro-kernel.
+func (goDevice) Describe() string { return "GO (pure-Go closures; matmul: " + chooseKernel().name + ")" }
 
+// Info says whether matmul fuses multiply-adds (as the CPU device does by
+// default where the machine has FMA; never with TICK_FMA=0).
 func (goDevice) Info() device.Info {
-	return device.Info{Name: "GO", Backend: "Go closures", Computes: true}
+	mk := chooseKernel()
+	return device.Info{Name: "GO", Backend: "Go closures (matmul: " + mk.name + ")", MatmulFMA: mk.strided, Computes: true}
 }
 
 // AllocCap is Go memory for the runtime's pool (typed when Resized).
@@ -187,7 +190,11 @@ func (goDevice) Compile(k *ir.Kernel) (device.Program, error) {
 	p := &goProgram{k: k, dims: host.Dims(k)}
 	if g := matchGemm(k); g != nil {
 		p.run = g.run
-		p.src = "// GO backend: tiled float32 GEMM (packed B panel, 4×4 register tiles)\n" + k.Key()
+		b := "packed B"
+		if g.direct() {
+			b = "B read in place"
+		}
+		p.src = fmt.Sprintf("// GO backend: tiled float32 GEMM (%s micro-kernel, packed A, %s)\n", g.mk.name, b) + k.Key()
 		return p, nil
 	}
 	c := &goCompiler{p: p, memo: map[*ir.Node]any{}, refs: map[*ir.Node]int{}, loadIdx: map[*ir.Node]int{}}

@@ -8,6 +8,7 @@ package irtest
 import (
 	"encoding/binary"
 	"math"
+	"math/big"
 
 	"github.com/tick-kernel/tick/runtime/ir"
 )
@@ -231,4 +232,28 @@ func Get(b []byte, dt ir.DType, n int) []float64 {
 		}
 	}
 	return out
+}
+
+// FMA32 is a*b + c rounded once to float32 (a fused multiply-add), the
+// step of a GEMM that contracts; the sign of an exact zero is IEEE's
+// (-0 only when a*b and c are both -0).
+func FMA32(a, b, c float32) float32 {
+	// a*b is exact in float64 and the sum rounds once there; rounding that
+	// to float32 again is the correct rounding unless it lies exactly
+	// halfway between two float32 values (then the exact sum decides).
+	s := float64(a)*float64(b) + float64(c)
+	if bits := math.Float64bits(s); bits&(1<<29-1) != 1<<28 && math.Abs(s) >= 0x1p-126 && math.Abs(s) <= math.MaxFloat32 {
+		return float32(s)
+	}
+	p := new(big.Float).SetPrec(200).SetFloat64(float64(a))
+	p.Mul(p, new(big.Float).SetPrec(200).SetFloat64(float64(b)))
+	p.Add(p, new(big.Float).SetPrec(200).SetFloat64(float64(c)))
+	r, _ := p.Float32()
+	if r == 0 {
+		if math.Signbit(float64(a*b)) && math.Signbit(float64(c)) {
+			return float32(math.Copysign(0, -1))
+		}
+		return 0
+	}
+	return r
 }
