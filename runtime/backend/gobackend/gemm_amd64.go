@@ -31,7 +31,6 @@ func fmaKernels() []microKernel {
 	return ks
 }
 
-// exactKernel is the micro-kernel with separately rounded products and
+// exactName names the micro-kernel with separately rounded products and
 // sums (TICK_FMA=0).
-var exactKernel = microKernel{mr: 4, nr: 8, fn: func(kc int, a *float32, _, _ int, b *float32, _ int, c *float32, ldc int) { gemmMicro4x8(kc, a, b, c, ldc) },
-	name: "SSE 4×8 multiply, add"}
+const exactName = "SSE 4×8 multiply, add"

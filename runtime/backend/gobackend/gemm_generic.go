@@ -37,5 +37,4 @@ func gemmMicro4x8(k int, a, b, c *float32, ldc int) {
 // multiply-add the compiler is bound to emit).
 func fmaKernels() []microKernel { return nil }
 
-var exactKernel = microKernel{mr: 4, nr: 8, fn: func(kc int, a *float32, _, _ int, b *float32, _ int, c *float32, ldc int) { gemmMicro4x8(kc, a, b, c, ldc) },
-	name: "portable 4×8 multiply, add"}
+const exactName = "portable 4×8 multiply, add"

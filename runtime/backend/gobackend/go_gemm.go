@@ -60,6 +60,14 @@ func chooseKernel() microKernel {
 	return exactKernel
 }
 
+// exactKernel rounds products and sums separately (TICK_FMA=0, or no
+// FMA): gemmMicro4x8, on packed strips only.
+var exactKernel = microKernel{mr: 4, nr: 8, fn: exact4x8, name: exactName}
+
+func exact4x8(kc int, a *float32, _, _ int, b *float32, _ int, c *float32, ldc int) {
+	gemmMicro4x8(kc, a, b, c, ldc)
+}
+
 type gemmPlan struct {
 	*ir.Gemm
 	mk      microKernel
