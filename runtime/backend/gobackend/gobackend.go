@@ -43,7 +43,9 @@ func (Backend) Open(ordinal int) (device.Device, error) {
 type goDevice struct{}
 
 // Describe says what GO kernels are, and matmul's micro-kernel.
-func (goDevice) Describe() string { return "GO (pure-Go closures; matmul: " + chooseKernel().name + ")" }
+func (goDevice) Describe() string {
+	return "GO (pure-Go closures; matmul: " + chooseKernel().name + ")"
+}
 
 // Info says whether matmul fuses multiply-adds (as the CPU device does by
 // default where the machine has FMA; never with TICK_FMA=0).
