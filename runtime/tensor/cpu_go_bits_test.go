@@ -145,3 +145,36 @@ func TestCPUQuickMaxMinFoldsMatchGoBitForBit(t *testing.T) {
 func TestCPUOtherVectorWidthsMatchGo(t *testing.T) {
 	nativetest.RerunForTargets(t, "^(TestCPUSelectsMatchGoBitForBit|TestCPUQuickMaxMinFoldsMatchGoBitForBit|TestCPUMatmulNoFMAMatchesGOBitForBit)$")
 }
+
+// Float32 sums and means give the same bits on the CPU and GO devices:
+// both fold lanes of the same width (the runtime splits a reduction the
+// same way for both) with float32 accumulators rounded at every step, in
+// the same order, whole or along an axis, short (one sequential fold) or
+// long (lane partials), of a buffer or of an expression.
+func TestCPUSumsMatchGoBitForBit(t *testing.T) {
+	if err := native.Available(); err != nil {
+		t.Skip(err)
+	}
+	ops := map[string]func(x *Tensor) *Tensor{
+		"sum 4096":        func(x *Tensor) *Tensor { return x.Reshape(-1).Slice(0, 0, 4096).Sum() },
+		"sum 100000":      func(x *Tensor) *Tensor { return x.Reshape(-1).Slice(0, 0, 100000).Sum() },
+		"sum all":         func(x *Tensor) *Tensor { return x.Sum() },
+		"mean expr":       func(x *Tensor) *Tensor { return x.Mul(2).Add(1).Mean() },
+		"sum rows":        func(x *Tensor) *Tensor { return x.Sum(1) },
+		"mean rows 1000":  func(x *Tensor) *Tensor { return x.Reshape(-1).Slice(0, 0, 37000).Reshape(37, 1000).Mean(1) },
+		"sum cols":        func(x *Tensor) *Tensor { return x.Sum(0) },
+		"sum rows of 70":  func(x *Tensor) *Tensor { return x.Reshape(-1).Slice(0, 0, 21000).Reshape(300, 70).Sum(1) },
+		"sum middle axis": func(x *Tensor) *Tensor { return x.Reshape(8, 64, 512).Sum(1) },
+	}
+	for name, f := range ops {
+		t.Run(name, func(t *testing.T) {
+			x := RandnSeed(11, 512, 512)
+			cpu, gov := f(x.To("CPU")).Float32s(), f(x.To("GO")).Float32s()
+			for i := range cpu {
+				if math.Float32bits(cpu[i]) != math.Float32bits(gov[i]) {
+					t.Fatalf("[%d]: CPU %v, GO %v", i, cpu[i], gov[i])
+				}
+			}
+		})
+	}
+}

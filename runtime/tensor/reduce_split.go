@@ -27,20 +27,22 @@ package tensor
 //     included).
 //
 // Each first-stage kernel's innermost axis is W contiguous elements: the
-// renderer's tile of W accumulators walks memory in order. The GO backend
-// iterates reduced axes innermost, so it reads memory in order when each
-// partial is a contiguous row: there a full reduction becomes goSplitParts
-// contiguous partial folds and trailing folds stay one kernel. The fold
-// order is fixed by the shape, never by the machine's core count, so every
-// device of the same W and every run gives the same bits; it differs from a
-// sequential fold by rounding only (sums of float32 are then more accurate,
-// as with numpy's pairwise sums).
+// renderer's tile of W accumulators walks memory in order (the GO device
+// folds the same lanes, W = 64 too, in its assembly folds). Devices that
+// fold no lanes iterate reduced axes innermost, so they read memory in
+// order when each partial is a contiguous row: there a full reduction
+// becomes goSplitParts contiguous partial folds and trailing folds stay one
+// kernel. The fold order is fixed by the shape, never by the machine's core
+// count, so every device of the same W and every run gives the same bits
+// (the CPU and GO devices' float32 sums are the same bits); it differs from
+// a sequential fold by rounding only (sums of float32 are then more
+// accurate, as with numpy's pairwise sums).
 
 const (
 	splitParts     = 8       // blocks of a large full reduction
 	splitReduceMin = 1 << 17 // full reductions from this size on are split into blocks (spread over workers)
 	splitRowMin    = 2       // trailing reductions of fewer than this many lanes (R/W) stay one kernel
-	goSplitParts   = 256     // contiguous partial folds of a full reduction elsewhere
+	goSplitParts   = 256     // contiguous partial folds of a full reduction on devices without lanes
 )
 
 // splitReduce returns the restructured reduction of src over rax (kshape:

@@ -97,3 +97,50 @@ func foldLanes[T num](rop ir.ReduceOp, acc []float64, v []T) {
 		}
 	}
 }
+
+// makeLaneRun32 is makeLaneRun for float32: float32 accumulators, fold.go's
+// lane folds, whole rows of W evaluated several at a time (up to goBlock
+// values per evaluation), and a kernel that only reads one buffer in order
+// folded from it in place.
+func makeLaneRun32(root evalFn[float32], rop ir.ReduceOp, l *goLane, dense *goLoad) func(st *runState, start, end int) {
+	init := init32(rop)
+	return func(st *runState, start, end int) {
+		o := st.bufs[0].([]float32)
+		if len(st.acc32) < l.W {
+			st.acc32 = make([]float32, l.W)
+		}
+		for li := start / l.W; li*l.W < end; li++ {
+			lo, hi := max(start-li*l.W, 0), min(end-li*l.W, l.W)
+			acc := st.acc32[lo:hi]
+			for i := range acc {
+				acc[i] = init
+			}
+			switch {
+			case dense != nil:
+				src := st.bufs[dense.buf].([]float32)
+				foldRows32(rop, acc, src[dense.offset+li*l.K*l.W+lo:], l.K, l.W)
+			case lo == 0 && hi == l.W && l.W <= goBlock:
+				per := goBlock / l.W // rows per evaluation
+				for k := 0; k < l.K; k += per {
+					rows := min(per, l.K-k)
+					g := (li*l.K + k) * l.W
+					st.prepare(g, rows*l.W)
+					v := root(st, g, rows*l.W, nil)
+					for r := 0; r < rows; r++ {
+						foldLanes32(rop, acc, v[r*l.W:(r+1)*l.W])
+					}
+				}
+			default:
+				for k := 0; k < l.K; k++ {
+					for c0 := lo; c0 < hi; c0 += goBlock {
+						n := min(goBlock, hi-c0)
+						g := (li*l.K+k)*l.W + c0
+						st.prepare(g, n)
+						foldLanes32(rop, st.acc32[c0:c0+n], root(st, g, n, nil))
+					}
+				}
+			}
+			copy(o[li*l.W+lo:li*l.W+hi], acc)
+		}
+	}
+}

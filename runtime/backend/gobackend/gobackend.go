@@ -186,6 +186,7 @@ type runState struct {
 	memoN  []int
 	memoV  []any
 	acc    []float64 // a lane fold's accumulators
+	acc32  []float32 // a float32 lane fold's
 }
 
 func (goDevice) Compile(k *ir.Kernel) (device.Program, error) {
@@ -213,13 +214,15 @@ func (goDevice) Compile(k *ir.Kernel) (device.Program, error) {
 	R := k.ReduceSize()
 	switch dt := k.Bufs[0].DType; {
 	case p.lane != nil && dt == ir.Float32:
-		p.run = makeLaneRun(root.(evalFn[float32]), k.Reduce, p.lane)
+		p.run = makeLaneRun32(root.(evalFn[float32]), k.Reduce, p.lane, p.denseLoad())
 	case p.lane != nil && dt == ir.Float64:
 		p.run = makeLaneRun(root.(evalFn[float64]), k.Reduce, p.lane)
 	case p.lane != nil && dt == ir.Int32:
 		p.run = makeLaneRun(root.(evalFn[int32]), k.Reduce, p.lane)
+	case dt == ir.Float32 && k.Reduce != ir.ReduceNone:
+		p.run = makeRun32(root.(evalFn[float32]), k.Reduce, R, p.denseLoad())
 	case dt == ir.Float32:
-		p.run = makeRun(root.(evalFn[float32]), k.Reduce, R)
+		p.run = runElem(root.(evalFn[float32]))
 	case dt == ir.Float64:
 		p.run = makeRun(root.(evalFn[float64]), k.Reduce, R)
 	case dt == ir.Int32:
@@ -388,6 +391,63 @@ func makeRun[T num](root evalFn[T], rop ir.ReduceOp, R int) func(st *runState, s
 	}
 }
 
+// makeRun32 is makeRun for float32 folds: float32 accumulators (rounded
+// at each step, as the reference and the CPU device), fold.go's folds, and
+// a kernel that only reads one buffer in order folds it in place.
+func makeRun32(root evalFn[float32], rop ir.ReduceOp, R int, dense *goLoad) func(st *runState, start, end int) {
+	init := init32(rop)
+	return func(st *runState, start, end int) {
+		o := st.bufs[0].([]float32)
+		if R == 0 {
+			for i := start; i < end; i++ {
+				o[i] = init
+			}
+			return
+		}
+		if dense != nil && rop == ir.ReduceSum {
+			src := st.bufs[dense.buf].([]float32)
+			b := dense.offset + start*R
+			sumRows32(o[start:end], src[b:b+(end-start)*R], R)
+			return
+		}
+		if dense != nil {
+			src := st.bufs[dense.buf].([]float32)
+			for oi := start; oi < end; oi++ {
+				b := dense.offset + oi*R
+				o[oi] = foldSeg32(rop, init, src[b:b+R])
+			}
+			return
+		}
+		oi, r, acc := start, 0, init
+		gEnd := end * R
+		for g := start * R; g < gEnd; g += goBlock {
+			n := min(goBlock, gEnd-g)
+			st.prepare(g, n)
+			v := root(st, g, n, nil)
+			for len(v) > 0 {
+				take := min(len(v), R-r)
+				acc = foldSeg32(rop, acc, v[:take])
+				r += take
+				v = v[take:]
+				if r == R {
+					o[oi] = acc
+					oi, r, acc = oi+1, 0, init
+				}
+			}
+		}
+	}
+}
+
+// denseLoad is the load of a kernel whose expression is one load read in
+// order (position g of the iteration is element offset+g) of the output's
+// dtype, else nil.
+func (p *goProgram) denseLoad() *goLoad {
+	if p.k.Expr.Op != ir.OpLoad || len(p.loads) != 1 || !p.loads[0].dense || p.k.Expr.DType != p.k.Bufs[0].DType {
+		return nil
+	}
+	return &p.loads[0]
+}
+
 // clampInit maps ±Inf accumulators of empty or integer folds into range.
 func clampInit[T num](v float64) float64 {
 	var z T
@@ -437,3 +497,9 @@ func (p *goProgram) describe() string {
 	sb.WriteString(p.k.Key())
 	return sb.String()
 }
+
+// FoldLanes is the number of interleaved partials a long sum is split
+// into (device.LaneFolder): the CPU device's (render.Tile), so the runtime
+// restructures reductions the same way on both and their float32 sums are
+// the same bits.
+func (goDevice) FoldLanes() int { return 64 }

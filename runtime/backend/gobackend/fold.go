@@ -1,0 +1,148 @@
+package gobackend
+
+// Float32 folds of the GO device. Accumulators are float32, rounded at
+// every step as the IR's reference (irtest.Eval) and the CPU device's C
+// do, so the GO device's sums are the CPU device's bits. Where the
+// assembly folds run (fold_amd64.s, AVX2) lanes are folded eight at a time;
+// each lane is still a sequential fold, so the results do not depend on
+// them.
+
+import (
+	"math"
+
+	"github.com/tick-kernel/tick/runtime/ir"
+)
+
+// fold32 is one step of rop: acc combined with x (max and min: the first
+// NaN is kept, ties take x, as the C renderer's tick_maxf).
+func fold32(rop ir.ReduceOp, acc, x float32) float32 {
+	switch rop {
+	case ir.ReduceMax:
+		if !(acc > x || acc != acc) {
+			return x
+		}
+		return acc
+	case ir.ReduceMin:
+		if !(acc < x || acc != acc) {
+			return x
+		}
+		return acc
+	}
+	return acc + x
+}
+
+// init32 is the identity of rop.
+func init32(rop ir.ReduceOp) float32 {
+	switch rop {
+	case ir.ReduceMax:
+		return float32(math.Inf(-1))
+	case ir.ReduceMin:
+		return float32(math.Inf(1))
+	}
+	return 0
+}
+
+// foldLanes32 folds v[i] into acc[i] for every i < len(acc).
+func foldLanes32(rop ir.ReduceOp, acc, v []float32) {
+	v = v[:len(acc)]
+	n := 0
+	if haveFold && len(acc) >= 8 {
+		n = len(acc) &^ 7
+		switch rop {
+		case ir.ReduceSum:
+			addLanes32(&acc[0], &v[0], n)
+		case ir.ReduceMax:
+			maxLanes32(&acc[0], &v[0], n)
+		case ir.ReduceMin:
+			minLanes32(&acc[0], &v[0], n)
+		}
+	}
+	for i := n; i < len(acc); i++ {
+		acc[i] = fold32(rop, acc[i], v[i])
+	}
+}
+
+// foldRows32 folds rows rows of len(acc) values into acc lane by lane, in
+// row order; row r starts at x[r*stride].
+func foldRows32(rop ir.ReduceOp, acc, x []float32, rows, stride int) {
+	if rows <= 0 || len(acc) == 0 {
+		return
+	}
+	_ = x[(rows-1)*stride+len(acc)-1]
+	if haveFold && len(acc) == 64 && stride >= 64 {
+		switch rop {
+		case ir.ReduceSum:
+			sumRows64(&acc[0], &x[0], rows, stride)
+		case ir.ReduceMax:
+			maxRows64(&acc[0], &x[0], rows, stride)
+		case ir.ReduceMin:
+			minRows64(&acc[0], &x[0], rows, stride)
+		}
+		return
+	}
+	for r := 0; r < rows; r++ {
+		foldLanes32(rop, acc, x[r*stride:r*stride+len(acc)])
+	}
+}
+
+// foldSeg32 folds seg into acc in order. A max or min of 64 values or
+// more runs vectorized in any order first: when the result is neither NaN
+// nor zero it is the only value that compares so (no other bits compare
+// equal to it), so it is the sequential fold's; otherwise (a NaN, whose
+// payload, or a tie of +0 and -0, whose sign, depends on the order) the
+// fold runs again in order.
+func foldSeg32(rop ir.ReduceOp, acc float32, seg []float32) float32 {
+	if rop == ir.ReduceSum {
+		for _, x := range seg {
+			acc += x
+		}
+		return acc
+	}
+	if acc != acc {
+		return acc
+	}
+	if haveFold && len(seg) >= 64 {
+		n := len(seg) &^ 31
+		var lanes [8]float32
+		var nan bool
+		if rop == ir.ReduceMax {
+			nan = maxAny32(&seg[0], n, &lanes)
+		} else {
+			nan = minAny32(&seg[0], n, &lanes)
+		}
+		if !nan {
+			m := lanes[0]
+			for _, x := range lanes[1:] {
+				m = fold32(rop, m, x)
+			}
+			for _, x := range seg[n:] {
+				m = fold32(rop, m, x)
+			}
+			if m == m && m != 0 {
+				return fold32(rop, acc, m)
+			}
+		}
+	}
+	for _, x := range seg {
+		acc = fold32(rop, acc, x)
+	}
+	return acc
+}
+
+// sumRows32 sets out[i] to the in-order float32 sum of x[i*r:(i+1)*r]
+// for every i < len(out): eight rows at a time where the assembly runs.
+func sumRows32(out, x []float32, r int) {
+	rows := len(out)
+	if rows == 0 {
+		return
+	}
+	_ = x[rows*r-1]
+	done := 0
+	if haveFold && r > 0 && rows >= 8 && rows*r < 1<<31 {
+		done = rows &^ 7
+		sumSeqRows(&out[0], &x[0], done, r)
+	}
+	for i := done; i < rows; i++ {
+		out[i] = foldSeg32(ir.ReduceSum, 0, x[i*r:(i+1)*r])
+	}
+}

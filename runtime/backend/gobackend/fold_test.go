@@ -1,0 +1,112 @@
+package gobackend
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/tick-kernel/tick/runtime/device"
+	"github.com/tick-kernel/tick/runtime/ir"
+	"github.com/tick-kernel/tick/runtime/ir/irtest"
+)
+
+// The GO device's float32 folds are the reference interpreter's bit for
+// bit (float32 accumulators, rounded at each step, in the IR's order), on
+// every path: a kernel that only reads one buffer in order (folded in
+// place), expressions evaluated in blocks, lane folds of whole rows and of
+// rows cut by the launch range, long maxima and minima (vectorized in any
+// order when that cannot change the bits) with NaNs and with ±0 maxima.
+func TestGoFoldsMatchReference(t *testing.T) {
+	f := ir.Float32
+	ld := irtest.Ld
+	k := func(name string, shape, axes []int, rop ir.ReduceOp, e *ir.Node, out int, sizes ...int) *ir.Kernel {
+		bufs := []ir.BufferSpec{{DType: f, Size: out}}
+		for _, s := range sizes {
+			bufs = append(bufs, ir.BufferSpec{DType: f, Size: s})
+		}
+		return &ir.Kernel{Name: name, Shape: shape, ReduceAxes: axes, Reduce: rop, Expr: e, Bufs: bufs}
+	}
+	x2 := func(strides []int) *ir.Node { return irtest.Bin(ir.OpMul, f, ld(1, f, strides, 0, nil), irtest.Cst(f, 2)) }
+	tests := []struct {
+		name   string
+		k      *ir.Kernel
+		marker string
+		data   func(i int) float64 // nil: varied values
+	}{
+		{"sum all in place", k("R_sum", []int{5000}, []int{0}, ir.ReduceSum, ld(1, f, []int{1}, 0, nil), 1, 5000), "", nil},
+		{"sum rows expr", k("R_rows", []int{30, 333}, []int{1}, ir.ReduceSum, x2([]int{333, 1}), 30, 30*333), "", nil},
+		{"sum lanes in place", k("R_lanes", []int{3, 50, 64}, []int{1}, ir.ReduceSum, ld(1, f, []int{3200, 64, 1}, 0, nil), 192, 9600), "lane fold", nil},
+		{"sum lanes expr", k("R_lanes_x", []int{2, 40, 64}, []int{1}, ir.ReduceSum, x2([]int{2560, 64, 1}), 128, 5120), "lane fold", nil},
+		{"max lanes wide", k("R_maxl", []int{9, 700}, []int{0}, ir.ReduceMax, ld(1, f, []int{700, 1}, 0, nil), 700, 6300), "lane fold", nil},
+		{"min lanes expr", k("R_minl", []int{11, 100}, []int{0}, ir.ReduceMin, x2([]int{100, 1}), 100, 1100), "lane fold", nil},
+		{"sum rows in place", k("R_rows_d", []int{37, 64}, []int{1}, ir.ReduceSum, ld(1, f, []int{64, 1}, 0, nil), 37, 37*64), "", nil},
+		{"sum odd rows in place", k("R_rows_o", []int{21, 70}, []int{1}, ir.ReduceSum, ld(1, f, []int{70, 1}, 0, nil), 21, 21*70), "", nil},
+		{"max lanes in place", k("R_maxl64", []int{2, 30, 64}, []int{1}, ir.ReduceMax, ld(1, f, []int{1920, 64, 1}, 0, nil), 128, 3840), "lane fold", nil},
+		{"min lanes in place", k("R_minl64", []int{2, 30, 64}, []int{1}, ir.ReduceMin, ld(1, f, []int{1920, 64, 1}, 0, nil), 128, 3840), "lane fold",
+			func(i int) float64 {
+				if i == 1000 {
+					return math.NaN()
+				}
+				return math.Cos(float64(i))
+			}},
+		{"max all", k("R_max", []int{10000}, []int{0}, ir.ReduceMax, ld(1, f, []int{1}, 0, nil), 1, 10000), "", nil},
+		{"min rows", k("R_minr", []int{8, 1000}, []int{1}, ir.ReduceMin, ld(1, f, []int{1000, 1}, 0, nil), 8, 8000), "", nil},
+		{"max all NaN", k("R_maxn", []int{3000}, []int{0}, ir.ReduceMax, ld(1, f, []int{1}, 0, nil), 1, 3000), "",
+			func(i int) float64 {
+				if i == 2222 {
+					return math.NaN()
+				}
+				return float64(i%97) - 50
+			}},
+		{"max all zero", k("R_max0", []int{3000}, []int{0}, ir.ReduceMax, ld(1, f, []int{1}, 0, nil), 1, 3000), "",
+			func(i int) float64 { return -float64(i % 5) }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := goDevice{}.Compile(tt.k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(p.Source(), tt.marker) {
+				t.Fatalf("not the path marked %q:\n%s", tt.marker, p.Source())
+			}
+			in := make([][]float64, len(tt.k.Bufs))
+			mems := make([]device.Memory, len(tt.k.Bufs))
+			for i, b := range tt.k.Bufs {
+				m, _ := goDevice{}.Alloc(b.DType, b.Size)
+				mems[i] = m
+				if i == 0 {
+					continue
+				}
+				in[i] = make([]float64, b.Size)
+				v := m.(*goMemory).typed.([]float32)
+				for j := range v {
+					x := math.Sin(float64(j)) * 3
+					if tt.data != nil {
+						x = tt.data(j)
+					}
+					v[j] = float32(x)
+					in[i][j] = float64(v[j])
+				}
+			}
+			want := irtest.Eval(tt.k, in)
+			n := tt.k.OutSize()
+			// Whole (rows of lanes at once) and in uneven ranges.
+			for _, cuts := range [][]int{{0, n}, {0, n / 3, n/3 + n/5, n}} {
+				for c := 0; c+1 < len(cuts); c++ {
+					p.(*goProgram).Run(mems, cuts[c], cuts[c+1])
+				}
+				got := mems[0].(*goMemory).typed.([]float32)
+				for i := range want {
+					if math.IsNaN(want[i]) && math.IsNaN(float64(got[i])) {
+						continue
+					}
+					if math.Float32bits(got[i]) != math.Float32bits(float32(want[i])) {
+						t.Fatalf("ranges %v: out[%d] = %v, want %v\n%s", cuts, i, got[i], want[i], p.Source())
+					}
+				}
+				clear(got)
+			}
+		})
+	}
+}
