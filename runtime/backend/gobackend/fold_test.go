@@ -26,7 +26,9 @@ func TestGoFoldsMatchReference(t *testing.T) {
 		}
 		return &ir.Kernel{Name: name, Shape: shape, ReduceAxes: axes, Reduce: rop, Expr: e, Bufs: bufs}
 	}
-	x2 := func(strides []int) *ir.Node { return irtest.Bin(ir.OpMul, f, ld(1, f, strides, 0, nil), irtest.Cst(f, 2)) }
+	x2 := func(strides []int) *ir.Node {
+		return irtest.Bin(ir.OpMul, f, ld(1, f, strides, 0, nil), irtest.Cst(f, 2))
+	}
 	tests := []struct {
 		name   string
 		k      *ir.Kernel
