@@ -97,7 +97,11 @@ func (w *work) prepare() {
 		}
 		w.progs[i] = l.prog
 		w.dims[i] = l.prog.Dims()
-		if l.k.OutSize()*max(l.k.ReduceSize(), 1) >= host.SplitMin {
+		work := l.k.ReduceSize()
+		if hp, ok := l.prog.(host.Program); ok { // the backend's estimate (a GEMM's is lower)
+			work = hp.Work()
+		}
+		if l.k.OutSize()*max(work, 1) >= host.SplitMin {
 			w.small = false
 		}
 		w.flops += l.k.FLOPs()

@@ -191,7 +191,11 @@ func compile(k *ir.Kernel, rc render.C) (prog device.Program, err error) {
 	if lib.Origin == native.FromDisk {
 		origin = device.DiskCache
 	}
-	return &Program{src: src, kern: kern, origin: origin, dims: host.Dims(k), work: k.ReduceSize()}, nil
+	work := k.ReduceSize()
+	if g := ir.MatchGemm(k); g != nil && !rc.NoGemm {
+		work = host.GemmWork(g.K)
+	}
+	return &Program{src: src, kern: kern, origin: origin, dims: host.Dims(k), work: work}, nil
 }
 
 // Memory is 64-byte aligned C memory, so kernels may use it without cgo

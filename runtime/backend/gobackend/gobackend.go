@@ -172,6 +172,7 @@ type goProgram struct {
 	states sync.Pool
 	src    string
 	dims   device.Dims
+	work   int // per output: Work
 }
 
 // runState is one worker's scratch for one Run call (pooled).
@@ -190,8 +191,9 @@ type runState struct {
 }
 
 func (goDevice) Compile(k *ir.Kernel) (device.Program, error) {
-	p := &goProgram{k: k, dims: host.Dims(k)}
+	p := &goProgram{k: k, dims: host.Dims(k), work: k.ReduceSize()}
 	if g := matchGemm(k); g != nil {
+		p.work = host.GemmWork(g.K)
 		p.run = g.run
 		b := "packed B"
 		if g.direct() {
@@ -242,8 +244,8 @@ func (p *goProgram) Source() string { return p.src }
 // Dims is the kernel's host grid.
 func (p *goProgram) Dims() device.Dims { return p.dims }
 
-// Work is the elements folded into each output.
-func (p *goProgram) Work() int { return p.k.ReduceSize() }
+// Work is the elements folded into each output (a GEMM's: host.GemmWork).
+func (p *goProgram) Work() int { return p.work }
 
 func (p *goProgram) Run(bufs []device.Memory, start, end int) {
 	st, _ := p.states.Get().(*runState)

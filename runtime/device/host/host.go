@@ -62,8 +62,21 @@ func (Queue) Launch(p device.Program, bufs []device.Memory, dims device.Dims) er
 func (Queue) Synchronize() error { return nil }
 
 // SplitMin is the work (items × work per item) below which a launch runs
-// on one goroutine: below it, waking workers costs more than it saves.
-const SplitMin = 1 << 15
+// on one goroutine: below it, waking workers costs more than it saves. A
+// unit of work is an element read or written by a vector loop (a GEMM
+// counts an output's K/GemmWorkDiv): 128K of them take some 5–20 µs on one
+// core, a few thread wake-ups. (A reduction of up to 64K elements is then
+// one pass on one thread, and the runtime may run it on the caller.)
+const SplitMin = 1 << 17
+
+// GemmWorkDiv divides a matrix product's K into the work per output a host
+// backend reports (Program.Work): a GEMM's inner loop does a vector of
+// fused multiply-adds per element loaded, many times a reduction's work
+// per element.
+const GemmWorkDiv = 16
+
+// GemmWork is the work per output of a K-long contraction.
+func GemmWork(K int) int { return max(1, K/GemmWorkDiv) }
 
 // Split runs p over [0, n), split across GOMAXPROCS goroutines when
 // n*perItem is at least SplitMin, with split points at multiples of row
