@@ -2,6 +2,8 @@ package gobackend
 
 import "golang.org/x/sys/cpu"
 
+//go:generate go run gen_fold.go
+
 // The AVX2 lane folds (fold_amd64.s); fold.go calls them when haveFold.
 
 //go:noescape

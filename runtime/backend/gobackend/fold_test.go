@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tick-kernel/tick/runtime/device"
 	"github.com/tick-kernel/tick/runtime/ir"
 	"github.com/tick-kernel/tick/runtime/ir/irtest"
 )
@@ -72,25 +71,12 @@ func TestGoFoldsMatchReference(t *testing.T) {
 			if !strings.Contains(p.Source(), tt.marker) {
 				t.Fatalf("not the path marked %q:\n%s", tt.marker, p.Source())
 			}
-			in := make([][]float64, len(tt.k.Bufs))
-			mems := make([]device.Memory, len(tt.k.Bufs))
-			for i, b := range tt.k.Bufs {
-				m, _ := goDevice{}.Alloc(b.DType, b.Size)
-				mems[i] = m
-				if i == 0 {
-					continue
+			in, mems := goFloat32Mems(tt.k, func(j int) float32 {
+				if tt.data != nil {
+					return float32(tt.data(j))
 				}
-				in[i] = make([]float64, b.Size)
-				v := m.(*goMemory).typed.([]float32)
-				for j := range v {
-					x := math.Sin(float64(j)) * 3
-					if tt.data != nil {
-						x = tt.data(j)
-					}
-					v[j] = float32(x)
-					in[i][j] = float64(v[j])
-				}
-			}
+				return float32(math.Sin(float64(j)) * 3)
+			})
 			want := irtest.Eval(tt.k, in)
 			n := tt.k.OutSize()
 			// Whole (rows of lanes at once) and in uneven ranges.

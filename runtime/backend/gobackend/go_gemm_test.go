@@ -89,9 +89,19 @@ func TestGoGemmIsTheInOrderChain(t *testing.T) {
 // goGemmData fills k's input buffers with float32 values whose products
 // and sums round, and returns them (as float64) and the device memory.
 func goGemmData(k *ir.Kernel) ([][]float64, []device.Memory) {
+	x := uint32(12345)
+	return goFloat32Mems(k, func(int) float32 {
+		x = x*1664525 + 1013904223
+		return float32(int32(x>>8)-1<<23) / (1 << 23)
+	})
+}
+
+// goFloat32Mems allocates k's float32 buffers on the GO device, fills the
+// inputs with value(j) for element j, and returns the inputs as float64
+// (for irtest.Eval) and the memory.
+func goFloat32Mems(k *ir.Kernel, value func(j int) float32) ([][]float64, []device.Memory) {
 	in := make([][]float64, len(k.Bufs))
 	mems := make([]device.Memory, len(k.Bufs))
-	x := uint32(12345)
 	for i, b := range k.Bufs {
 		m, _ := goDevice{}.Alloc(b.DType, b.Size)
 		mems[i] = m
@@ -101,8 +111,7 @@ func goGemmData(k *ir.Kernel) ([][]float64, []device.Memory) {
 		in[i] = make([]float64, b.Size)
 		v := m.(*goMemory).typed.([]float32)
 		for j := range v {
-			x = x*1664525 + 1013904223
-			v[j] = float32(int32(x>>8)-1<<23) / (1 << 23)
+			v[j] = value(j)
 			in[i][j] = float64(v[j])
 		}
 	}

@@ -60,14 +60,7 @@ func makeLaneRun[T num](root evalFn[T], rop ir.ReduceOp, l *goLane) func(st *run
 			for i := range acc {
 				acc[i] = init
 			}
-			for k := 0; k < l.K; k++ {
-				for c0 := lo; c0 < hi; c0 += goBlock {
-					n := min(goBlock, hi-c0)
-					g := (li*l.K+k)*l.W + c0
-					st.prepare(g, n)
-					foldLanes(rop, st.acc[c0:c0+n], root(st, g, n, nil))
-				}
-			}
+			l.foldRowBlocks(st, li, lo, hi, func(c0, n, g int) { foldLanes(rop, st.acc[c0:c0+n], root(st, g, n, nil)) })
 			for i, a := range acc {
 				o[li*l.W+lo+i] = T(clampInit[T](a))
 			}
@@ -131,16 +124,23 @@ func makeLaneRun32(root evalFn[float32], rop ir.ReduceOp, l *goLane, dense *goLo
 					}
 				}
 			default:
-				for k := 0; k < l.K; k++ {
-					for c0 := lo; c0 < hi; c0 += goBlock {
-						n := min(goBlock, hi-c0)
-						g := (li*l.K+k)*l.W + c0
-						st.prepare(g, n)
-						foldLanes32(rop, st.acc32[c0:c0+n], root(st, g, n, nil))
-					}
-				}
+				l.foldRowBlocks(st, li, lo, hi, func(c0, n, g int) { foldLanes32(rop, st.acc32[c0:c0+n], root(st, g, n, nil)) })
 			}
 			copy(o[li*l.W+lo:li*l.W+hi], acc)
+		}
+	}
+}
+
+// foldRowBlocks calls fold for each row k of lane row li, in k order, on
+// blocks of up to goBlock of its lanes [lo, hi): c0 is the first lane, n
+// the block's length and g its first position, prepared for evaluation.
+func (l *goLane) foldRowBlocks(st *runState, li, lo, hi int, fold func(c0, n, g int)) {
+	for k := 0; k < l.K; k++ {
+		for c0 := lo; c0 < hi; c0 += goBlock {
+			n := min(goBlock, hi-c0)
+			g := (li*l.K+k)*l.W + c0
+			st.prepare(g, n)
+			fold(c0, n, g)
 		}
 	}
 }

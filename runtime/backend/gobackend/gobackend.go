@@ -373,21 +373,29 @@ func makeRun[T num](root evalFn[T], rop ir.ReduceOp, R int) func(st *runState, s
 			}
 			return
 		}
-		oi, r, acc := start, 0, init
-		gEnd := end * R
-		for g := start * R; g < gEnd; g += goBlock {
-			n := min(goBlock, gEnd-g)
-			st.prepare(g, n)
-			v := root(st, g, n, nil)
-			for len(v) > 0 {
-				take := min(len(v), R-r)
-				acc = foldSeg(rop, acc, v[:take])
-				r += take
-				v = v[take:]
-				if r == R {
-					o[oi] = T(clampInit[T](acc))
-					oi, r, acc = oi+1, 0, init
-				}
+		foldBlocks(st, root, start, end, R, init, func(acc float64, v []T) float64 { return foldSeg(rop, acc, v) },
+			func(oi int, acc float64) { o[oi] = T(clampInit[T](acc)) })
+	}
+}
+
+// foldBlocks folds the R values of each output in [start, end) as root
+// evaluates them, a block of up to goBlock positions at a time, and stores
+// each output's accumulator.
+func foldBlocks[T any, A any](st *runState, root evalFn[T], start, end, R int, init A, fold func(A, []T) A, store func(int, A)) {
+	oi, r, acc := start, 0, init
+	gEnd := end * R
+	for g := start * R; g < gEnd; g += goBlock {
+		n := min(goBlock, gEnd-g)
+		st.prepare(g, n)
+		v := root(st, g, n, nil)
+		for len(v) > 0 {
+			take := min(len(v), R-r)
+			acc = fold(acc, v[:take])
+			r += take
+			v = v[take:]
+			if r == R {
+				store(oi, acc)
+				oi, r, acc = oi+1, 0, init
 			}
 		}
 	}
@@ -420,23 +428,8 @@ func makeRun32(root evalFn[float32], rop ir.ReduceOp, R int, dense *goLoad) func
 			}
 			return
 		}
-		oi, r, acc := start, 0, init
-		gEnd := end * R
-		for g := start * R; g < gEnd; g += goBlock {
-			n := min(goBlock, gEnd-g)
-			st.prepare(g, n)
-			v := root(st, g, n, nil)
-			for len(v) > 0 {
-				take := min(len(v), R-r)
-				acc = foldSeg32(rop, acc, v[:take])
-				r += take
-				v = v[take:]
-				if r == R {
-					o[oi] = acc
-					oi, r, acc = oi+1, 0, init
-				}
-			}
-		}
+		foldBlocks(st, root, start, end, R, init, func(acc float32, v []float32) float32 { return foldSeg32(rop, acc, v) },
+			func(oi int, acc float32) { o[oi] = acc })
 	}
 }
 
