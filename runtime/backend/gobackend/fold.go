@@ -138,7 +138,7 @@ func sumRows32(out, x []float32, r int) {
 	}
 	_ = x[rows*r-1]
 	done := 0
-	if haveFold && r > 0 && rows >= 8 && rows*r < 1<<31 {
+	if haveFold && r > 0 && rows >= 8 && int64(rows)*int64(r) < 1<<31 {
 		done = rows &^ 7
 		sumSeqRows(&out[0], &x[0], done, r)
 	}

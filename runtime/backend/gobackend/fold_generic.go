@@ -1,10 +1,13 @@
-//go:build !amd64
+//go:build !amd64 || purego
 
 package gobackend
 
-// Without the assembly folds, fold.go's portable loops run.
+// Without the assembly folds (another architecture, or -tags purego),
+// fold.go's portable loops run.
 
-const haveFold = false
+// haveFold is false: there are no assembly folds (a variable, as on
+// amd64, so a test may set it alike).
+var haveFold = false
 
 func addLanes32(acc, x *float32, n int)                      { panic("unreachable") }
 func maxLanes32(acc, x *float32, n int)                      { panic("unreachable") }

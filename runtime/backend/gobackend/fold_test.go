@@ -1,6 +1,7 @@
 package gobackend
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -14,7 +15,9 @@ import (
 // every path: a kernel that only reads one buffer in order (folded in
 // place), expressions evaluated in blocks, lane folds of whole rows and of
 // rows cut by the launch range, long maxima and minima (vectorized in any
-// order when that cannot change the bits) with NaNs and with ±0 maxima.
+// order when that cannot change the bits) with NaNs and with ±0 maxima;
+// with the assembly folds (where the CPU has AVX2) and with the portable
+// loops a machine without AVX2 runs.
 func TestGoFoldsMatchReference(t *testing.T) {
 	f := ir.Float32
 	ld := irtest.Ld
@@ -62,39 +65,54 @@ func TestGoFoldsMatchReference(t *testing.T) {
 		{"max all zero", k("R_max0", []int{3000}, []int{0}, ir.ReduceMax, ld(1, f, []int{1}, 0, nil), 1, 3000), "",
 			func(i int) float64 { return -float64(i % 5) }},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			p, err := goDevice{}.Compile(tt.k)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !strings.Contains(p.Source(), tt.marker) {
-				t.Fatalf("not the path marked %q:\n%s", tt.marker, p.Source())
-			}
-			in, mems := goFloat32Mems(tt.k, func(j int) float32 {
-				if tt.data != nil {
-					return float32(tt.data(j))
-				}
-				return float32(math.Sin(float64(j)) * 3)
-			})
-			want := irtest.Eval(tt.k, in)
-			n := tt.k.OutSize()
-			// Whole (rows of lanes at once) and in uneven ranges.
-			for _, cuts := range [][]int{{0, n}, {0, n / 3, n/3 + n/5, n}} {
-				for c := 0; c+1 < len(cuts); c++ {
-					p.(*goProgram).Run(mems, cuts[c], cuts[c+1])
-				}
-				got := mems[0].(*goMemory).typed.([]float32)
-				for i := range want {
-					if math.IsNaN(want[i]) && math.IsNaN(float64(got[i])) {
-						continue
-					}
-					if math.Float32bits(got[i]) != math.Float32bits(float32(want[i])) {
-						t.Fatalf("ranges %v: out[%d] = %v, want %v\n%s", cuts, i, got[i], want[i], p.Source())
-					}
-				}
-				clear(got)
-			}
-		})
+	paths := []bool{false}
+	if haveFold {
+		paths = append(paths, true)
 	}
+	defer func(h bool) { haveFold = h }(haveFold)
+	for _, asm := range paths {
+		haveFold = asm
+		for _, tt := range tests {
+			checkGoFold(t, fmt.Sprintf("%s/assembly=%v", tt.name, asm), tt.k, tt.marker, tt.data)
+		}
+	}
+}
+
+// checkGoFold compiles k on the GO device, checks its Source has marker,
+// and checks its outputs (whole and in uneven launch ranges) against the
+// reference interpreter's bits on data (nil: varied values).
+func checkGoFold(t *testing.T, name string, k *ir.Kernel, marker string, data func(i int) float64) {
+	t.Run(name, func(t *testing.T) {
+		p, err := goDevice{}.Compile(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(p.Source(), marker) {
+			t.Fatalf("not the path marked %q:\n%s", marker, p.Source())
+		}
+		in, mems := goFloat32Mems(k, func(j int) float32 {
+			if data != nil {
+				return float32(data(j))
+			}
+			return float32(math.Sin(float64(j)) * 3)
+		})
+		want := irtest.Eval(k, in)
+		n := k.OutSize()
+		// Whole (rows of lanes at once) and in uneven ranges.
+		for _, cuts := range [][]int{{0, n}, {0, n / 3, n/3 + n/5, n}} {
+			for c := 0; c+1 < len(cuts); c++ {
+				p.(*goProgram).Run(mems, cuts[c], cuts[c+1])
+			}
+			got := mems[0].(*goMemory).typed.([]float32)
+			for i := range want {
+				if math.IsNaN(want[i]) && math.IsNaN(float64(got[i])) {
+					continue
+				}
+				if math.Float32bits(got[i]) != math.Float32bits(float32(want[i])) {
+					t.Fatalf("ranges %v: out[%d] = %v, want %v\n%s", cuts, i, got[i], want[i], p.Source())
+				}
+			}
+			clear(got)
+		}
+	})
 }

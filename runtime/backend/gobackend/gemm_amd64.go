@@ -1,3 +1,5 @@
+//go:build !purego
+
 package gobackend
 
 import "golang.org/x/sys/cpu"

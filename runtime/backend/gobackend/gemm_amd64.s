@@ -1,3 +1,5 @@
+//go:build !purego
+
 #include "textflag.h"
 
 // func gemmMicro4x8(k int, a, b, c *float32, ldc int)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tick-kernel/tick/runtime/device"
+	"github.com/tick-kernel/tick/runtime/device/host"
 	"github.com/tick-kernel/tick/runtime/ir"
 	"github.com/tick-kernel/tick/runtime/ir/irtest"
 )
@@ -27,27 +28,28 @@ func goGemmKernel(batch, M, N, K int, aT, bT bool) *ir.Kernel {
 		Bufs: []ir.BufferSpec{{DType: f, Size: batch * M * N}, {DType: f, Size: batch * M * K}, {DType: f, Size: batch * K * N}}}
 }
 
-// Every output of the GO device's GEMM is the in-order chain over k of
-// fused multiply-adds (the micro-kernel of this machine, as the CPU
-// device's) or, with TICK_FMA=0, of separately rounded products and sums
-// (the reference interpreter), bit for bit: tiles short of the register
-// tile in rows and columns, B read in place and packed, transposed
-// operands, batches, K blocks, and launch ranges that start and end inside
-// rows.
+// goGemmShapes are tiles short of every register tile in rows and
+// columns, B read in place and packed, transposed operands, batches and K
+// blocks.
+var goGemmShapes = []struct {
+	batch, M, N, K int
+	aT, bT         bool
+}{
+	{1, 1, 1, 1, false, false}, {1, 7, 5, 3, false, false}, {1, 13, 33, 300, false, false}, {2, 25, 40, 17, false, true},
+	{1, 100, 70, 520, false, true}, {1, 3, 1100, 9, false, false}, {3, 12, 64, 64, false, false}, {1, 29, 50, 33, true, false},
+	{1, 64, 64, 64, false, false}, {1, 37, 300, 200, true, false}, {1, 130, 200, 300, false, false},
+}
+
+// The GO device compiles a contraction to the GEMM with this machine's
+// widest fused micro-kernel (the CPU device's arithmetic) unless
+// TICK_FMA=0 (or the machine has no FMA): then the separately rounded one.
+// Every output is the in-order chain, bit for bit (checkGoGemm).
 func TestGoGemmIsTheInOrderChain(t *testing.T) {
-	shapes := []struct {
-		batch, M, N, K int
-		aT, bT         bool
-	}{
-		{1, 1, 1, 1, false, false}, {1, 7, 5, 3, false, false}, {1, 13, 33, 300, false, false}, {2, 25, 40, 17, false, true},
-		{1, 100, 70, 520, false, true}, {1, 3, 1100, 9, false, false}, {3, 12, 64, 64, false, false}, {1, 29, 50, 33, true, false},
-		{1, 64, 64, 64, false, false}, {1, 37, 300, 200, true, false}, {1, 130, 200, 300, false, false},
-	}
 	for _, fma := range []string{"", "0"} {
 		t.Run("TICK_FMA="+fma, func(t *testing.T) {
 			t.Setenv(envFMA, fma)
 			fused := len(fmaKernels()) > 0 && fma != "0"
-			for _, sh := range shapes {
+			for _, sh := range goGemmShapes {
 				k := goGemmKernel(sh.batch, sh.M, sh.N, sh.K, sh.aT, sh.bT)
 				t.Run(k.Name, func(t *testing.T) {
 					p, err := goDevice{}.Compile(k)
@@ -57,32 +59,55 @@ func TestGoGemmIsTheInOrderChain(t *testing.T) {
 					if !strings.Contains(p.Source(), "tiled float32 GEMM") || fused != strings.Contains(p.Source(), "fused") {
 						t.Fatalf("not the GEMM with the expected micro-kernel (fused: %v):\n%s", fused, p.Source())
 					}
-					in, mems := goGemmData(k)
-					n := k.OutSize()
-					for _, c := range [][2]int{{0, n / 3}, {n / 3, n/3 + n/5}, {n/3 + n/5, n}} {
-						p.(*goProgram).Run(mems, c[0], c[1])
-					}
-					got := mems[0].(*goMemory).typed.([]float32)
-					g := ir.MatchGemm(k)
-					for o := range got {
-						bi, i, j := o/(sh.M*sh.N), o/sh.N%sh.M, o%sh.N
-						var s float32
-						for kk := 0; kk < sh.K; kk++ {
-							a := float32(in[g.BufA][g.OffA+bi*g.BsA[0]+i*g.SAi+kk*g.SAk])
-							b := float32(in[g.BufB][g.OffB+bi*g.BsB[0]+j*g.SBj+kk*g.SBk])
-							if fused {
-								s = irtest.FMA32(a, b, s)
-							} else {
-								s += a * b
-							}
-						}
-						if math.Float32bits(got[o]) != math.Float32bits(s) {
-							t.Fatalf("out[%d] = %v, the in-order chain (fused: %v) gives %v\n%s", o, got[o], fused, s, p.Source())
-						}
-					}
+					checkGoGemm(t, k, p.(*goProgram), fused)
 				})
 			}
 		})
+	}
+}
+
+// Every micro-kernel this machine can run, not only the one it picks (on
+// an AVX-512 machine the AVX2 kernel is what a machine without AVX-512
+// runs), gives the in-order chain bit for bit.
+func TestGoGemmEveryMicroKernel(t *testing.T) {
+	for _, mk := range append(fmaKernels(), exactKernel) {
+		t.Run(mk.name, func(t *testing.T) {
+			for _, sh := range goGemmShapes {
+				k := goGemmKernel(sh.batch, sh.M, sh.N, sh.K, sh.aT, sh.bT)
+				g := &gemmPlan{Gemm: ir.MatchGemm(k), mk: mk}
+				checkGoGemm(t, k, &goProgram{k: k, run: g.run, dims: host.Dims(k)}, mk.name != exactName)
+			}
+		})
+	}
+}
+
+// checkGoGemm runs p in launch ranges that start and end inside rows and
+// checks every output against the in-order chain over k of fused
+// multiply-adds (fused) or of separately rounded products and sums.
+func checkGoGemm(t *testing.T, k *ir.Kernel, p *goProgram, fused bool) {
+	t.Helper()
+	in, mems := goGemmData(k)
+	n := k.OutSize()
+	for _, c := range [][2]int{{0, n / 3}, {n / 3, n/3 + n/5}, {n/3 + n/5, n}} {
+		p.Run(mems, c[0], c[1])
+	}
+	got := mems[0].(*goMemory).typed.([]float32)
+	g := ir.MatchGemm(k)
+	for o := range got {
+		bi, i, j := o/(g.M*g.N), o/g.N%g.M, o%g.N
+		var s float32
+		for kk := 0; kk < g.K; kk++ {
+			a := float32(in[g.BufA][g.OffA+bi*g.BsA[0]+i*g.SAi+kk*g.SAk])
+			b := float32(in[g.BufB][g.OffB+bi*g.BsB[0]+j*g.SBj+kk*g.SBk])
+			if fused {
+				s = irtest.FMA32(a, b, s)
+			} else {
+				s += a * b
+			}
+		}
+		if math.Float32bits(got[o]) != math.Float32bits(s) {
+			t.Fatalf("%s: out[%d] = %v, the in-order chain (fused: %v) gives %v\n%s", k.Name, o, got[o], fused, s, p.Source())
+		}
 	}
 }
 
