@@ -21,7 +21,8 @@ const tickModule = "github.com/tick-kernel/tick"
 type Host struct {
 	GoVersion string // runtime.Version(), e.g. go1.26.8
 	// MainPath and MainVersion are the main module's; MainDir is tick's
-	// source directory when the binary was built from source ("(devel)").
+	// source directory when the binary was built from source ("(devel)",
+	// or a version stamped from the checkout's VCS).
 	MainPath, MainVersion, MainDir string
 	// Deps are the modules linked into the binary.
 	Deps []*debug.Module
@@ -42,6 +43,11 @@ func ReadHost(source string) (*Host, error) {
 	if !ok {
 		return nil, fmt.Errorf("gocompile: the running binary has no build information (built without module support?)")
 	}
+	return hostFrom(bi, source), nil
+}
+
+// hostFrom is ReadHost of the build information bi.
+func hostFrom(bi *debug.BuildInfo, source string) *Host {
 	h := &Host{GoVersion: runtime.Version(), MainPath: bi.Main.Path, MainVersion: bi.Main.Version,
 		Deps: bi.Deps, Settings: map[string]string{}}
 	for _, s := range bi.Settings {
@@ -60,11 +66,22 @@ func ReadHost(source string) (*Host, error) {
 		}
 	}
 	h.MainDir = firstNonEmpty(source, h.MainDir)
-	if h.MainDir == "" && (h.MainVersion == "" || h.MainVersion == "(devel)") {
+	if h.MainDir == "" && h.fromCheckout() {
 		h.MainDir = sourceDir()
 	}
 	h.depsFromSource = len(h.Deps) == 0 && h.MainDir != "" && h.MainPath == tickModule
-	return h, nil
+	return h
+}
+
+// fromCheckout reports whether the binary was built from a source tree
+// rather than a module version the go command can fetch: "(devel)", or a
+// version the go command derived from the checkout's VCS (Go 1.24 and
+// later stamp a pseudo-version such as v0.0.0-20261202094724-4a8001ee0e3b,
+// +dirty when modified, whenever a clone is built with VCS stamping on —
+// the default; nothing serves that version, so plugins must be built
+// against the checkout).
+func (h *Host) fromCheckout() bool {
+	return h.MainVersion == "" || h.MainVersion == "(devel)" || (h.MainPath == tickModule && h.Settings["vcs"] != "")
 }
 
 func firstNonEmpty(s ...string) string {
