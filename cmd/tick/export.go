@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"strings"
 
 	"github.com/tick-kernel/tick/kernel/gocompile"
@@ -150,10 +149,11 @@ func goDirective() string {
 }
 
 // tickModuleVersion is this binary's module version when it was built
-// from a module version (go install …@v1.2.3), else "".
+// from a module version (go install …@v1.2.3), else "" (a build in a
+// clone, whose VCS-stamped pseudo-version nothing serves).
 func tickModuleVersion() string {
-	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Path == export.Module && info.Main.Version != "(devel)" {
-		return info.Main.Version
+	if h, err := gocompile.ReadHost(""); err == nil && h.MainPath == export.Module && !h.FromCheckout() {
+		return h.MainVersion
 	}
 	return ""
 }

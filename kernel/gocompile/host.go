@@ -66,21 +66,21 @@ func hostFrom(bi *debug.BuildInfo, source string) *Host {
 		}
 	}
 	h.MainDir = firstNonEmpty(source, h.MainDir)
-	if h.MainDir == "" && h.fromCheckout() {
+	if h.MainDir == "" && h.FromCheckout() {
 		h.MainDir = sourceDir()
 	}
 	h.depsFromSource = len(h.Deps) == 0 && h.MainDir != "" && h.MainPath == tickModule
 	return h
 }
 
-// fromCheckout reports whether the binary was built from a source tree
+// FromCheckout reports whether the binary was built from a source tree
 // rather than a module version the go command can fetch: "(devel)", or a
 // version the go command derived from the checkout's VCS (Go 1.24 and
 // later stamp a pseudo-version such as v0.0.0-20261202094724-4a8001ee0e3b,
 // +dirty when modified, whenever a clone is built with VCS stamping on —
 // the default; nothing serves that version, so plugins must be built
 // against the checkout).
-func (h *Host) fromCheckout() bool {
+func (h *Host) FromCheckout() bool {
 	return h.MainVersion == "" || h.MainVersion == "(devel)" || (h.MainPath == tickModule && h.Settings["vcs"] != "")
 }
 
