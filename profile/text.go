@@ -150,7 +150,7 @@ func (p *Profile) Warnings() []string {
 		w = append(w, fmt.Sprintf("%d events did not fit the buffer of %d and are missing from the timeline and table; profile fewer calls, or raise the capacity", p.Dropped, p.Capacity))
 	}
 	if p.Clamped > 0 {
-		w = append(w, fmt.Sprintf("%d events' stamps were moved forward (by at most the clocks' 50 µs error bound) so that none starts before the profile, before its enqueue or ends before it starts: host spans read the monotonic clock, device lanes the runtime's phase clock", p.Clamped))
+		w = append(w, fmt.Sprintf("%d events' stamps were moved forward (by at most the clocks' 4.5 µs error bound) so that none starts before the profile, before its enqueue or ends before it starts: host spans read the monotonic clock, device lanes the runtime's phase clock", p.Clamped))
 	}
 	if c, n := p.Compiling(); p.Overlap().Wall > 0 && float64(c) > CompileDominates*float64(p.Overlap().Wall) {
 		o := p.Overlap()
