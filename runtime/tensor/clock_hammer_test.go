@@ -156,14 +156,7 @@ func TestTSCClockDropsLoosePairings(t *testing.T) {
 	var worst time.Duration
 	for i := 0; i < 1_000_000; i++ {
 		busy = (i/100_000)%2 == 1
-		a := k.cur.Load()
-		c, _ := f.read()
-		at := f.ns
-		s := k.now(a, c, mono)
-		if s < prev {
-			t.Fatalf("read %d: stamp %d after %d", i, s, prev)
-		}
-		prev = s
+		s, at := fakeStamp(t, &k, f, mono, &prev, i)
 		worst = max(worst, time.Duration(int64(s)-at).Abs())
 	}
 	if k.dropped.Load() == 0 {
@@ -195,14 +188,7 @@ func TestTSCClockGivesUp(t *testing.T) {
 	prev := stamp(0)
 	for i := 0; i < 400_000; i++ {
 		slow = i > 100_000
-		a := k.cur.Load()
-		c, _ := f.read()
-		at := f.ns
-		s := k.now(a, c, mono)
-		if s < prev {
-			t.Fatalf("read %d: stamp %d after %d", i, s, prev)
-		}
-		prev = s
+		s, at := fakeStamp(t, &k, f, mono, &prev, i)
 		// Between the reading and the return (the retries take a while).
 		if int64(s) < at-int64(tscErrorBound) || int64(s) > f.ns+int64(tscErrorBound) {
 			t.Fatalf("read %d: stamp %d outside [%d, %d] widened by %v", i, s, at, f.ns, tscErrorBound)
@@ -241,14 +227,7 @@ func TestTSCClockIdleGaps(t *testing.T) {
 			prev := stamp(0)
 			var worst time.Duration
 			check := func(i int) {
-				a := k.cur.Load()
-				c, _ := f.read()
-				at := f.ns
-				s := k.now(a, c, mono)
-				if s < prev {
-					t.Fatalf("read %d: stamp %d after %d", i, s, prev)
-				}
-				prev = s
+				s, at := fakeStamp(t, &k, f, mono, &prev, i)
 				worst = max(worst, time.Duration(int64(s)-at).Abs())
 			}
 			for round := range 5 {

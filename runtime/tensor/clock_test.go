@@ -27,6 +27,22 @@ func (f *fakeTicks) setRate(perNS float64) {
 }
 func (f *fakeTicks) mono() int64 { f.ns += f.step; return f.ns }
 
+// fakeStamp takes stamp i on k as monoNow does (the anchor, then the
+// counter) and returns it with the fake time of the reading, failing t if
+// it is before *prev (which it then becomes).
+func fakeStamp(t *testing.T, k *tscClock, f *fakeTicks, mono func() int64, prev *stamp, i int) (s stamp, at int64) {
+	t.Helper()
+	a := k.cur.Load()
+	c, _ := f.read()
+	at = f.ns // a renewal reads on
+	s = k.now(a, c, mono)
+	if s < *prev {
+		t.Fatalf("read %d: stamp %d after %d", i, s, *prev)
+	}
+	*prev = s
+	return s, at
+}
+
 // calibrate runs k's calibration to its end on read and mono, as the first
 // stamps after tscCalibrate do.
 func calibrate(k *tscClock, read func() (uint64, bool), mono func() int64) {
@@ -65,14 +81,7 @@ func TestTSCClockTracksMono(t *testing.T) {
 			prev := stamp(0)
 			var worst time.Duration
 			for i := 0; i < 2_000_000; i++ { // 2 s of fake time, 40 renewals
-				a := k.cur.Load()
-				c, _ := f.read()
-				at := f.ns // the monotonic time of the reading (a renewal reads on)
-				s := k.now(a, c, f.mono)
-				if s < prev {
-					t.Fatalf("read %d: stamp %d after %d", i, s, prev)
-				}
-				prev = s
+				s, at := fakeStamp(t, &k, f, f.mono, &prev, i)
 				if i > 200_000 { // after the first renewals absorbed the calibration's error
 					worst = max(worst, (time.Duration(int64(s) - at)).Abs())
 				}
