@@ -59,7 +59,9 @@ func runEngine(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%w (tick engine is started by tick kernel and tick run, not by hand)", err)
 	}
 	preferAsOOMVictim()
-	opts := session.Options{}
+	// The engine's stdout is the kernel's: what compiled code prints goes
+	// to the running cell instead.
+	opts := session.Options{ProcessStreams: true}
 	if len(f.args) > 0 {
 		opts.Args = f.args
 	}

@@ -92,3 +92,36 @@ wg.Wait()`)
 		t.Fatalf("x after the engine's death: %+v", res)
 	}
 }
+
+// TestCompiledCodePrintsIntoTheCell: what code the interpreter does not
+// run writes to the engine process's own stdout (fd 1: compiled Go, C) and
+// os.Stderr (compiled Go, here package flag's usage text); it used to go
+// to the kernel's stdout and log instead of the cell.
+func TestCompiledCodePrintsIntoTheCell(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts engines")
+	}
+	var log lines
+	r, closeRunner, err := newRunner(engineFlags{}, &log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeRunner()
+	sink := &textSink{}
+	res := r.Execute(context.Background(), session.Cell{Code: `import ("flag"; "os")
+fmt.Println("before")
+fd1 := os.NewFile(1, "the engine's stdout")
+fd1.WriteString("written to fd 1\n")
+fs := flag.NewFlagSet("x", flag.ContinueOnError)
+fs.Int("n", 1, "how many loops")
+fs.PrintDefaults()
+fmt.Println("after")`, Count: 1}, sink)
+	if res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	out := sink.buf.String()
+	i, j, k, l := strings.Index(out, "before"), strings.Index(out, "written to fd 1"), strings.Index(out, "how many loops"), strings.Index(out, "after")
+	if i < 0 || j < 0 || k < 0 || l < 0 || !(i < j && j < k && k < l) {
+		t.Errorf("the cell's output, in order, should be before, fd 1, the flag usage, after; got %q (kernel log: %q)", out, log.buf.String())
+	}
+}

@@ -46,6 +46,12 @@ type Options struct {
 	// (from goroutines a finished cell left running). Nil keeps up to
 	// 64 KiB of it and shows it at the start of the next cell.
 	Background io.Writer
+	// ProcessStreams makes the process's own standard output (fd 1) and
+	// os.Stderr the running cell's, so that compiled Go (%%go plugins,
+	// imported compiled packages) and C print into the cell as
+	// interpreted code does. Only for a process that exists to run cells
+	// (tick engine); fd 2 stays the process's, for Go's crash reports.
+	ProcessStreams bool
 	// MaxDepth bounds the call depth of interpreted functions; deeper
 	// recursion ends the cell with an error. Zero means 5000.
 	MaxDepth int
@@ -94,7 +100,7 @@ type Session struct {
 // tick's own packages and opts.Symbols.
 func New(opts Options) (*Session, error) {
 	s := &Session{opts: opts, ct: bridge.NewTypes()}
-	s.io = stdio.New(stdio.Options{Background: opts.Background, PanicFrame: func(line string) { s.vm.notePanicFrame(line) }})
+	s.io = stdio.New(stdio.Options{Background: opts.Background, ProcessStreams: opts.ProcessStreams, PanicFrame: func(line string) { s.vm.notePanicFrame(line) }})
 	s.rt = rt.New(int64(opts.MaxDepth), rt.Hooks{
 		Value:   func(v any) { s.setValues(v) },
 		Rich:    func(mime, text string) { s.setValues([2]string{mime, text}) },

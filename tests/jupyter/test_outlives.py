@@ -419,6 +419,26 @@ def kernel_tmp(pid):
     return None
 
 
+class CompiledPrints(Started):
+    """What compiled Go prints (a %%go cell's function: fmt.Println to the
+    process's stdout, fmt.Fprintln to os.Stderr) is the cell's output, in
+    the notebook, in order; it went to the kernel's stdout and log."""
+
+    def test_a_compiled_function_prints_into_the_cell(self):
+        self.value('%%go\nimport ("fmt"; "os")\n\nfunc Hello() int {\n\tfmt.Println("hi from compiled")\n'
+                   '\tfmt.Fprintln(os.Stderr, "err from compiled")\n\treturn 3\n}')
+        reply, outs = run(self.kc, 'fmt.Println("before")\nn := Hello()\nfmt.Println("after")\nn')
+        self.assertEqual(reply["content"]["status"], "ok", reply["content"])
+        streams = [(m["content"]["name"], m["content"]["text"]) for m in outs if m["msg_type"] == "stream"]
+        out = "".join(t for n, t in streams if n == "stdout")
+        err = "".join(t for n, t in streams if n == "stderr")
+        self.assertIn("hi from compiled", out, streams)
+        self.assertIn("err from compiled", err, streams)
+        self.assertLess(out.index("before"), out.index("hi from compiled"), out)
+        self.assertLess(out.index("hi from compiled"), out.index("after"), out)
+        self.assertEqual(result_of(outs), ["3"])
+
+
 LAUNCHER = textwrap.dedent("""
     import sys, time
     from jupyter_client.manager import KernelManager

@@ -15,3 +15,5 @@ func (r *Router) newFileStream(string) (*fileStream, error) {
 func drainStreams([]*fileStream) {}
 
 func (f *fileStream) file() any { return nil }
+
+func (f *fileStream) routeProcess() bool { return false }

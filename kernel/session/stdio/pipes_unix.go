@@ -108,3 +108,20 @@ func drainStreams(fs []*fileStream) {
 
 // file returns the *os.File cell code sees.
 func (f *fileStream) file() any { return f.pw }
+
+// routeProcess makes the process's stdout (fd 1) a write end of the
+// stdout pipe, or os.Stderr the stderr pipe's (Options.ProcessStreams);
+// it reports whether it did.
+func (f *fileStream) routeProcess() bool {
+	if f.name == "stderr" {
+		os.Stderr = f.pw
+		return true
+	}
+	raw, err := f.pw.SyscallConn() // not Fd(): it would make the pipe blocking
+	if err != nil {
+		return false
+	}
+	ok := false
+	_ = raw.Control(func(fd uintptr) { ok = unix.Dup2(int(fd), 1) == nil })
+	return ok
+}

@@ -40,6 +40,11 @@ type Options struct {
 	// (from goroutines a finished cell left running). Nil keeps up to
 	// 64 KiB of it and shows it at the start of the next cell.
 	Background io.Writer
+	// ProcessStreams routes the process's fd 1 and os.Stderr through the
+	// cells' os.Stdout and os.Stderr pipes (Symbols): what compiled code
+	// writes reaches the running cell in order with the rest. fd 2 is
+	// left alone: Go's runtime writes its crash reports there.
+	ProcessStreams bool
 	// PanicFrame, when set, receives the lines yaegi writes to stderr for
 	// each interpreted frame a panic unwinds through ("3:5: panic:
 	// main.f(...)"): they are the traceback of the cell's error, not text.
@@ -83,6 +88,9 @@ func (r *Router) Symbols() map[string]map[string]reflect.Value {
 			continue
 		}
 		r.files = append(r.files, f)
+		if r.opts.ProcessStreams && f.routeProcess() {
+			r.used.Store(true) // any call may print through the process: every print drains first
+		}
 		file := f.file()
 		syms[sym] = reflect.New(reflect.TypeOf(file)).Elem()
 		syms[sym].Set(reflect.ValueOf(file))
