@@ -28,12 +28,14 @@ func newRunner(f engineFlags, log io.Writer) (r session.Runner, close func(), er
 		fmt.Fprintf(log, "tick: %v\n", err)
 	}
 	// The kernel's private temporary directory: what must not go to a
-	// cache (a refused cache's fallback) goes here, and it is removed
-	// when the kernel ends (internal/privdir).
-	tmp, err := os.MkdirTemp("", "tick-kernel-")
+	// cache (a refused cache's fallback) goes here. It is made when first
+	// needed and removed when the kernel ends; those of kernels killed
+	// before they could remove theirs go now (internal/privdir).
+	tmp, err := privdir.KernelTemp(os.Getpid())
 	if err != nil {
-		return nil, nil, fmt.Errorf("creating the kernel's temporary directory: %w", err)
+		return nil, nil, fmt.Errorf("naming the kernel's temporary directory: %w", err)
 	}
+	go privdir.SweepKernelTemps()
 	env := append(os.Environ(), privdir.TempEnv+"="+tmp)
 	s := supervisor.New(supervisor.Config{
 		Command: func() *exec.Cmd {

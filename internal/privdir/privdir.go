@@ -27,8 +27,8 @@ import (
 const CacheEnv = "TICK_CACHE_DIR"
 
 // TempEnv names the kernel's private temporary directory: the supervisor
-// creates it, its engines put fallback directories there, and it is
-// removed when the kernel ends.
+// names it (KernelTemp), its engines make it when they need a fallback
+// directory (Private), and it is removed when the kernel ends.
 const TempEnv = "TICK_KERNEL_TMP"
 
 // UnsafeError says why a directory was refused.
@@ -135,11 +135,12 @@ func refused(err error) error {
 
 // Private makes a new private directory (mode 0700) for what could not go
 // to a cache: under the kernel's temporary directory when there is one
-// ($TICK_KERNEL_TMP, checked), else under os.TempDir().
+// ($TICK_KERNEL_TMP: made on first use, checked as a cache is), else
+// under os.TempDir().
 func Private(pattern string) (string, error) {
 	parent := ""
 	if d := os.Getenv(TempEnv); d != "" {
-		if err := check(d); err == nil {
+		if err := Ensure(d); err == nil {
 			parent = d
 		}
 	}

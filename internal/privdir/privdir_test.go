@@ -130,9 +130,23 @@ func TestPrivateUnderTheKernelsTemp(t *testing.T) {
 	if fi, _ := os.Stat(p); fi.Mode().Perm() != 0o700 {
 		t.Errorf("mode %v", fi.Mode().Perm())
 	}
-	t.Setenv(TempEnv, filepath.Join(k, "missing"))
+	// Made on first use (the supervisor only names it), private.
+	missing := filepath.Join(k, "missing")
+	t.Setenv(TempEnv, missing)
+	if p, err := Private("tick-x-"); err != nil || filepath.Dir(p) != missing {
+		t.Fatalf("with a kernel temp not made yet: %s %v", p, err)
+	}
+	if fi, err := os.Stat(missing); err != nil || fi.Mode().Perm() != 0o700 {
+		t.Errorf("the kernel's directory: %v, %v", fi, err)
+	}
+	// One others can write is not used.
+	open := filepath.Join(k, "open")
+	mkdir(t, open, 0o777)
+	t.Setenv(TempEnv, open)
 	if p, err := Private("tick-x-"); err != nil || strings.HasPrefix(p, k) {
-		t.Fatalf("with a missing kernel temp: %s %v", p, err)
+		t.Fatalf("with a kernel temp others can write: %s %v", p, err)
+	} else {
+		os.Remove(p)
 	}
 }
 

@@ -20,7 +20,7 @@ import unittest
 from jupyter_client.manager import KernelManager
 
 import cgroups
-from tickenv import KERNEL, TIMEOUT, collect, run, shell_reply, stdout_of
+from tickenv import KERNEL, TIMEOUT, collect, run, shell_reply, stdout_of, wait_until
 
 NOBODY = 65534
 
@@ -437,6 +437,54 @@ class CompiledPrints(Started):
         self.assertLess(out.index("before"), out.index("hi from compiled"), out)
         self.assertLess(out.index("hi from compiled"), out.index("after"), out)
         self.assertEqual(result_of(outs), ["3"])
+
+
+class KernelTempLeftBehind(unittest.TestCase):
+    """Problem 8: the fallback directory (a refused cache's stand-in) was
+    left in /tmp after the kernel stopped. It is made only when needed,
+    removed at shutdown, and a killed kernel's (SIGKILL: shutdown_kernel
+    with now=True) is removed by the next kernel the user starts."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(dir=os.environ.get("TICK_TMP"))  # the kernels' TMPDIR
+        self.addCleanup(shutil.rmtree, self.tmp, ignore_errors=True)
+        theirs = os.path.join(tempfile.mkdtemp(dir=os.environ.get("TICK_TMP")), "theirs")
+        self.addCleanup(shutil.rmtree, os.path.dirname(theirs), ignore_errors=True)
+        os.makedirs(theirs)
+        os.chmod(theirs, 0o777)  # refused: native kernels fall back to the kernel's directory
+        self.env = {"TMPDIR": self.tmp, "TICK_CACHE_DIR": theirs}
+
+    def kernel_using_its_temp(self):
+        km = KernelManager(kernel_name=KERNEL)
+        km.start_kernel(env=dict(os.environ, **self.env))
+        self.addCleanup(lambda: km.shutdown_kernel(now=True) if km.is_alive() else None)
+        kc = km.client()
+        kc.start_channels()
+        self.addCleanup(kc.stop_channels)
+        kc.wait_for_ready(timeout=TIMEOUT)
+        reply, outs = run(kc, 'import "tick/runtime/tensor"\ntensor.Arange(4).Mul(2).Add(1).Realize().Float32s()', timeout=120)
+        self.assertEqual(result_of(outs), ["[1 3 5 7]"], outs)
+        engines = children(km.provisioner.process.pid)
+        tmp = kernel_tmp(engines[0]) if engines else None
+        self.assertTrue(tmp and tmp.startswith(self.tmp + "/tick-kernel-"), tmp)
+        self.assertTrue(os.listdir(tmp), f"nothing fell back to {tmp}")
+        return km, tmp
+
+    def test_removed_at_shutdown_and_after_a_kill(self):
+        km, tmp = self.kernel_using_its_temp()
+        km.shutdown_kernel()
+        self.assertFalse(os.path.exists(tmp), f"a shut-down kernel left {tmp}")
+
+        km, tmp = self.kernel_using_its_temp()
+        pid = km.provisioner.process.pid
+        km.shutdown_kernel(now=True)  # SIGKILL: nothing can clean up
+        wait_until(lambda: not alive(pid), what="the killed kernel to end")
+        km2 = KernelManager(kernel_name=KERNEL)
+        km2.start_kernel(env=dict(os.environ, TMPDIR=self.tmp))  # its caches are fine: it needs no fallback
+        self.addCleanup(km2.shutdown_kernel, now=True)
+        wait_until(lambda: not os.path.exists(tmp), timeout=10, what=f"the next kernel to remove {tmp}")
+        self.assertEqual([d for d in os.listdir(self.tmp) if d.startswith("tick-kernel-")], [],
+                         "a kernel that needed no fallback made a directory")
 
 
 LAUNCHER = textwrap.dedent("""
