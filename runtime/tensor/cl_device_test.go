@@ -110,6 +110,40 @@ func TestCLJITCapturesTransfers(t *testing.T) {
 	}
 }
 
+// A replayed JIT's captured copy is the transfer phase's time, not also
+// the launch phase's: the phases the call's goroutine ran are disjoint,
+// so their sum stays within the call's wall time (%time's table adds them
+// up; a copy counted twice read "launch 96%, transfer 78%").
+func TestCLJITReplayCopyIsNotLaunchTime(t *testing.T) {
+	needCL(t)
+	onDevice(t, "GO")
+	x := Arange(1 << 21).Realize()
+	step := JIT(func(in ...*Tensor) *Tensor { return in[0].To("CL").Mul(2).Add(1).Realize() })
+	for range 3 {
+		step.Call(x)
+	}
+	if err := SynchronizeAll(); err != nil {
+		t.Fatal(err)
+	}
+	for try := range 3 {
+		ResetCounters()
+		t0 := time.Now()
+		step.Call(x)
+		wall := time.Since(t0)
+		c := Counters()
+		if c.JITReplays != 1 || c.Transfers != 1 {
+			t.Fatalf("want one replay with one copy, got %d replays, %d copies", c.JITReplays, c.Transfers)
+		}
+		if c.Launch+c.Transfer <= wall {
+			return
+		}
+		if try == 2 {
+			t.Errorf("a replay with a captured copy: launch %v + transfer %v > the call's wall time %v: the copy is counted in both",
+				c.Launch, c.Transfer, wall)
+		}
+	}
+}
+
 func planKinds(p *Plan) string {
 	var ks []string
 	for _, n := range p.Nodes {

@@ -315,9 +315,14 @@ func (j *JITFunc) replay(in []*Tensor) []*Tensor {
 	for _, s := range j.segs {
 		w := s.pool.get(in)
 		if s.xfer {
+			// A captured copy is the transfer phase's, not launch work:
+			// the launch phase stops before it and starts again after
+			// (%time's phases are disjoint and sum to the wall time).
+			addPhaseAt(&counters.launchNS, t0)
 			l := &w.launches[0]
 			transferMem(l.bufs[0].dev, w.mems[0][0], l.bufs[1].dev, w.mems[0][1], l.xfer.off, l.xfer.n)
 			s.pool.put(w)
+			t0 = monoNow()
 			continue
 		}
 		countLaunches(w)
