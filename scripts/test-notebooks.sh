@@ -10,6 +10,14 @@
 # Notebooks named error-*.ipynb are expected to fail: without --allow-errors
 # both runs must fail; with it they must succeed and record the error.
 #
+# Then the tutorials (notebooks/0*.ipynb) run again with DEVICE=CL, on
+# OpenCL (pocl in CI: scripts/install-deps.sh installs it), `tick run` only
+# and checked as in 1: their claims must hold on a device with its own
+# memory, queue and clock. 08-devices names CL itself; without an OpenCL
+# driver it must stop at its first cell saying what to install (checked
+# with $OCL_ICD_VENDORS naming an empty directory). TICK_SKIP_CL=1 (no
+# OpenCL here) skips the DEVICE=CL pass and 08-devices.
+#
 # test.sh runs this with TICK_BIN, TICK_TMP and the JUPYTER_* directories
 # set and the kernelspec installed. Alone: build bin/tick, `bin/tick install`,
 # then run it (TICK_SKIP_NBCONVERT=1 skips step 2).
@@ -204,6 +212,19 @@ expect_status 0 "tick run -o naming the input" "$TICK_BIN" run "$cli/copy.ipynb"
 check valid "$cli/copy.ipynb" || failed "-o naming the input did not write a valid notebook"
 cmp -s tests/notebooks/basics.ipynb "$cli/copy.ipynb" && failed "-o naming the input: the input was not replaced"
 
+# Without an OpenCL driver, 08-devices stops at its first cell, naming what
+# to install (the loader reads its drivers from $OCL_ICD_VENDORS).
+mkdir -p "$cli/no-opencl"
+expect_status 1 "08-devices without an OpenCL driver" env OCL_ICD_VENDORS="$cli/no-opencl" \
+  "$TICK_BIN" run notebooks/08-devices.ipynb -o "$cli/no-opencl.ipynb"
+grep -q "pocl-opencl-icd" "$cli/last.log" || { failed "08-devices without OpenCL does not say what to install"; cat "$cli/last.log" >&2; }
+
+skip_cl=0
+if [ "${TICK_SKIP_CL:-}" = 1 ]; then
+  skip_cl=1
+  echo "test-notebooks: TICK_SKIP_CL=1: not running 08-devices nor the tutorials with DEVICE=CL"
+fi
+
 # One tally per notebook: a notebook fails when any of its checks failed.
 cli_fail=$fail np=0 nf=0 first=1
 tally() { if [ $nbfail -eq 0 ]; then np=$((np + 1)); else nf=$((nf + 1)); fi; }
@@ -211,6 +232,10 @@ for nb in "${nbs[@]}"; do
   [ $first = 1 ] || tally
   first=0 nbfail=0
   name=$(basename "$nb" .ipynb)
+  if [ $skip_cl = 1 ] && [ "$name" = 08-devices ]; then
+    first=1 # nothing to tally
+    continue
+  fi
   dir="$out/$(dirname "$nb")"
   mkdir -p "$dir"
   tick_nb="$dir/$name.tick.ipynb" page="$dir/$name.html" conv_nb="$dir/$name.nbconvert.ipynb"
@@ -264,6 +289,29 @@ for nb in "${nbs[@]}"; do
 done
 
 tally
+
+# The tutorials on the OpenCL device: tick run and its checks.
+if [ $skip_cl = 0 ]; then
+  for nb in notebooks/0*.ipynb; do
+    name=$(basename "$nb" .ipynb)
+    [ "$name" != 08-devices ] || continue # names CL itself; ran above
+    nbfail=0
+    dir="$out/cl"
+    mkdir -p "$dir"
+    tick_nb="$dir/$name.tick.ipynb" page="$dir/$name.html"
+    echo "== $nb with DEVICE=CL"
+    if DEVICE=CL "$TICK_BIN" run "$nb" -o "$tick_nb" --html "$page" --timeout 10m; then
+      check valid "$tick_nb" || failed "$nb (DEVICE=CL): tick run output does not validate"
+      check images "$tick_nb" "$page" || failed "$nb (DEVICE=CL): HTML page lacks images of the notebook"
+      check visible "$tick_nb" "$page" || failed "$nb (DEVICE=CL): tick run --html page does not show a timing headline or warning"
+      check no-error "$tick_nb" || failed "$nb (DEVICE=CL): has an error output"
+      grep -qE '(device:? |on )CL\b' "$tick_nb" || failed "$nb (DEVICE=CL): no output says it ran on CL"
+    else
+      failed "$nb (DEVICE=CL): tick run exited $?"
+    fi
+    tally
+  done
+fi
 cli=""
 [ "$cli_fail" -eq 0 ] || cli="; the command-line checks FAILED"
 echo "test-notebooks: $np notebooks passed, $nf failed$cli (outputs in $out)"
