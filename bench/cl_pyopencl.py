@@ -4,8 +4,9 @@ with the queue finished after each call ("launch+finish") and enqueued
 only (finished after the timed calls). The kernel's source, name and work
 sizes come from clbench's -kernel file; built with the same options.
 
-Usage: /usr/bin/python3 bench/cl_pyopencl.py KERNEL_FILE [CALLS [SAMPLES]]
+Usage: [CL_DEVICE_INDEX=N] /usr/bin/python3 bench/cl_pyopencl.py KERNEL_FILE [CALLS [SAMPLES]]
 """
+import os
 import sys
 import time
 
@@ -21,7 +22,10 @@ def main():
         name = f.readline().strip()
         glob, local = (int(v) for v in f.readline().split())
         src = f.read()
-    ctx = cl.Context(devices=[cl.get_platforms()[0].get_devices()[0]])
+    # CL_DEVICE_INDEX is tick's N of CL:N: devices numbered across platforms
+    # in the order the loader lists them (bench/gpu.sh sets it).
+    devices = [d for p in cl.get_platforms() for d in p.get_devices()]
+    ctx = cl.Context(devices=[devices[int(os.environ.get("CL_DEVICE_INDEX", "0"))]])
     q = cl.CommandQueue(ctx, properties=cl.command_queue_properties.PROFILING_ENABLE)
     prog = cl.Program(ctx, src).build(options=["-cl-std=CL1.2", "-cl-fp32-correctly-rounded-divide-sqrt"])
     knl = getattr(prog, name)

@@ -5,6 +5,11 @@
 // (finished after the timed calls), and one eager op. It writes the
 // kernel's OpenCL C, its name and its work-group size for the Python side
 // (-kernel FILE). bench/cl.sh runs both alternately.
+//
+// -device CL:N picks the OpenCL device; -suite runs the throughput suite
+// instead (suite.go: elementwise, sum, matmul, copies) on -device, and
+// -list prints each OpenCL device with its kind (cpu, gpu) and exits:
+// bench/gpu.sh uses them.
 package main
 
 import (
@@ -21,6 +26,10 @@ var (
 	kernelFile = flag.String("kernel", "", "write the kernel's source, name and local size here")
 	calls      = flag.Int("calls", 2000, "replays per sample")
 	samples    = flag.Int("samples", 15, "samples (the median is reported, with the range)")
+	devName    = flag.String("device", "CL", "the device: CL, CL:N, or a host device (CPU, GO) for -suite")
+	suite      = flag.Bool("suite", false, "run the throughput suite (elementwise, sum, matmul, copies) instead")
+	hostName   = flag.String("host", "CPU", "the host side of -suite's copies")
+	listDevs   = flag.Bool("list", false, "list the OpenCL devices (CL:N, kind, name) and exit")
 )
 
 func tenKernels(in ...*tensor.Tensor) *tensor.Tensor {
@@ -33,7 +42,15 @@ func tenKernels(in ...*tensor.Tensor) *tensor.Tensor {
 
 func main() {
 	flag.Parse()
-	if err := tensor.SetDefaultDevice("CL"); err != nil {
+	if *listDevs {
+		list()
+		return
+	}
+	if *suite {
+		must(runSuite(*devName, *hostName, *samples))
+		return
+	}
+	if err := tensor.SetDefaultDevice(*devName); err != nil {
 		fmt.Fprintln(os.Stderr, "clbench:", err)
 		os.Exit(1)
 	}
@@ -86,6 +103,21 @@ func report(what string, ds []time.Duration, n float64, per string) {
 	sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
 	us := func(d time.Duration) float64 { return d.Seconds() * 1e6 / n }
 	fmt.Printf("%s\t%.2f\t%.2f\t%.2f\tµs %s (median, min, max of %d samples)\n", what, us(ds[len(ds)/2]), us(ds[0]), us(ds[len(ds)-1]), per, len(ds))
+}
+
+// list prints "CL:N<TAB>backend<TAB>device" for each OpenCL device (the
+// backend line ends with its kind: "OpenCL C (pocl 3.1, cpu)").
+func list() {
+	for i := 0; ; i++ {
+		info, err := tensor.DescribeDevice(fmt.Sprintf("CL:%d", i))
+		if err != nil {
+			if i == 0 {
+				must(err)
+			}
+			return
+		}
+		fmt.Printf("CL:%d\t%s\t%s\n", i, info.Backend, info.Device)
+	}
 }
 
 func must(err error) {

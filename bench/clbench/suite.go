@@ -1,0 +1,125 @@
+package main
+
+// The throughput suite (-suite, bench/gpu.sh): on one device, JIT-replayed
+// and synchronized per call, an elementwise chain at 16M, a sum at 16M,
+// matmul 1024 and the copies host→device and back, each timed by the
+// host's clock around the synchronized calls and, on a device with a clock
+// of its own, by its stamps (the runtime's counters); rates from the
+// IR's estimated bytes and FLOPs and from the bytes copied.
+
+import (
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/tick-kernel/tick/runtime/tensor"
+)
+
+// work is one line of the suite: a JIT'd function of inputs on the device.
+type work struct {
+	name   string
+	inputs func(dev string) []*tensor.Tensor
+	fn     func(...*tensor.Tensor) *tensor.Tensor
+	calls  int     // per sample
+	flops  float64 // per call (0: a rate in bytes only)
+	bytes  float64 // per call: the IR's estimate, or the bytes copied
+}
+
+const (
+	n16M = 1 << 24
+	nMM  = 1024
+)
+
+func suiteWork(host string) []work {
+	on := func(dev string, ts ...*tensor.Tensor) []*tensor.Tensor {
+		for i, t := range ts {
+			ts[i] = t.To(dev).Realize()
+		}
+		return ts
+	}
+	return []work{
+		{name: "elementwise chain 16M (x*1.0001+0.5)*0.999, one kernel", calls: 5,
+			inputs: func(dev string) []*tensor.Tensor { return on(dev, tensor.RandSeed(1, n16M)) },
+			fn:     func(a ...*tensor.Tensor) *tensor.Tensor { return a[0].Mul(1.0001).Add(0.5).Mul(0.999).Realize() },
+			bytes:  2 * 4 * n16M},
+		{name: "sum 16M", calls: 5,
+			inputs: func(dev string) []*tensor.Tensor { return on(dev, tensor.RandSeed(2, n16M)) },
+			fn:     func(a ...*tensor.Tensor) *tensor.Tensor { return a[0].Sum().Realize() },
+			bytes:  4 * n16M},
+		{name: "matmul 1024×1024", calls: 2,
+			inputs: func(dev string) []*tensor.Tensor {
+				return on(dev, tensor.RandSeed(3, nMM, nMM), tensor.RandSeed(4, nMM, nMM))
+			},
+			fn:    func(a ...*tensor.Tensor) *tensor.Tensor { return a[0].Matmul(a[1]).Realize() },
+			flops: 2 * nMM * nMM * nMM, bytes: 3 * 4 * nMM * nMM},
+		{name: "copy " + host + "→device 64 MiB", calls: 3,
+			inputs: func(string) []*tensor.Tensor { return on(host, tensor.RandSeed(5, n16M)) },
+			bytes:  4 * n16M},
+		{name: "copy device→" + host + " 64 MiB", calls: 3,
+			inputs: func(dev string) []*tensor.Tensor { return on(dev, tensor.RandSeed(6, n16M)) },
+			bytes:  4 * n16M},
+	}
+}
+
+// runSuite times each line of the suite on dev, samples times.
+func runSuite(dev, host string, samples int) error {
+	info, err := tensor.DescribeDevice(dev)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("#device\t%s\n", info)
+	for i, w := range suiteWork(host) {
+		in := w.inputs(dev)
+		fn := w.fn
+		switch i {
+		case 3:
+			fn = func(a ...*tensor.Tensor) *tensor.Tensor { return a[0].To(dev).Realize() }
+		case 4:
+			fn = func(a ...*tensor.Tensor) *tensor.Tensor { return a[0].To(host).Realize() }
+		}
+		if dev == host && i >= 3 {
+			continue // no copy to time
+		}
+		j := tensor.JIT(fn)
+		for range 3 {
+			j.Call(in...)
+		}
+		if err := tensor.SynchronizeAll(); err != nil {
+			return err
+		}
+		var hostT, devT []time.Duration
+		for range samples {
+			before := tensor.Counters()
+			t0 := time.Now()
+			for range w.calls {
+				j.Call(in...)
+				if err := tensor.SynchronizeAll(); err != nil {
+					return err
+				}
+			}
+			hostT = append(hostT, time.Since(t0)/time.Duration(w.calls))
+			after := tensor.Counters()
+			d := after.DeviceClock - before.DeviceClock + after.TransferDevice - before.TransferDevice
+			if after.KernelsClocked+after.TransfersClocked > before.KernelsClocked+before.TransfersClocked {
+				devT = append(devT, d/time.Duration(w.calls))
+			}
+		}
+		fmt.Printf("%s\t%s\t%s\n", w.name, rates(hostT, w, "host"), rates(devT, w, "device clock"))
+	}
+	return nil
+}
+
+// rates is "median (min–max) per call, GB/s [GFLOP/s]" of ds, by clock.
+func rates(ds []time.Duration, w work, clock string) string {
+	if len(ds) == 0 {
+		return clock + ": -"
+	}
+	sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
+	med := ds[len(ds)/2]
+	s := fmt.Sprintf("%s: %v (%v–%v) per call, %.2f GB/s", clock, med.Round(time.Microsecond),
+		ds[0].Round(time.Microsecond), ds[len(ds)-1].Round(time.Microsecond), w.bytes/med.Seconds()/1e9)
+	if w.flops > 0 {
+		s += fmt.Sprintf(", %.1f GFLOP/s", w.flops/med.Seconds()/1e9)
+	}
+	return s
+}
