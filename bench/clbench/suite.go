@@ -5,7 +5,8 @@ package main
 // matmul 1024 and the copies host→device and back, each timed by the
 // host's clock around the synchronized calls and, on a device with a clock
 // of its own, by its stamps (the runtime's counters); rates from the
-// IR's estimated bytes and FLOPs and from the bytes copied.
+// bytes each call must read and write (elementwise, sum), its FLOPs
+// (matmul, 2n³) or the bytes it copies.
 
 import (
 	"fmt"
@@ -21,8 +22,8 @@ type work struct {
 	inputs func(dev string) []*tensor.Tensor
 	fn     func(...*tensor.Tensor) *tensor.Tensor
 	calls  int     // per sample
-	flops  float64 // per call (0: a rate in bytes only)
-	bytes  float64 // per call: the IR's estimate, or the bytes copied
+	flops  float64 // per call: a rate in FLOP/s (0: in bytes per second)
+	bytes  float64 // per call: the bytes read and written, or copied
 }
 
 const (
@@ -51,7 +52,7 @@ func suiteWork(host string) []work {
 				return on(dev, tensor.RandSeed(3, nMM, nMM), tensor.RandSeed(4, nMM, nMM))
 			},
 			fn:    func(a ...*tensor.Tensor) *tensor.Tensor { return a[0].Matmul(a[1]).Realize() },
-			flops: 2 * nMM * nMM * nMM, bytes: 3 * 4 * nMM * nMM},
+			flops: 2 * nMM * nMM * nMM},
 		{name: "copy " + host + "→device 64 MiB", calls: 3,
 			inputs: func(string) []*tensor.Tensor { return on(host, tensor.RandSeed(5, n16M)) },
 			bytes:  4 * n16M},
@@ -116,10 +117,10 @@ func rates(ds []time.Duration, w work, clock string) string {
 	}
 	sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
 	med := ds[len(ds)/2]
-	s := fmt.Sprintf("%s: %v (%v–%v) per call, %.2f GB/s", clock, med.Round(time.Microsecond),
-		ds[0].Round(time.Microsecond), ds[len(ds)-1].Round(time.Microsecond), w.bytes/med.Seconds()/1e9)
+	s := fmt.Sprintf("%s: %v (%v–%v) per call, ", clock, med.Round(time.Microsecond),
+		ds[0].Round(time.Microsecond), ds[len(ds)-1].Round(time.Microsecond))
 	if w.flops > 0 {
-		s += fmt.Sprintf(", %.1f GFLOP/s", w.flops/med.Seconds()/1e9)
+		return s + fmt.Sprintf("%.1f GFLOP/s", w.flops/med.Seconds()/1e9)
 	}
-	return s
+	return s + fmt.Sprintf("%.2f GB/s", w.bytes/med.Seconds()/1e9)
 }
