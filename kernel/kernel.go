@@ -253,6 +253,13 @@ func (k *Kernel) receive(name string, sock zmq4.Socket, handle func(*Request)) {
 		}
 		now := time.Now()
 		msg, err := wire.Decode(zm.Frames, k.key)
+		zm = zmq4.Msg{} // a big request's frames are garbage from here on
+		var big *wire.HeaderTooLargeError
+		if errors.As(err, &big) && msg.Header.MsgID != "" && msg.Header.MsgType != "" {
+			fmt.Fprintf(k.log, "tick: %s: refused %s %s: %v\n", name, msg.Header.MsgType, msg.Header.MsgID, err)
+			handle(&Request{Msg: msg, Received: now, Refused: err})
+			continue
+		}
 		if err != nil {
 			fmt.Fprintf(k.log, "tick: %s: dropped a message: %v\n", name, err)
 			continue
@@ -262,6 +269,9 @@ func (k *Kernel) receive(name string, sock zmq4.Socket, handle func(*Request)) {
 }
 
 func (k *Kernel) stdinMessage(r *Request) {
+	if r.Refused != nil {
+		return // logged; its content was not read
+	}
 	if r.Type() != "input_reply" {
 		fmt.Fprintf(k.log, "tick: stdin: ignoring %s (only input_reply is expected there)\n", r.Type())
 		return

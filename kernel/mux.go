@@ -17,6 +17,9 @@ type Request struct {
 	// Received is when the receive loop read the message; stop_on_error
 	// aborts executes received before a failed cell's reply was sent.
 	Received time.Time
+	// Refused, when set, is why the request is answered with an error
+	// reply instead of being handled (a header over wire.MaxHeader).
+	Refused error
 }
 
 // Type returns the request's msg_type.
@@ -113,6 +116,12 @@ func (m *Mux) Types() []string {
 func (m *Mux) Serve(w Responder, r *Request) {
 	w.Publish("status", map[string]string{"execution_state": "busy"})
 	defer w.Publish("status", map[string]string{"execution_state": "idle"})
+	if r.Refused != nil {
+		_ = w.Reply(replyType(r.Type()), map[string]any{
+			"status": "error", "ename": "BadRequest", "evalue": r.Refused.Error(), "traceback": []string{"BadRequest: " + r.Refused.Error()},
+		})
+		return
+	}
 	h, ok := m.handlers[r.Type()]
 	if !ok {
 		fmt.Fprintf(m.log, "tick: ignoring message of unknown type %q (no handler registered)\n", r.Type())

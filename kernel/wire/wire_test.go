@@ -175,3 +175,41 @@ func TestDecodeCopiesFrames(t *testing.T) {
 		t.Error("decoded identities alias the input frames")
 	}
 }
+
+// TestHeaderTooLarge: a header over MaxHeader is refused with the fields a
+// reply needs to reach its sender (msg_id, msg_type, session; a field too
+// long is blanked), and nothing else of the message is read.
+func TestHeaderTooLarge(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		header Header
+		want   Header
+	}{
+		{"big username", Header{MsgID: "m1", Session: "s", Username: string(bytes.Repeat([]byte("u"), 2*MaxHeader)), MsgType: "execute_request", Version: "5.3"},
+			Header{MsgID: "m1", Session: "s", MsgType: "execute_request", Version: "5.3"}},
+		{"big msg_id", Header{MsgID: string(bytes.Repeat([]byte("m"), 2*MaxHeader)), Session: "s", MsgType: "kernel_info_request"},
+			Header{Session: "s", MsgType: "kernel_info_request"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			msg := &Message{Identities: [][]byte{[]byte("peer")}, Header: tc.header, Content: json.RawMessage(`{"code":"1+1"}`)}
+			frames, err := Encode(msg, testKey)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := Decode(frames, testKey)
+			var big *HeaderTooLargeError
+			if !errors.As(err, &big) || big.Size <= MaxHeader {
+				t.Fatalf("Decode: %v, want a *HeaderTooLargeError", err)
+			}
+			if got == nil || got.Header != tc.want || len(got.Identities) != 1 || got.Content != nil {
+				t.Fatalf("got %+v, want header %+v, the identity and no content", got, tc.want)
+			}
+		})
+	}
+	// A forged one is still a signature error.
+	msg := &Message{Header: Header{MsgID: "m", MsgType: "execute_request", Username: string(bytes.Repeat([]byte("u"), 2*MaxHeader))}}
+	frames, _ := Encode(msg, []byte("another key"))
+	if _, err := Decode(frames, testKey); !errors.As(err, new(*SignatureError)) {
+		t.Errorf("a big header with a bad signature: %v, want a *SignatureError", err)
+	}
+}

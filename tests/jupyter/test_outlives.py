@@ -439,6 +439,40 @@ class CompiledPrints(Started):
         self.assertEqual(result_of(outs), ["3"])
 
 
+def vm_kib(pid, key):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith(key + ":"):
+                return int(line.split()[1])
+    return 0
+
+
+class BigHeader(Started):
+    """Problem 8: a 40 MB header field left the kernel at 350 MB of RSS
+    (ipykernel: 68 MB): every message about a request repeats its header.
+    A header over 64 KiB is answered with an error the client matches to
+    its request, busy and idle around it, and the kernel goes on."""
+
+    def test_a_40_mb_header_field_is_refused_and_costs_little(self):
+        self.assertEqual(self.value("x := 5\nx"), ["5"])
+        pid = self.pid()
+        before = vm_kib(pid, "VmRSS")
+        msg = self.kc.session.msg("execute_request", {"code": "x = 6", "silent": False, "store_history": True,
+                                                      "user_expressions": {}, "allow_stdin": False, "stop_on_error": True})
+        msg["header"]["username"] = "u" * (40 << 20)
+        self.kc.session.send(self.kc.shell_channel.socket, msg)
+        msg_id = msg["header"]["msg_id"]
+        reply = shell_reply(self.kc, msg_id)
+        self.assertEqual(reply["content"]["status"], "error", reply["content"])
+        self.assertEqual(reply["content"]["ename"], "BadRequest")
+        self.assertIn("header is 40.0 MiB", reply["content"]["evalue"])
+        states = [m["content"]["execution_state"] for m in collect(self.kc, msg_id) if m["msg_type"] == "status"]
+        self.assertEqual(states, ["busy", "idle"])
+        grew = (vm_kib(pid, "VmHWM") - before) / 1024
+        self.assertLess(grew, 160, f"the kernel's peak RSS grew by {grew:.0f} MB for a 40 MB header")
+        self.assertEqual(self.value("x"), ["5"], "the refused cell ran")
+
+
 class KernelTempLeftBehind(unittest.TestCase):
     """Problem 8: the fallback directory (a refused cache's stand-in) was
     left in /tmp after the kernel stopped. It is made only when needed,
