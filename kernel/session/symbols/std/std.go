@@ -75,6 +75,9 @@ func mapTypes() map[reflect.Value][]reflect.Type {
 	for _, f := range []any{fmt.Scan, fmt.Scanf, fmt.Scanln} {
 		m[reflect.ValueOf(f)] = scanning
 	}
+	for w, composed := range composedMapTypes() {
+		m[w] = composed
+	}
 	return m
 }
 
