@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"go/build"
 	"os"
-	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -90,21 +89,14 @@ func (o *orderedOutput) String() string {
 	return o.b.String()
 }
 
-// tickNote matches the lines tick itself writes about what it did for the
-// cell (on stderr, an import it added; on stdout, where a stream stands
-// for the progress display, a module it compiled): notes of the notebook,
-// not output of the program.
-var tickNote = regexp.MustCompile(`(?m)^(tick: .*|imported \S+ \S+: compiled .*)\n`)
-
-// Stream, Publish, Update and Clear make it a session.Sink: displays are
-// not output a terminal would show, so they are left out, and so are
-// tick's notes.
-func (o *orderedOutput) Stream(_, text string) {
-	_, _ = o.Write([]byte(tickNote.ReplaceAllString(text, "")))
-}
-func (*orderedOutput) Publish(display.Data) {}
-func (*orderedOutput) Update(display.Data)  {}
-func (*orderedOutput) Clear(bool)           {}
+// Stream, Publish, Update and Clear make it a session.Sink: a cell's
+// streams are the program's output, every byte of it compared with go
+// run's; displays (tick's notes, such as how an import was served) are
+// not output a terminal would show, so they are left out.
+func (o *orderedOutput) Stream(_, text string) { _, _ = o.Write([]byte(text)) }
+func (*orderedOutput) Publish(display.Data)    {}
+func (*orderedOutput) Update(display.Data)     {}
+func (*orderedOutput) Clear(bool)              {}
 
 // runTick pastes the program, as it is, into the first cell of a fresh
 // production session (kernel/app: the engine with the magics), in a

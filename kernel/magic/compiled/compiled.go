@@ -359,16 +359,14 @@ func (p *buildProgress) show(line string) {
 	p.sink.Update(d)
 }
 
-// done leaves summary: in place of the progress line when one was shown,
-// else as a line of output.
+// done leaves summary in place of the progress line, or as a display of
+// its own when none was shown: never on the cell's stdout stream, which
+// is the program's output (a pasted program prints exactly what go run
+// prints; the note of how an import was served is the notebook's).
 func (p *buildProgress) done(summary string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.id != "" {
-		p.show(summary)
-		return
-	}
-	p.sink.Stream("stdout", summary+"\n")
+	p.show(summary)
 }
 
 // clear blanks the progress line (an error follows, or a summary of its own).
