@@ -56,6 +56,7 @@ func TestYaegiCorpus(t *testing.T) {
 		}
 		runnable = append(runnable, p)
 	}
+	warmCompiled(t, runnable)
 	start := time.Now()
 	slots := make(chan struct{}, runtime.NumCPU())
 	var tick, yaegi map[string]outcome
