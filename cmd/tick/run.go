@@ -112,7 +112,7 @@ func runNotebook(args []string, stdout, stderr io.Writer) int {
 	}
 	// Cells run in an engine process, as in the kernel: a fatal error in
 	// one ends that cell with the error and a fresh engine runs the next.
-	sess, closeSession, err := newRunner(engineFlags{args: []string{f.in}, background: true}, stderr)
+	sess, closeSession, err := newRunner(engineFlags{background: true}, stderr) // os.Args of cells: ["main"], as in the kernel
 	if err != nil {
 		fmt.Fprintf(stderr, "tick run: starting the Go session: %v\n", err)
 		return runFailed

@@ -67,7 +67,7 @@ func warm(w io.Writer) error {
 		if err != nil {
 			return fmt.Errorf("warm: %s: %w", name, err)
 		}
-		sess, err := app.New(session.Options{Args: []string{name}, Background: io.Discard})
+		sess, err := app.New(session.Options{Background: io.Discard})
 		if err != nil {
 			return fmt.Errorf("warm: starting the Go session: %w", err)
 		}

@@ -37,6 +37,9 @@ func (s *Session) runParsed(c cell.Cell, generated func(*cell.Parsed) []ast.Node
 		return Result{Err: diagnose.CompileError(c, err)}
 	}
 	s.vm.funcs.add(pc) // names for runaway recursion (depth.go)
+	if declaresMain(pc) {
+		s.cmd.reset() // a program run again defines its flags again (args.go)
+	}
 	added := s.ins.addImports(pc, s.emit)
 	if leavesNothing(pc) { // its files go when it ran without an error (retention.go)
 		defer func() {

@@ -36,7 +36,9 @@ import (
 
 // Options configure a Session. The zero value is ready to use.
 type Options struct {
-	// Args is os.Args as user code sees it; nil means ["tick"].
+	// Args is os.Args as cell code sees it, and what flag.Parse parses;
+	// nil means ["main"], the command line of a program `go run` started
+	// without arguments (args.go).
 	Args []string
 	// Symbols are extra yaegi symbol tables ("path/name" → exported
 	// names) for packages cells may import, in addition to the standard
@@ -92,6 +94,7 @@ type Session struct {
 
 	ins *inspector // completion and inspection (assist.go)
 
+	cmd        *cmdLine      // os.Args and flag.CommandLine of cell code (args.go)
 	ct         *bridge.Types // the struct types cells declared, for fmt and json (package bridge)
 	ctImported bool          // the cell-types package is imported (bridges.go)
 }
@@ -107,15 +110,12 @@ func New(opts Options) (*Session, error) {
 		GoPanic: s.goroutinePanic,
 		Print:   func(text string) { s.emit("stderr", text) },
 	})
-	args := opts.Args
-	if args == nil {
-		args = []string{"tick"}
-	}
+	s.cmd = newCmdLine(opts.Args, s.io.Writer("stderr"))
 	ip := interp.New(interp.Options{
 		Stdin:        s.io.Stdin(),
 		Stdout:       s.io.Writer("stdout"),
 		Stderr:       s.io.Writer("stderr"),
-		Args:         args,
+		Args:         s.cmd.args,
 		Unrestricted: true,
 		GoPath:       opts.GoPath,
 	})
@@ -135,6 +135,11 @@ func New(opts Options) (*Session, error) {
 		return nil, fmt.Errorf("session: loading symbols: %w", err)
 	}
 	if err := s.vm.ip.Use(s.ct.FmtSymbols(s.io.Writer("stdout"))); err != nil {
+		return nil, fmt.Errorf("session: loading symbols: %w", err)
+	}
+	// after every table with "fmt/fmt" (which makes yaegi bind os.Args
+	// and flag.CommandLine again)
+	if err := s.vm.ip.Use(s.cmd.symbols()); err != nil {
 		return nil, fmt.Errorf("session: loading symbols: %w", err)
 	}
 	if err := s.vm.ip.Use(interp.Exports{rtPath + "/rt": stdgo.Helpers(), "iter/iter": {}}); err != nil {

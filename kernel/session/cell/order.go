@@ -24,8 +24,8 @@ type item struct {
 // imports first, one package a piece; then every declaration and statement after the ones that
 // define the names it uses (so `n := 0` then `func inc() { n++ }` and
 // `x := f()` then `func f() int` both work), statements keeping their
-// order. When the dependencies form a cycle, the remaining items keep
-// source order. Consecutive declarations become one file (yaegi resolves
+// order. Items that depend on one another in a cycle keep their source
+// order, together. Consecutive declarations become one file (yaegi resolves
 // forward references within a file); consecutive statements one block.
 func (pc *Parsed) Pieces() []Piece {
 	var imports []ast.Decl
@@ -81,6 +81,12 @@ func (pc *Parsed) file(decls []ast.Decl) *ast.File {
 
 // sortItems orders items topologically (a definer before its users;
 // statements in source order), picking the earliest ready item each time.
+// Items that depend on each other in a cycle (interface types that refer
+// to one another, mutually recursive functions) keep their source order,
+// together: the interpreter resolves such a group in the order a file
+// gives it (yaegi corpus interface49 failed with "undefined:
+// FileDescriptor" when the cycle was broken at its first item and the
+// rest sorted).
 func sortItems(items []item) {
 	n := len(items)
 	before := make([][]bool, n) // before[i][j]: i must run before j
@@ -106,37 +112,91 @@ func sortItems(items []item) {
 			}
 		}
 	}
-	done := make([]bool, n)
-	var order []item
+	comp, ncomp := components(before)
+	// the components form a DAG: waiting[c] counts the edges into c
+	// from components not yet run; the ready component with the
+	// earliest item goes next, its items in source order
+	waiting := make([]int, ncomp)
+	for i := range before {
+		for j, b := range before[i] {
+			if b && comp[i] != comp[j] {
+				waiting[comp[j]]++
+			}
+		}
+	}
+	done := make([]bool, ncomp)
+	order := make([]item, 0, n)
 	for len(order) < n {
 		pick := -1
 		for j := 0; j < n && pick < 0; j++ {
-			if done[j] {
-				continue
-			}
-			ready := true
-			for i := 0; i < n; i++ {
-				if !done[i] && before[i][j] {
-					ready = false
-					break
-				}
-			}
-			if ready {
-				pick = j
-			}
-		}
-		if pick < 0 { // a cycle: the first remaining item, in source order
-			for j := 0; j < n; j++ {
-				if !done[j] {
-					pick = j
-					break
-				}
+			if c := comp[j]; !done[c] && waiting[c] == 0 {
+				pick = c
 			}
 		}
 		done[pick] = true
-		order = append(order, items[pick])
+		for j := 0; j < n; j++ {
+			if comp[j] != pick {
+				continue
+			}
+			order = append(order, items[j])
+			for k, b := range before[j] {
+				if b && comp[k] != pick {
+					waiting[comp[k]]--
+				}
+			}
+		}
 	}
 	copy(items, order)
+}
+
+// components numbers the strongly connected components of the graph
+// edge[i][j] (Tarjan's algorithm): comp[i] is i's component.
+func components(edge [][]bool) (comp []int, count int) {
+	n := len(edge)
+	comp = make([]int, n)
+	index, low := make([]int, n), make([]int, n)
+	onStack := make([]bool, n)
+	for i := range index {
+		index[i] = -1
+	}
+	var stack []int
+	next := 0
+	var visit func(v int)
+	visit = func(v int) {
+		index[v], low[v] = next, next
+		next++
+		stack = append(stack, v)
+		onStack[v] = true
+		for w := 0; w < n; w++ {
+			if !edge[v][w] {
+				continue
+			}
+			if index[w] < 0 {
+				visit(w)
+				low[v] = min(low[v], low[w])
+			} else if onStack[w] {
+				low[v] = min(low[v], index[w])
+			}
+		}
+		if low[v] == index[v] {
+			for {
+				w := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				onStack[w] = false
+				comp[w] = count
+				if w == v {
+					break
+				}
+			}
+			count++
+		}
+	}
+	for v := 0; v < n; v++ {
+		if index[v] < 0 {
+			visit(v)
+		}
+	}
+	return comp, count
 }
 
 func declDefs(d ast.Decl) map[string]bool {

@@ -262,3 +262,42 @@ func TestPiecesImportOnePackageEach(t *testing.T) {
 		t.Errorf("imports %s", got)
 	}
 }
+
+// Declarations that refer to one another in a cycle keep their source
+// order, together, after what they use and before what uses them: yaegi
+// resolves interface types that refer to one another in the order of the
+// file (yaegi corpus interface49: "undefined: FileDescriptor" when the
+// cycle was broken at its first item and the rest sorted).
+func TestPiecesKeepCyclesInSourceOrder(t *testing.T) {
+	code := `x := 1
+type A interface{ F() B }
+type B interface{ G() C }
+type C interface{ A; H(D) }
+type D interface{ C }
+var y = x
+type E interface{ A }
+`
+	pc, err := Parse(token.NewFileSet(), Cell{N: 1, Code: code})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, p := range pc.Pieces() {
+		if p.File == nil {
+			for _, st := range p.Stmts {
+				for name := range stmtDefs(st) {
+					names = append(names, name)
+				}
+			}
+			continue
+		}
+		for _, d := range p.File.Decls {
+			for name := range declDefs(d) {
+				names = append(names, name)
+			}
+		}
+	}
+	if got, want := strings.Join(names, " "), "A B C D E x y"; got != want {
+		t.Errorf("order %q, want %q", got, want)
+	}
+}

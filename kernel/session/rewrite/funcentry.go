@@ -6,15 +6,23 @@ import "go/ast"
 // with `ᐩrt.Enter(); defer ᐩrt.Leave()`: the function's interrupt
 // checkpoint and its count of the call depth, so runaway recursion ends
 // the cell with an error instead of overflowing the Go stack.
+//
+// Parameters without names are named _: the interpreter stores a deferred
+// call of a native function (ᐩrt.Leave) in the frame slot of a function's
+// first unnamed parameter, so `func use(interface{}) {...}` called with a
+// map panicked with "reflect.Set: value of type map[string]interface {} is
+// not assignable to type func()" (yaegi corpus fun12).
 func funcEntry(u *Unit) {
 	u.inspect(func(n ast.Node) bool {
 		switch x := n.(type) {
 		case *ast.FuncDecl:
 			if x.Body != nil {
+				nameParams(x.Type)
 				prepend(x.Body, x.Body.Lbrace, entry()...)
 			}
 		case *ast.FuncLit:
 			if !u.generated[x] {
+				nameParams(x.Type)
 				u.prependAfterGuard(x.Body, entry()...)
 			}
 		}
@@ -49,4 +57,17 @@ func (u *Unit) isGuard(st ast.Stmt) bool {
 
 func entry() []ast.Stmt {
 	return []ast.Stmt{&ast.ExprStmt{X: rtCall("Enter")}, &ast.DeferStmt{Call: rtCall("Leave")}}
+}
+
+// nameParams names the parameters of a function type that has unnamed
+// ones (then all are) _.
+func nameParams(ft *ast.FuncType) {
+	if ft.Params == nil {
+		return
+	}
+	for _, f := range ft.Params.List {
+		if len(f.Names) == 0 {
+			f.Names = []*ast.Ident{{NamePos: f.Type.Pos(), Name: "_"}}
+		}
+	}
 }

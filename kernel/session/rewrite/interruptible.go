@@ -91,10 +91,10 @@ func (u *Unit) interruptibleStmt(st ast.Stmt) []ast.Stmt {
 			return []ast.Stmt{u.op(&ast.ExprStmt{X: rtCall("Recv", r.X)}, st.Pos())}
 		}
 	case *ast.SendStmt:
-		send := u.op(&ast.ExprStmt{X: rtCall("Send", x.Chan, x.Value)}, st.Pos())
 		if !isConstant(x.Value) {
-			return []ast.Stmt{send}
+			return []ast.Stmt{u.send(x)}
 		}
+		send := u.op(&ast.ExprStmt{X: rtCall("Send", x.Chan, x.Value)}, st.Pos())
 		return []ast.Stmt{u.typeCheckedSend(x), send}
 	case *ast.AssignStmt:
 		if len(x.Rhs) != 1 || len(x.Lhs) > 2 || recv(x.Rhs[0]) == nil {
@@ -118,6 +118,77 @@ func (u *Unit) interruptibleStmt(st ast.Stmt) []ast.Stmt {
 		}
 	}
 	return nil
+}
+
+// send rewrites `c <- v` as `if !ᐩrt.Send(c, v) { c <- v }`: ᐩrt.Send
+// returns false, having sent nothing, when the value is the interpreter's
+// representation of a cell type and the channel's element type a native
+// interface (`chan json.Marshaler`): only the interpreter can make the
+// interface value, so it sends (yaegi corpus issue-1010 panicked "cannot
+// send a value of type struct { Xn int } on a chan json.Marshaler"). That
+// send does not end at an interrupt; the second interrupt abandons it. c
+// and v are evaluated once: into temporaries, in a block, unless reading
+// them again has no effect (names, fields, literals).
+func (u *Unit) send(x *ast.SendStmt) ast.Stmt {
+	pos := x.Pos()
+	c, v := x.Chan, x.Value
+	var list []ast.Stmt
+	for _, e := range []*ast.Expr{&c, &v} {
+		if pure(*e) {
+			continue
+		}
+		name := u.fresh("s")
+		def := &ast.AssignStmt{Lhs: []ast.Expr{ident(name)}, Tok: token.DEFINE, Rhs: []ast.Expr{*e}}
+		SetPos(def, (*e).Pos())
+		u.generate(def)
+		list = append(list, def)
+		*e = &ast.Ident{NamePos: (*e).Pos(), Name: name}
+	}
+	native := rtCall("Send", c, v)
+	SetPos(native, pos)
+	fallback := &ast.SendStmt{Chan: cloneExpr(c, c.Pos()), Arrow: x.Arrow, Value: cloneExpr(v, v.Pos())}
+	u.generate(fallback)
+	st := &ast.IfStmt{If: pos, Cond: &ast.UnaryExpr{OpPos: pos, Op: token.NOT, X: native},
+		Body: &ast.BlockStmt{Lbrace: pos, List: []ast.Stmt{fallback}, Rbrace: pos}}
+	u.generate(st)
+	if list == nil {
+		return st
+	}
+	b := &ast.BlockStmt{Lbrace: pos, List: append(list, st), Rbrace: x.End()}
+	u.generate(b)
+	return b
+}
+
+// pure reports whether evaluating e again has no effect and gives the same
+// value: names, literals, fields, indexes and operators of those.
+func pure(e ast.Expr) bool {
+	switch x := e.(type) {
+	case *ast.Ident, *ast.BasicLit:
+		return true
+	case *ast.ParenExpr:
+		return pure(x.X)
+	case *ast.SelectorExpr:
+		return pure(x.X)
+	case *ast.StarExpr:
+		return pure(x.X)
+	case *ast.IndexExpr:
+		return pure(x.X) && pure(x.Index)
+	case *ast.UnaryExpr:
+		return x.Op != token.ARROW && pure(x.X)
+	case *ast.BinaryExpr:
+		return pure(x.X) && pure(x.Y)
+	case *ast.CompositeLit:
+		for _, el := range x.Elts {
+			if kv, ok := el.(*ast.KeyValueExpr); ok {
+				el = kv.Value
+			}
+			if !pure(el) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // typeCheckedSend returns `if *ᐩrt.Never { c <- v }` for the send of a

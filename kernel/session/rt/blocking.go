@@ -403,10 +403,14 @@ func (r *Runtime) recvInto(c, p any) bool {
 // sendOp is ᐩrt.Send: `c <- v` as a statement. v arrives as an interface
 // value: nil stands for the element type's zero value, and an untyped
 // constant (an int or float64 to the interpreter) is converted to a
-// numeric element type as Go's assignment would.
-func (r *Runtime) sendOp(c, v any) {
+// numeric element type as Go's assignment would. It returns false, having
+// sent nothing, when the element type is an interface v does not
+// implement natively: v is then a value of a cell type (a struct the
+// interpreter made, its methods the interpreter's), and the cell's own
+// send (pass interruptible) converts it.
+func (r *Runtime) sendOp(c, v any) bool {
 	if fastSend(c, v) {
-		return
+		return true
 	}
 	cv := reflect.ValueOf(c)
 	if cv.Kind() != reflect.Chan {
@@ -423,12 +427,15 @@ func (r *Runtime) sendOp(c, v any) {
 			panic(fmt.Sprintf("cannot use %v (a %s) as %s value in send (truncated)", x, x.Type(), et))
 		}
 		x = x.Convert(et)
+	case et.Kind() == reflect.Interface:
+		return false
 	default:
 		panic(fmt.Sprintf("cannot send a value of type %s on a %s", x.Type(), cv.Type()))
 	}
 	if cv.IsNil() || !cv.TrySend(x) {
 		r.chanOp(reflect.SelectSend, cv, x)
 	}
+	return true
 }
 
 // truncates reports whether converting the float x to the integer type et
