@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/tick-kernel/tick/internal/privdir"
 )
@@ -99,6 +100,9 @@ type loader struct {
 	warm    sync.Once
 	writing sync.Mutex  // one cache writer at a time
 	pending atomic.Bool // a cache write is asked for
+	// background counts the goroutines loading packages, writing the
+	// cache or refreshing a model (WaitIdle).
+	background atomic.Int32
 }
 
 var (
@@ -150,6 +154,31 @@ func recoverTo[T any](a *Assistant, res *T) {
 	}
 }
 
+// RefreshInBackground refreshes the model (Refresh) on a goroutine of
+// its own that WaitIdle waits for.
+func (a *Assistant) RefreshInBackground() {
+	a.background.Add(1)
+	go func() {
+		defer a.background.Add(-1)
+		a.Refresh()
+	}()
+}
+
+// WaitIdle waits until no package load, cache write or refresh of the
+// assistant's runs in the background, at most max, polling stop (an
+// interrupt), and returns how long it waited. A timing magic calls it
+// before it measures: type-checking a package from source takes seconds
+// of CPU and allocates millions of objects, which a measurement beside it
+// would count as its own (the first %timeit after a kernel started read
+// 750 allocations per call of a statement that makes one).
+func (a *Assistant) WaitIdle(max time.Duration, stop func() bool) time.Duration {
+	t0 := time.Now()
+	for a.background.Load() > 0 && time.Since(t0) < max && (stop == nil || !stop()) {
+		time.Sleep(2 * time.Millisecond)
+	}
+	return time.Since(t0)
+}
+
 // Failure is the last panic a request recovered from ("" when none).
 func (a *Assistant) Failure() string {
 	s, _ := a.failure.Load().(string)
@@ -168,7 +197,9 @@ var warmPackages = []string{"strings", "strconv", "errors", "math", "sort", "tim
 // call in a process does anything.
 func (a *Assistant) Warm() {
 	a.warm.Do(func() {
+		a.background.Add(1)
 		go func() {
+			defer a.background.Add(-1)
 			for _, p := range warmPackages {
 				a.imp.Import(p)
 			}

@@ -78,7 +78,9 @@ func (a *loader) writeSoon() {
 	if a.imp.cache == "" || !a.pending.CompareAndSwap(false, true) {
 		return
 	}
+	a.background.Add(1)
 	go func() {
+		defer a.background.Add(-1)
 		time.Sleep(200 * time.Millisecond) // let a package's dependencies finish too
 		a.writeCache()
 	}()

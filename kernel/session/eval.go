@@ -6,6 +6,7 @@ import (
 	"reflect"
 	goruntime "runtime"
 	"strings"
+	"time"
 
 	"github.com/traefik/yaegi/interp"
 
@@ -135,6 +136,11 @@ type Timed struct {
 	Interpreted []string
 }
 
+// quietWait bounds how long CompileTimed waits for the assistant's
+// background work (loading packages at a kernel's start takes a few
+// seconds of CPU, more on a busy machine).
+const quietWait = 20 * time.Second
+
 // CompileTimed compiles stmt for timing, once and in the session's scope:
 // an interpreted func(n int) that runs setup once and then stmt n times
 // (rewrite.TimedLoop), the same around an empty statement (the floor),
@@ -143,6 +149,9 @@ type Timed struct {
 // whatever the statement: a magic needs nothing else of the engine to
 // time it.
 func (e *Evaluator) CompileTimed(setup, stmt string) (Timed, error) {
+	// The measurement that follows would share the CPUs and the heap with
+	// the assistant's background type-checking (assist.WaitIdle).
+	e.s.ins.asst.WaitIdle(quietWait, e.Interrupted)
 	var names []string
 	loop, err := e.compileLoop(setup, stmt, &names)
 	if err != nil {

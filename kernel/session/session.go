@@ -276,7 +276,7 @@ func (s *Session) end(out *stdio.Cell) {
 	s.mu.Unlock()
 	s.vm.end()
 	s.rt.ClearStop()
-	go s.ins.asst.Refresh() // the assistant's model of the cells, before the next request (assist.go)
+	s.ins.asst.RefreshInBackground() // the assistant's model of the cells, before the next request (assist.go)
 }
 
 // emit routes stream text to the running cell, or to the background.
