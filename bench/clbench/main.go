@@ -30,6 +30,7 @@ var (
 	suite      = flag.Bool("suite", false, "run the throughput suite (elementwise, sum, matmul, copies) instead")
 	hostName   = flag.String("host", "CPU", "the host side of -suite's copies")
 	listDevs   = flag.Bool("list", false, "list the OpenCL devices (CL:N, kind, name) and exit")
+	matmulN    = flag.Int("matmul", 1024, "-suite's matmul size")
 )
 
 func tenKernels(in ...*tensor.Tensor) *tensor.Tensor {
@@ -47,7 +48,7 @@ func main() {
 		return
 	}
 	if *suite {
-		must(runSuite(*devName, *hostName, *samples))
+		must(runSuite(*devName, *hostName, *samples, *matmulN))
 		return
 	}
 	if err := tensor.SetDefaultDevice(*devName); err != nil {

@@ -26,12 +26,9 @@ type work struct {
 	bytes  float64 // per call: the bytes read and written, or copied
 }
 
-const (
-	n16M = 1 << 24
-	nMM  = 1024
-)
+const n16M = 1 << 24
 
-func suiteWork(host string) []work {
+func suiteWork(host string, nMM int) []work {
 	on := func(dev string, ts ...*tensor.Tensor) []*tensor.Tensor {
 		for i, t := range ts {
 			ts[i] = t.To(dev).Realize()
@@ -47,12 +44,12 @@ func suiteWork(host string) []work {
 			inputs: func(dev string) []*tensor.Tensor { return on(dev, tensor.RandSeed(2, n16M)) },
 			fn:     func(a ...*tensor.Tensor) *tensor.Tensor { return a[0].Sum().Realize() },
 			bytes:  4 * n16M},
-		{name: "matmul 1024×1024", calls: 2,
+		{name: fmt.Sprintf("matmul %d×%d", nMM, nMM), calls: 2,
 			inputs: func(dev string) []*tensor.Tensor {
 				return on(dev, tensor.RandSeed(3, nMM, nMM), tensor.RandSeed(4, nMM, nMM))
 			},
 			fn:    func(a ...*tensor.Tensor) *tensor.Tensor { return a[0].Matmul(a[1]).Realize() },
-			flops: 2 * nMM * nMM * nMM},
+			flops: 2 * float64(nMM) * float64(nMM) * float64(nMM)},
 		{name: "copy " + host + "→device 64 MiB", calls: 3,
 			inputs: func(string) []*tensor.Tensor { return on(host, tensor.RandSeed(5, n16M)) },
 			bytes:  4 * n16M},
@@ -63,13 +60,13 @@ func suiteWork(host string) []work {
 }
 
 // runSuite times each line of the suite on dev, samples times.
-func runSuite(dev, host string, samples int) error {
+func runSuite(dev, host string, samples, nMM int) error {
 	info, err := tensor.DescribeDevice(dev)
 	if err != nil {
 		return err
 	}
 	fmt.Printf("#device\t%s\n", info)
-	for i, w := range suiteWork(host) {
+	for i, w := range suiteWork(host, nMM) {
 		in := w.inputs(dev)
 		fn := w.fn
 		switch i {
