@@ -473,6 +473,59 @@ class BigHeader(Started):
         self.assertEqual(self.value("x"), ["5"], "the refused cell ran")
 
 
+class SlowSubscribers(Started):
+    """Problem 8: a 300 x 1 MB print with a slow second subscriber peaked at
+    2.26 GB of RSS (the iopub queue is promised 64 MiB); after that, a
+    subscriber reading 2 messages a second set everyone's pace (303 s for
+    what took 11 s). With one subscriber that never reads and one that reads
+    slowly, the notebook's client gets every byte and the idle, the kernel's
+    memory stays bounded, and the slow reader does not set the pace."""
+
+    N = 200
+
+    def test_a_fast_print_with_slow_and_stalled_subscribers(self):
+        import threading
+        import zmq
+        ci = self.km.get_connection_info()
+        ctx = zmq.Context()
+        self.addCleanup(ctx.destroy, linger=0)
+        addr = f"tcp://{ci['ip']}:{ci['iopub_port']}"
+        stalled, slow = ctx.socket(zmq.SUB), ctx.socket(zmq.SUB)
+        for s in (stalled, slow):
+            s.setsockopt(zmq.RCVBUF, 4096)
+            s.setsockopt(zmq.RCVHWM, 1)
+            s.setsockopt(zmq.SUBSCRIBE, b"")
+            s.connect(addr)
+        got = [0]
+        stop = threading.Event()
+        self.addCleanup(stop.set)
+
+        def read_slowly():
+            while not stop.is_set():
+                try:
+                    slow.recv_multipart(flags=zmq.NOBLOCK)
+                    got[0] += 1
+                except zmq.Again:
+                    pass
+                time.sleep(0.5)
+        threading.Thread(target=read_slowly, daemon=True).start()
+        time.sleep(1)  # both subscribed
+        pid = self.pid()
+        before = vm_kib(pid, "VmRSS")
+        reply, outs = run(self.kc, f'import ("fmt"; "strings")\nfor i := 0; i < {self.N}; i++ {{ fmt.Println(strings.Repeat("x", 1<<20)) }}',
+                          timeout=600)
+        slow_had = got[0]
+        self.assertEqual(reply["content"]["status"], "ok", reply["content"])
+        printed = sum(len(m["content"]["text"]) for m in outs if m["msg_type"] == "stream" and m["content"]["name"] == "stdout")
+        self.assertEqual(printed, self.N * ((1 << 20) + 1), "the reading client lost output")
+        grew = (vm_kib(pid, "VmHWM") - before) / 1024
+        self.assertLess(grew, 512, f"the kernel's peak RSS grew by {grew:.0f} MB")
+        # Counts, not times: at the slow reader's pace the cell would end
+        # with the slow reader a few messages behind the other.
+        self.assertLess(slow_had, self.N // 2, f"the slow subscriber had {slow_had} messages when the cell ended: it set the pace")
+        self.assertEqual(self.value("1+1"), ["2"])
+
+
 class KernelTempLeftBehind(unittest.TestCase):
     """Problem 8: the fallback directory (a refused cache's stand-in) was
     left in /tmp after the kernel stopped. It is made only when needed,
