@@ -89,7 +89,9 @@ func TestProfThroughSession(t *testing.T) {
 	if !strings.Contains(strings.Join(strings.Fields(text), " "), "over 5 runs of the same calls: host work hidden") || len(sum.HiddenRuns) != 5 {
 		t.Errorf("the overlap's spread over 5 runs is not shown (%v):\n%s", sum.HiddenRuns, text)
 	}
-	if sum.Kernels != 6*7 || sum.JIT["replay"] != 4 || len(sum.Table) < 2 {
+	// 6 calls of the same kernels: 7 a call, or more where the device
+	// splits the sum (lane partials, then their fold).
+	if sum.Kernels%6 != 0 || sum.Kernels < 6*7 || sum.JIT["replay"] != 4 || len(sum.Table) < 2 {
 		t.Errorf("summary: %d kernels, JIT %v, %d table rows\n%s", sum.Kernels, sum.JIT, len(sum.Table), text)
 	}
 	// The metadata's raw events and the trace file are the same valid
