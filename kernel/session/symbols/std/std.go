@@ -12,17 +12,12 @@
 // cell that imports one gets it compiled on first use, through the session's
 // Importer (kernel/gocompile), like any package the tables lack.
 //
-// To build another package in, move it from Compiled to the list below and
-// run `go generate ./kernel/session/symbols/std`.
+// To build another package in, move it from Compiled to the list in
+// gen.go and run `go generate ./kernel/session/symbols/std` (it runs yaegi
+// extract for each package, GOMAXPROCS at a time).
 package std
 
-//go:generate go run github.com/traefik/yaegi/cmd/yaegi extract -name std bufio bytes cmp compress/bzip2 compress/flate compress/gzip compress/lzw compress/zlib container/heap container/list container/ring context
-//go:generate go run github.com/traefik/yaegi/cmd/yaegi extract -name std crypto crypto/aes crypto/cipher crypto/des crypto/dsa crypto/ed25519 crypto/hmac crypto/md5 crypto/rand crypto/rc4 crypto/sha1 crypto/sha256 crypto/sha512 crypto/subtle crypto/x509/pkix
-//go:generate go run github.com/traefik/yaegi/cmd/yaegi extract -name std database/sql/driver debug/dwarf encoding encoding/ascii85 encoding/asn1 encoding/base32 encoding/base64 encoding/binary encoding/csv encoding/gob encoding/hex encoding/json encoding/pem encoding/xml errors flag fmt
-//go:generate go run github.com/traefik/yaegi/cmd/yaegi extract -name std go/ast go/build go/build/constraint go/constant go/doc go/doc/comment go/format go/parser go/printer go/scanner go/token go/types go/version
-//go:generate go run github.com/traefik/yaegi/cmd/yaegi extract -name std hash hash/adler32 hash/crc32 hash/crc64 hash/fnv hash/maphash html image image/color image/color/palette image/draw image/gif image/jpeg image/png index/suffixarray io io/fs io/ioutil log log/slog
-//go:generate go run github.com/traefik/yaegi/cmd/yaegi extract -name std maps math math/big math/bits math/cmplx math/rand math/rand/v2 mime mime/quotedprintable net net/netip net/url os os/signal os/user path path/filepath reflect regexp regexp/syntax
-//go:generate go run github.com/traefik/yaegi/cmd/yaegi extract -name std runtime runtime/debug runtime/metrics runtime/pprof runtime/trace slices sort strconv strings sync sync/atomic testing testing/iotest testing/quick text/scanner text/tabwriter text/template text/template/parse time unicode unicode/utf16 unicode/utf8
+//go:generate go run gen.go
 
 import (
 	"encoding"
