@@ -1,21 +1,17 @@
 // Package viz draws a tensor plan (tensor.Plan: the lazy graph, the
 // kernels the scheduler makes of it, or a JIT's captured kernels) as an
-// SVG graph, laid out by Graphviz (github.com/goccy/go-graphviz, which
-// runs Graphviz compiled to WebAssembly: no binary to install), and as
-// HTML with each kernel's IR and generated source in collapsible
-// sections. The kernels are clusters: the nodes inside a cluster are fused
-// into that kernel; its label says why it is a kernel of its own.
+// SVG graph, laid out by tick itself (layout.go, svg.go: no Graphviz to
+// install or compile), and as HTML with each kernel's IR and generated
+// source in collapsible sections; DOT returns the Graphviz source too.
+// The kernels are clusters: the nodes inside a cluster are fused into that
+// kernel; its label says why it is a kernel of its own.
 package viz
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"html"
 	"strings"
-	"sync"
-
-	"github.com/goccy/go-graphviz"
 
 	"github.com/tick-kernel/tick/internal/units"
 	"github.com/tick-kernel/tick/runtime/tensor"
@@ -114,48 +110,19 @@ func wrap(s string, width int) string {
 	return strings.Join(append(lines, line), "\n")
 }
 
-// layout is one Graphviz instance for the process: creating it compiles
-// the WebAssembly module (milliseconds), rendering reuses it; renders are
-// serialized because an instance is not safe for concurrent use.
-var layout struct {
-	sync.Mutex
-	gv  *graphviz.Graphviz
-	err error
-}
-
-// SVG lays out p with Graphviz's dot and returns the SVG.
+// SVG lays p out (layout.go: kernels as boxes of their fused nodes, in
+// rows by depth) and returns it as SVG. The DOT source (DOT) is still
+// published beside it, for Graphviz users.
 func SVG(p *tensor.Plan) ([]byte, error) {
-	ctx := context.Background()
-	layout.Lock()
-	defer layout.Unlock()
-	if layout.gv == nil && layout.err == nil {
-		layout.gv, layout.err = graphviz.New(ctx)
-	}
-	if layout.err != nil {
-		return nil, fmt.Errorf("viz: starting Graphviz: %w", layout.err)
-	}
-	g, err := graphviz.ParseBytes([]byte(DOT(p)))
-	if err != nil {
-		return nil, fmt.Errorf("viz: parsing the graph: %w", err)
-	}
-	defer g.Close()
-	var buf bytes.Buffer
-	if err := layout.gv.Render(ctx, g, graphviz.SVG, &buf); err != nil {
-		return nil, fmt.Errorf("viz: laying out the graph: %w", err)
-	}
-	out := buf.Bytes()
-	if i := bytes.Index(out, []byte("<svg")); i > 0 { // drop the XML prolog and DOCTYPE: the SVG goes inline in HTML
-		out = out[i:]
-	}
-	return out, nil
+	return place(p).svg(), nil
 }
 
-// textWidth is the widest line Text writes: what Notebook 6 shows in an
+// textCols is the widest line Text writes: what Notebook 6 shows in an
 // output area without cutting or wrapping (the timing text's width).
-const textWidth = 100
+const textCols = 100
 
 // Text summarizes p for consoles: each kernel, what it fuses, why it is a
-// kernel and its estimated work, in lines of at most textWidth characters
+// kernel and its estimated work, in lines of at most textCols characters
 // (long items continue under themselves).
 func Text(p *tensor.Plan) string {
 	var b strings.Builder
@@ -184,13 +151,13 @@ func Text(p *tensor.Plan) string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
-// item writes s after first, wrapped at spaces to textWidth, its further
+// item writes s after first, wrapped at spaces to textCols, its further
 // lines after indent (a word longer than a line stays whole).
 func item(b *strings.Builder, first, indent, s string) {
-	lines := strings.Split(wrap(s, textWidth-len(first)), "\n")
+	lines := strings.Split(wrap(s, textCols-len(first)), "\n")
 	b.WriteString(first + lines[0] + "\n")
 	if len(lines) > 1 {
-		for _, l := range strings.Split(wrap(strings.Join(lines[1:], " "), textWidth-len(indent)), "\n") {
+		for _, l := range strings.Split(wrap(strings.Join(lines[1:], " "), textCols-len(indent)), "\n") {
 			b.WriteString(indent + l + "\n")
 		}
 	}

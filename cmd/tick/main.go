@@ -15,8 +15,6 @@ import (
 	"os"
 	"sort"
 	"time"
-
-	"github.com/tick-kernel/tick/internal/usercache"
 )
 
 // command is one subcommand.
@@ -60,15 +58,7 @@ func usage(w io.Writer) {
 var processStart = time.Now()
 
 func main() {
-	// Start-up caches (go-graphviz's) went to the user's cache directory;
-	// the program and its cells get the TMPDIR they were started with.
-	usercache.Restore()
-	if err := usercache.Problem(); err != nil {
-		fmt.Fprintf(os.Stderr, "tick: go-graphviz's cache: %v (it compiles into a private directory at each start)\n", err)
-	}
-	code := run(os.Args[1:], os.Stdout, os.Stderr)
-	usercache.RemovePrivate()
-	os.Exit(code)
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
 func run(args []string, stdout, stderr io.Writer) int {

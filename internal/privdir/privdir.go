@@ -1,6 +1,6 @@
 // Package privdir is the one way tick makes the directories it keeps
-// files in — caches (native kernels, compiled Go plugins and modules,
-// go-graphviz's compiled WebAssembly, the assistant's types) and temporary
+// files in — caches (native kernels, compiled Go plugins and modules, the
+// assistant's types) and temporary
 // directories — so that no other user of the machine can plant a file tick
 // would load, run or trust.
 //
@@ -104,7 +104,7 @@ func SetReporter(fn func(error)) {
 }
 
 // Report passes err to the reporter, once per message (Ensure reports its
-// refusals; usercache's, found at start-up, are reported by its caller).
+// refusals).
 func Report(err error) {
 	if err == nil {
 		return

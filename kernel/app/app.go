@@ -12,7 +12,6 @@ import (
 	"os"
 
 	"github.com/tick-kernel/tick/internal/privdir"
-	"github.com/tick-kernel/tick/internal/usercache"
 	"github.com/tick-kernel/tick/kernel/gocompile"
 	"github.com/tick-kernel/tick/kernel/magic"
 	"github.com/tick-kernel/tick/kernel/magic/compiled"
@@ -59,7 +58,6 @@ func New(opts session.Options) (*magic.Runner, error) {
 	// A cache directory refused (another user could write it) is said in
 	// the running cell, or the next one (internal/privdir).
 	privdir.SetReporter(func(err error) { fmt.Fprintf(engine.Stderr(), "tick: %v\n", err) })
-	privdir.Report(usercache.Problem())
 	tensor.SetWaitHook(func() error {
 		if engine.Interrupted() {
 			return errInterruptedWait
