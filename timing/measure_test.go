@@ -195,3 +195,47 @@ func TestMeasureErrors(t *testing.T) {
 		t.Errorf("cancelled: err %v", err)
 	}
 }
+
+// TestMemoryIgnoresAnotherGoroutine: a goroutine that allocates beside the
+// first memory batch (the code assistant type-checking an import did, in a
+// new kernel) is not charged to a statement that allocates nothing: the
+// heap's counts are the process's, so the smaller of two batches is kept.
+func TestMemoryIgnoresAnotherGoroutine(t *testing.T) {
+	w := newWorkload(10 * time.Microsecond)
+	target := w.target()
+	const loops = 50
+	bursts := 0
+	call := target.Call
+	target.Call = func(n int) error {
+		if n == loops && bursts == 0 { // the first batch at the sampled loops: the memory batch
+			bursts++
+			stop, done := make(chan struct{}), make(chan struct{})
+			go func() {
+				defer close(done)
+				var keep [][]byte
+				for i := 0; ; i++ {
+					select {
+					case <-stop:
+						return
+					default:
+					}
+					keep = append(keep[:i%64], make([]byte, 256))
+				}
+			}()
+			time.Sleep(5 * time.Millisecond)
+			close(stop)
+			<-done
+		}
+		return call(n)
+	}
+	r, err := Measure(context.Background(), target, Options{Clock: w.c, Loops: loops, Repeats: MinRepeats})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bursts != 1 {
+		t.Fatalf("the burst ran %d times", bursts)
+	}
+	if r.Memory.AllocsPerOp > 0.5 {
+		t.Errorf("%.1f allocations per call charged to a statement that makes none (another goroutine's)", r.Memory.AllocsPerOp)
+	}
+}
