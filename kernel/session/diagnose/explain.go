@@ -7,6 +7,7 @@ import (
 	"go/printer"
 	"go/token"
 	"path"
+	"reflect"
 	"regexp"
 	"slices"
 	"sort"
@@ -38,12 +39,18 @@ func (d *Diagnoser) explain(e *cell.Error, c cell.Cell) *cell.Error {
 	case e.Name == cell.Unsupported:
 		if m := nonFuncCall.FindStringSubmatch(e.Value); m != nil {
 			msg = d.explainNonFuncCall(c, m[1])
+		} else {
+			// the interpreter crashes on a missing method of a call's
+			// result (tensor.Arange(3).Frobnicate())
+			msg = d.explainSelector(c, "")
 		}
 	case e.Name == cell.CompileError:
-		if m := noArgsCall.FindStringSubmatch(e.Value); m != nil {
+		if m := undefinedSel.FindStringSubmatch(e.Value); m != nil {
+			msg = d.explainSelector(c, m[1])
+		} else if m := noArgsCall.FindStringSubmatch(e.Value); m != nil {
 			line, _ := strconv.Atoi(m[2])
 			col, _ := strconv.Atoi(m[3])
-			if name := callAt(c, line, col); name != "" {
+			if name := d.callAt(c, line, col); name != "" {
 				msg = m[1] + ": not enough arguments in call to " + name + " (Shift-Tab on it shows its signature)"
 			}
 		} else if m := missingSrc.FindStringSubmatch(e.Value); m != nil {
@@ -107,6 +114,9 @@ func (d *Diagnoser) explainMissingPackage(at, p string) string {
 			"(it would add a third to tick's build); it is compiled on first import when the kernel can build Go: the Go "+
 			"toolchain on PATH and a C compiler (docs/compiled-go.md)", at, p)
 	}
+	if msg := refusedStd(at, p); msg != "" {
+		return msg
+	}
 	msg := fmt.Sprintf("%s: cannot import %q: it is not in the standard library nor one of tick's packages", at, p)
 	module := strings.Contains(strings.SplitN(p, "/", 2)[0], ".")
 	near := cell.Nearest(p, paths)
@@ -120,40 +130,125 @@ func (d *Diagnoser) explainMissingPackage(at, p string) string {
 		msg += " A module (" + p + ") is imported when the kernel can build Go: it needs the Go toolchain on PATH and the module " +
 			"in the cache or reachable (%go get " + p + "; docs/compiled-go.md)"
 	} else {
+		if !strings.HasSuffix(msg, "?") {
+			msg += "."
+		}
 		msg += " The standard library, tick/runtime/tensor, tick/display, tick/timing and tick/profile can be imported"
 	}
 	return msg
 }
 
 // callAt returns the function expression of the call at line:col of c
-// (cell positions), printed, or "".
-func callAt(c cell.Cell, line, col int) string {
+// (cell positions), printed, or "". Calls chained on one another start at
+// the same position (tensor.FromSlice(...).Transpose()): of those, a call
+// of a package's function that has enough arguments is not the one, and
+// the innermost of the rest is named, its receiver's call shortened to
+// (...).
+func (d *Diagnoser) callAt(c cell.Cell, line, col int) string {
 	f, fset := parseCellLoosely(c)
 	if f == nil {
 		return ""
 	}
-	name := ""
+	var onLine, at []*ast.CallExpr
 	ast.Inspect(f, func(n ast.Node) bool {
-		call, ok := n.(*ast.CallExpr)
-		if !ok {
-			return true
-		}
-		p := fset.Position(call.Pos())
-		if p.Line-1 == line && p.Column == col || name == "" && p.Line-1 == line {
-			var b strings.Builder
-			if printer.Fprint(&b, fset, call.Fun) == nil {
-				name = b.String()
+		if call, ok := n.(*ast.CallExpr); ok {
+			if p := fset.Position(call.Pos()); p.Line-1 == line {
+				onLine = append(onLine, call)
+				if p.Column == col {
+					at = append(at, call)
+				}
 			}
 		}
 		return true
 	})
-	return name
+	var pick *ast.CallExpr
+	for _, call := range at {
+		if !d.enoughArgs(call) {
+			pick = call // the innermost such call wins: Inspect visits it last
+		}
+	}
+	switch {
+	case pick == nil && len(at) > 0:
+		pick = at[len(at)-1]
+	case pick == nil && len(onLine) > 0:
+		pick = onLine[0]
+	case pick == nil:
+		return ""
+	}
+	fun := pick.Fun
+	if sel, ok := fun.(*ast.SelectorExpr); ok {
+		if inner, ok := sel.X.(*ast.CallExpr); ok {
+			fun = &ast.SelectorExpr{X: &ast.CallExpr{Fun: inner.Fun, Args: []ast.Expr{&ast.Ident{Name: "..."}}}, Sel: sel.Sel}
+		}
+	}
+	var b strings.Builder
+	if printer.Fprint(&b, fset, fun) != nil {
+		return ""
+	}
+	return b.String()
+}
+
+// enoughArgs reports whether call is of a function of an imported package
+// (pkg.F) given at least as many arguments as F takes; false when it is not
+// known.
+func (d *Diagnoser) enoughArgs(call *ast.CallExpr) bool {
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	id, ok := sel.X.(*ast.Ident)
+	if !ok {
+		return false
+	}
+	fn, ok := d.scope.Symbols(id.Name)[sel.Sel.Name]
+	if !ok || fn.Kind() != reflect.Func {
+		return false
+	}
+	t := fn.Type()
+	need := t.NumIn()
+	if t.IsVariadic() {
+		need--
+	}
+	return len(call.Args) >= need || call.Ellipsis.IsValid()
 }
 
 // parseCellLoosely parses the statements of c inside a function, for
-// finding nodes by position (line numbers one more than the cell's).
+// finding nodes by position (line numbers one more than the cell's). The
+// cell's package clause and imports are blanked first (they cannot be in
+// a function), keeping every position.
 func parseCellLoosely(c cell.Cell) (*ast.File, *token.FileSet) {
 	fset := token.NewFileSet()
-	f, _ := parser.ParseFile(fset, "", "package p; func _() {\n"+c.Code+"\n}", parser.AllErrors)
+	f, _ := parser.ParseFile(fset, "", "package p; func _() {\n"+blankHeader(c.Code)+"\n}", parser.AllErrors)
 	return f, fset
+}
+
+// blankHeader returns code with its package clause and import
+// declarations replaced by spaces (newlines kept).
+func blankHeader(code string) string {
+	src, off := code, 0
+	if !strings.HasPrefix(strings.TrimSpace(code), "package ") {
+		src, off = "package p;"+code, len("package p;")
+	}
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "", src, parser.ImportsOnly)
+	if err != nil || f == nil {
+		return code
+	}
+	b := []byte(code)
+	blank := func(from, to token.Pos) {
+		for i := fset.Position(from).Offset - off; i < fset.Position(to).Offset-off && i < len(b); i++ {
+			if i >= 0 && b[i] != '\n' {
+				b[i] = ' '
+			}
+		}
+	}
+	if off == 0 {
+		blank(f.Package, f.Name.End())
+	}
+	for _, d := range f.Decls {
+		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.IMPORT {
+			blank(gd.Pos(), gd.End())
+		}
+	}
+	return string(b)
 }
