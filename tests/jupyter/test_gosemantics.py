@@ -154,6 +154,9 @@ class GoSemantics(KernelTestCase):
             ("step(x)", "step is a *tensor.JITFunc, not a function: call it with step.Call(...)"),
             ("x.Transpose()", "not enough arguments in call to x.Transpose"),
             ('import "strngs"', 'did you mean "strings"?'),
+            ("y := tensor.Arange(3).Realise()", "undefined method or field Realise of *tensor.Tensor (what tensor.Arange returns); did you mean Realize?"),
+            ("tensor.FromSlice([]float32{1, 2, 3, 4, 5, 6}, 2, 3).Transpose()", "not enough arguments in call to tensor.FromSlice(...).Transpose"),
+            ('import "unsafe"', "tick's interpreter does not provide package unsafe"),
         ]:
             with self.subTest(code=code):
                 reply, _ = run(self.kc, code)
