@@ -444,6 +444,23 @@ class GoFromAnywhere(KernelTestCase):
         self.assertEqual(stdout_of(self.ok('import ("fmt"; "math")\nfmt.Println(math.Sqrt(16))')), "4\n")
         self.assertEqual(stdout_of(self.ok('fmt.Println(math.Pi > 3)')), "true\n")
 
+    @unittest.skipIf(shutil.which("go") is None, "no go toolchain to compare with")
+    def test_6_pasted_program_with_flags(self):
+        # os.Args is a program's (["main"]), not the kernel's, and flag parses it;
+        # pasted twice, the program defines its flags again without "flag redefined"
+        program = ('package main\n\nimport (\n\t"flag"\n\t"fmt"\n\t"os"\n)\n\n'
+                   'var n = flag.Int("n", 2, "how many")\n\n'
+                   'func main() {\n\tflag.Parse()\n\tfmt.Println(len(os.Args), *n, flag.NArg(), flag.Args())\n}\n')
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "main.go"), "w") as f:
+                f.write(program)
+            want = subprocess.run(["go", "run", "main.go"], cwd=d, capture_output=True, text=True,
+                                  env=dict(os.environ, GO111MODULE="off"), timeout=300)
+        self.assertEqual(want.returncode, 0, want.stderr)
+        self.assertEqual(want.stdout, "1 2 0 []\n")
+        self.assertEqual(stdout_of(self.ok(program)), want.stdout)
+        self.assertEqual(stdout_of(self.ok(program)), want.stdout)
+
     def test_4_gonb_shell_and_script_cells(self):
         self.assertEqual(stdout_of(self.ok("!echo one \\\n  two")), "one two\n")
         self.assertEqual(stdout_of(self.ok('%%bash\nx=4\necho "x is $x"')), "x is 4\n")
