@@ -16,11 +16,12 @@ import (
 // kill) leaves it, and the next kernel of the same user removes it
 // (SweepKernelTemps), as the PID in its name is no longer running.
 
-// kernelTempName matches the directories KernelTemp names; the PID is the
-// first group. oldKernelTemp is what earlier versions made at start-up
-// (os.MkdirTemp: no PID).
+// kernelTempName matches the directories KernelTemp names and those
+// Private makes outside a kernel's directory (tick-graphviz-PID-N,
+// tick-kernels-PID-N); the PID is the first group. oldKernelTemp is what
+// earlier versions made at start-up (os.MkdirTemp: no PID).
 var (
-	kernelTempName = regexp.MustCompile(`^tick-kernel-([0-9]+)-[0-9a-f]{16}$`)
+	kernelTempName = regexp.MustCompile(`^tick-(?:kernel|kernels|graphviz)-([0-9]+)-[0-9a-f]+$`)
 	oldKernelTemp  = regexp.MustCompile(`^tick-kernel-[0-9]+$`)
 )
 
@@ -37,8 +38,9 @@ func KernelTemp(pid int) (string, error) {
 }
 
 // SweepKernelTemps removes the temporary directories of this user's
-// kernels that are no longer running (their PID names no process), and
-// empty ones of earlier versions; it returns how many it removed.
+// kernels and tick processes that are no longer running (their PID names
+// no process), and empty ones of earlier versions; it returns how many it
+// removed.
 // Directories of other users, and of a PID that is running (even when it
 // is another program now), are left alone.
 func SweepKernelTemps() int {

@@ -31,8 +31,11 @@ func TestSweepKernelTemps(t *testing.T) {
 		}
 		return p
 	}
-	gone := []string{name(dead.Process.Pid), filepath.Join(tmp, "tick-kernel-123456789")}
-	kept := []string{name(os.Getppid()), name(os.Getpid()), filepath.Join(tmp, "tick-kernel-987654321"), filepath.Join(tmp, "tick-kernels-x")}
+	deadPid := strconv.Itoa(dead.Process.Pid)
+	gone := []string{name(dead.Process.Pid), filepath.Join(tmp, "tick-kernel-123456789"),
+		filepath.Join(tmp, "tick-graphviz-"+deadPid+"-123"), filepath.Join(tmp, "tick-kernels-"+deadPid+"-456")}
+	kept := []string{name(os.Getppid()), name(os.Getpid()), filepath.Join(tmp, "tick-kernel-987654321"), filepath.Join(tmp, "tick-kernels-x"),
+		filepath.Join(tmp, "tick-graphviz-"+strconv.Itoa(os.Getppid())+"-1"), filepath.Join(tmp, "tick-graphviz-1234"), filepath.Join(tmp, "other-"+deadPid+"-1")}
 	for _, d := range append(append([]string{}, gone...), kept...) {
 		if err := os.MkdirAll(d, 0o700); err != nil {
 			t.Fatal(err)

@@ -136,15 +136,16 @@ func refused(err error) error {
 // Private makes a new private directory (mode 0700) for what could not go
 // to a cache: under the kernel's temporary directory when there is one
 // ($TICK_KERNEL_TMP: made on first use, checked as a cache is), else
-// under os.TempDir().
+// under os.TempDir(), named pattern + PID + "-" + a random part, so that a
+// kernel can remove it once this process is gone (SweepKernelTemps) when
+// the process was killed before it could.
 func Private(pattern string) (string, error) {
-	parent := ""
 	if d := os.Getenv(TempEnv); d != "" {
 		if err := Ensure(d); err == nil {
-			parent = d
+			return os.MkdirTemp(d, pattern)
 		}
 	}
-	return os.MkdirTemp(parent, pattern)
+	return os.MkdirTemp("", pattern+strconv.Itoa(os.Getpid())+"-*")
 }
 
 // Replace renames tmp to final, replacing what is at final: a file, or a

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -147,6 +148,10 @@ func TestPrivateUnderTheKernelsTemp(t *testing.T) {
 		t.Fatalf("with a kernel temp others can write: %s %v", p, err)
 	} else {
 		os.Remove(p)
+		// named after the process, for SweepKernelTemps
+		if !strings.HasPrefix(filepath.Base(p), "tick-x-"+strconv.Itoa(os.Getpid())+"-") {
+			t.Errorf("Private outside a kernel's directory made %s", p)
+		}
 	}
 }
 
