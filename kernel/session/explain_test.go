@@ -16,6 +16,8 @@ func TestErrorsPointTheRightWay(t *testing.T) {
 		{name: "misspelled_method_of_a_variable", code: "x.Realise()", err: "undefined method or field Realise of *tensor.Tensor (the type of x); did you mean Realize?"},
 		{name: "misspelled_std_method", code: "import \"strings\"\nvar sb strings.Builder\nsb.WriteStrin(\"x\")", err: "did you mean WriteString?"},
 		{name: "misspelled_field_of_a_cell_type", code: "type P struct{ Name string }\np := P{}\np.Nme", err: "undefined method or field Nme of the type of p; did you mean Name?"},
+		{name: "named_compiled_type_in_slices_sort", code: "import (\"slices\"; \"time\")\nds := []time.Duration{3, 1, 2}\nslices.Sort(ds)", err: "time.Duration is ordered in Go (its underlying type is), but tick's interpreter does not match"},
+		{name: "what_it_says_to_write_works", code: "import \"sort\"\nds := []time.Duration{3, 1, 2}\nsort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })\nfmt.Sprint(ds)", value: `"[1ns 2ns 3ns]"`},
 		{name: "unsafe_refused_saying_why", code: "import \"unsafe\"", err: "tick's interpreter does not provide package unsafe"},
 		{name: "os_exec_refused_saying_what_instead", code: "import \"os/exec\"", err: "Run a command with a ! line"},
 		{name: "newer_std_package", code: "import \"unique\"", err: "it is in Go's standard library, but not in tick's interpreter"},

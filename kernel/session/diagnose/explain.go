@@ -27,6 +27,10 @@ var (
 	nonFuncCall = regexp.MustCompile(`NumIn of non-func type (\S+?)"?\)`)
 	noArgsCall  = regexp.MustCompile(`^(cell\[\d+\]:(\d+):(\d+)): not enough arguments in call to $`)
 	missingSrc  = regexp.MustCompile(`^(cell\[\d+\]:\d+:\d+): import "([^"]+)" error: unable to find source related to`)
+	// a named type of a compiled package (time.Duration) given to tick's
+	// interpreted slices/maps/cmp/min/max: yaegi does not match its
+	// underlying type against the constraint's ~int64
+	nativeNotOrdered = regexp.MustCompile(`^(cell\[\d+\]:\d+:\d+): ((?:\w+\.)+\w+) does not implement main\.ᐩordered$`)
 )
 
 // explain returns e reworded when it is one of the errors above, or e.
@@ -45,7 +49,12 @@ func (d *Diagnoser) explain(e *cell.Error, c cell.Cell) *cell.Error {
 			msg = d.explainSelector(c, "")
 		}
 	case e.Name == cell.CompileError:
-		if m := undefinedSel.FindStringSubmatch(e.Value); m != nil {
+		if m := nativeNotOrdered.FindStringSubmatch(e.Value); m != nil {
+			msg = m[1] + ": " + m[2] + " is ordered in Go (its underlying type is), but tick's interpreter does not match a compiled " +
+				"package's named type against the ~int64-style constraint of its interpreted slices, maps, cmp, min and max. " +
+				"Sort with sort.Slice(x, func(i, j int) bool { return x[i] < x[j] }), compare with < and >, or convert the " +
+				"elements to their underlying type (int64(d)) first"
+		} else if m := undefinedSel.FindStringSubmatch(e.Value); m != nil {
 			msg = d.explainSelector(c, m[1])
 		} else if m := noArgsCall.FindStringSubmatch(e.Value); m != nil {
 			line, _ := strconv.Atoi(m[2])
