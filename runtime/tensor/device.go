@@ -49,10 +49,11 @@ type Dev struct {
 
 // launch is one kernel launch: a compiled program and its buffers.
 type launch struct {
-	k    *Kernel
-	prog device.Program
-	bufs []*Buffer
-	xfer *xferSpec // a transfer a JIT captured (bufs: destination, source), not a kernel
+	k      *Kernel
+	prog   device.Program
+	bufs   []*Buffer
+	xfer   *xferSpec // a transfer a JIT captured (bufs: destination, source), not a kernel
+	region string    // the Region it was scheduled in (region.go)
 }
 
 // xferSpec is a captured transfer: n bytes from byte off of the source.
@@ -598,7 +599,7 @@ func (d *Dev) run(w *work) (err error) {
 			if d.batch.LaunchBatch(w.progs, w.mems, w.dims, nil) {
 				if d.stamped != nil {
 					for i := range w.launches {
-						d.note(cmdNote{kind: cmdKernel, k: w.launches[i].k, enq: t0})
+						d.note(cmdNote{kind: cmdKernel, k: w.launches[i].k, region: w.launches[i].region, enq: t0})
 					}
 					return d.drainIfFull()
 				}
@@ -615,13 +616,13 @@ func (d *Dev) run(w *work) (err error) {
 			return fmt.Errorf("tensor: launching %s on %s: %w", l.k.Name, d.name, err)
 		}
 		if d.stamped != nil { // timed by the device's clock (stamps.go)
-			d.note(cmdNote{kind: cmdKernel, k: l.k, enq: t0})
+			d.note(cmdNote{kind: cmdKernel, k: l.k, region: l.region, enq: t0})
 			continue
 		}
 		el := time.Duration(max(monoNow(), t0) - t0)
 		counters.deviceNS.Add(int64(el))
 		if rec {
-			recordKernel(d, l.k, w.enq, t0, el)
+			recordKernel(d, l.k, l.region, w.enq, t0, el)
 		}
 		if dbg {
 			debugKernel(d, l.k, el)

@@ -97,6 +97,9 @@ func (w *tapeWalk) slot(b *Buffer) (int, bool) {
 // buffers (or is too large) and takes the general path.
 func (w *tapeWalk) graph(root *lazy) bool {
 	w.dev, w.root = root.dev, root
+	if root.dst != nil {
+		return false // an assignment writes into its target, not a new buffer
+	}
 	if !w.put(tRoot|uint64(root.dtype)<<8) || !w.ints(root.shape) {
 		return false
 	}
@@ -304,7 +307,7 @@ func launchTemplate(l *lazy, tp *schedTemplate, wk *tapeWalk, t0 stamp) {
 		b := wk.bufs[p]
 		bufs, mems = append(bufs, b), append(mems, b.mem)
 	}
-	it.launch[0] = launch{k: tp.k, prog: tp.prog, bufs: bufs}
+	it.launch[0] = launch{k: tp.k, prog: tp.prog, bufs: bufs, region: CurrentRegion()}
 	it.mems[0] = mems
 	w := &it.w
 	w.launches, w.mems = it.launch[:], it.mems[:]

@@ -75,7 +75,10 @@ type Event struct {
 	Kind   EventKind
 	Device string // the device: a kernel's lane; for host spans the device concerned, if any
 	Name   string // kernel name, JIT phase, mark name; empty for anonymous host spans
-	Detail string // EventCompile: "compiled", "disk cache" or "memory cache"
+	// Detail is, for EventCompile, "compiled", "disk cache" or "memory
+	// cache"; for EventKernel, the Region the kernel was scheduled in
+	// ("forward", "backward", "optimizer"; "" outside any region).
+	Detail string
 	Key    string // EventKernel and EventCompile: the kernel's Key (its canonical source)
 
 	Start, End time.Duration
@@ -126,7 +129,7 @@ type rawEvent struct {
 	call  int32
 	dev   *Dev
 	k     *Kernel // kernel and compile events
-	name  string  // marks, JIT phases, compile cache state
+	name  string  // marks, JIT phases, compile cache state, a kernel's region
 	start int64   // ns since the epoch
 	end   int64
 	enq   int64 // kernels and copies: enqueue time
@@ -265,11 +268,12 @@ func recordPhase(a *atomic.Int64, start time.Time, el time.Duration) {
 	record(rawEvent{kind: k}, start, start.Add(el))
 }
 
-// recordKernel records one launch of k on d that ran from start for el.
-func recordKernel(d *Dev, k *Kernel, enq, start stamp, el time.Duration) {
+// recordKernel records a launch of k on d, scheduled in region, which ran
+// from start for el.
+func recordKernel(d *Dev, k *Kernel, region string, enq, start stamp, el time.Duration) {
 	prof.writers.Add(1)
 	if prof.on.Load() {
-		e := rawEvent{kind: EventKernel, dev: d, k: k, enq: int64(enq.time().Sub(prof.epoch))}
+		e := rawEvent{kind: EventKernel, dev: d, k: k, name: region, enq: int64(enq.time().Sub(prof.epoch))}
 		e.start = int64(start.time().Sub(prof.epoch))
 		e.end = e.start + int64(el)
 		if i := prof.n.Add(1) - 1; i < int64(len(prof.buf)) {
@@ -308,6 +312,7 @@ func (e *rawEvent) export(est map[*Kernel][2]int64) Event {
 		}
 		out.FLOPs, out.Bytes = fb[0], fb[1]
 		out.Enqueued = time.Duration(e.enq)
+		out.Detail = e.name
 	case EventCompile:
 		out.Name, out.Key, out.Detail = e.k.Name, e.k.Key(), e.name
 	case EventCopy:
@@ -372,7 +377,7 @@ func (d *Dev) runBatchTimed(w *work) bool {
 		prev := int64(0)
 		for i := range w.launches {
 			if j := first + int64(i); j < int64(len(prof.buf)) {
-				prof.buf[j] = rawEvent{kind: EventKernel, dev: d, k: w.launches[i].k, enq: enq, start: base + prev, end: base + el[i]}
+				prof.buf[j] = rawEvent{kind: EventKernel, dev: d, k: w.launches[i].k, name: w.launches[i].region, enq: enq, start: base + prev, end: base + el[i]}
 			}
 			prev = el[i]
 		}

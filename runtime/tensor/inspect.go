@@ -167,6 +167,9 @@ func lazyLabel(l *lazy) string {
 	case kConst:
 		return "const " + strconv.FormatFloat(l.value, 'g', 6, 64)
 	case kElem:
+		if l.dst != nil {
+			return "assign (in place)"
+		}
 		if l.op == OpCast && len(l.srcs) == 1 && l.srcs[0].dtype == l.dtype {
 			return "contiguous copy"
 		}

@@ -24,7 +24,10 @@ type lazy struct {
 	// keep (kElem) makes the node a kernel of its own whose buffer its
 	// consumers read, instead of inlining it into each of them: for a value
 	// that is costly to compute and read twice (softmax's exp).
-	keep  bool
+	keep bool
+	// dst (kElem) is the buffer the node's kernel writes into instead of a
+	// new one: an assignment (assign.go).
+	dst   *Buffer
 	shape []int
 	dev   *Dev
 	srcs  []*lazy

@@ -22,6 +22,9 @@ func (t *Tensor) axis(op string, a int) int {
 // Reshape returns t with a new shape of the same size; one size may be -1
 // (inferred). It is a view when the layout allows, otherwise a copy.
 func (t *Tensor) Reshape(shape ...int) *Tensor {
+	if t.ag != nil {
+		return gradReshape(t, shape)
+	}
 	defer graphTimer(monoNow())
 	s := append([]int(nil), shape...)
 	infer, known := -1, 1
@@ -64,6 +67,9 @@ func (t *Tensor) Unsqueeze(a int) *Tensor {
 
 // Permute reorders the axes: result axis i is t's axis order[i].
 func (t *Tensor) Permute(order ...int) *Tensor {
+	if t.ag != nil {
+		return gradPermute(t, order)
+	}
 	defer graphTimer(monoNow())
 	if len(order) != len(t.l.shape) {
 		opPanic("Permute", fmt.Sprintf("order %v must list each of the %d axes once", order, len(t.l.shape)), t.l.shape)
@@ -96,6 +102,9 @@ func (t *Tensor) T() *Tensor { return t.Transpose(-2, -1) }
 
 // Expand broadcasts size-1 axes to shape (-1 keeps a size); leading axes may be added.
 func (t *Tensor) Expand(shape ...int) *Tensor {
+	if t.ag != nil {
+		return gradExpand(t, shape)
+	}
 	defer graphTimer(monoNow())
 	s := append([]int(nil), shape...)
 	off := len(s) - len(t.l.shape)
@@ -115,6 +124,9 @@ func (t *Tensor) Expand(shape ...int) *Tensor {
 
 // Shrink keeps [r[d][0], r[d][1]) along each axis d.
 func (t *Tensor) Shrink(r [][2]int) *Tensor {
+	if t.ag != nil {
+		return gradShrink(t, r)
+	}
 	defer graphTimer(monoNow())
 	if len(r) != len(t.l.shape) {
 		opPanic("Shrink", fmt.Sprintf("needs one range per axis, got %d", len(r)), t.l.shape)
@@ -147,6 +159,9 @@ func (t *Tensor) Slice(axis, start, end int) *Tensor {
 
 // Pad adds p[d][0] zeros before and p[d][1] zeros after each axis d.
 func (t *Tensor) Pad(p [][2]int) *Tensor {
+	if t.ag != nil {
+		return gradPad(t, p)
+	}
 	defer graphTimer(monoNow())
 	if len(p) != len(t.l.shape) {
 		opPanic("Pad", fmt.Sprintf("needs one [before, after] pair per axis, got %d", len(p)), t.l.shape)
@@ -161,6 +176,9 @@ func (t *Tensor) Pad(p [][2]int) *Tensor {
 
 // Flip reverses the given axes (all axes when none are given).
 func (t *Tensor) Flip(axes ...int) *Tensor {
+	if t.ag != nil {
+		return gradFlip(t, axes)
+	}
 	defer graphTimer(monoNow())
 	if len(axes) == 0 {
 		for i := range t.l.shape {
@@ -175,7 +193,12 @@ func (t *Tensor) Flip(axes ...int) *Tensor {
 }
 
 // Contiguous returns a lazily copied tensor with a row-major layout.
-func (t *Tensor) Contiguous() *Tensor { return &Tensor{l: contiguous(t.l)} }
+func (t *Tensor) Contiguous() *Tensor {
+	if t.ag != nil {
+		return gradContiguous(t)
+	}
+	return &Tensor{l: contiguous(t.l)}
+}
 
 // Cat concatenates tensors along axis; all other sizes must match.
 func Cat(axis int, ts ...*Tensor) *Tensor {
@@ -222,6 +245,9 @@ func Stack(axis int, ts ...*Tensor) *Tensor {
 
 // reduce folds axes (all when none); keep keeps them as size 1.
 func (t *Tensor) reduce(name string, rop ReduceOp, keep bool, axes []int) *Tensor {
+	if t.ag != nil {
+		return gradReduce(t, name, rop, keep, axes)
+	}
 	defer graphTimer(monoNow())
 	red := make([]bool, len(t.l.shape))
 	if len(axes) == 0 {
@@ -329,6 +355,9 @@ func (t *Tensor) onDev(d *Dev) *Tensor {
 // Matmul is the matrix product over the last two axes, with numpy batch
 // broadcasting; 1-D operands are treated as a row (left) or column (right).
 func (t *Tensor) Matmul(x *Tensor) *Tensor {
+	if t.ag != nil || (x != nil && x.ag != nil) {
+		return gradMatmul(t, x)
+	}
 	defer graphTimer(monoNow())
 	a, b := t, x
 	if len(a.l.shape) == 0 || len(b.l.shape) == 0 {
@@ -366,6 +395,9 @@ const softmaxKeepMin = 1 << 12
 
 // Softmax is exp(t - max) / sum(exp(t - max)) along axis.
 func (t *Tensor) Softmax(axis int) *Tensor {
+	if t.ag != nil {
+		return gradSoftmax(t, axis)
+	}
 	e := t.Sub(t.MaxKeepDim(axis)).Exp()
 	if e.l.kind == kElem && e.Numel() >= softmaxKeepMin {
 		e.l.keep = true // exp once, read by the sum and the division
@@ -375,6 +407,9 @@ func (t *Tensor) Softmax(axis int) *Tensor {
 
 // LogSoftmax is t - max - log(sum(exp(t - max))) along axis.
 func (t *Tensor) LogSoftmax(axis int) *Tensor {
+	if t.ag != nil {
+		return gradLogSoftmax(t, axis)
+	}
 	s := t.Sub(t.MaxKeepDim(axis))
 	return s.Sub(s.Exp().SumKeepDim(axis).Log())
 }

@@ -174,6 +174,9 @@ func castValue(v float64, dt DType) float64 {
 }
 
 func binaryOp(op Op, name string, t *Tensor, x any) *Tensor {
+	if t.ag != nil || tracked(x) {
+		return gradBinary(op, name, t, x)
+	}
 	defer graphTimer(monoNow())
 	var o *lazy
 	var node *elemConstNode // for a number: the result and its constant in one allocation
@@ -281,6 +284,9 @@ func (t *Tensor) Eq(x any) *Tensor { return binaryOp(OpEq, "Eq", t, x) }
 func (t *Tensor) Ne(x any) *Tensor { return binaryOp(OpNe, "Ne", t, x) }
 
 func unary(op Op, name string, t *Tensor, float bool) *Tensor {
+	if t.ag != nil {
+		return gradUnary(op, name, t, float)
+	}
 	defer graphTimer(monoNow())
 	dt := t.l.dtype
 	if float && !dt.IsFloat() {
@@ -330,12 +336,18 @@ func (t *Tensor) Not() *Tensor { return unary(OpNot, "Not", t.castTo(Bool), fals
 
 // Cast converts to dt (float→int truncates; bool is x != 0).
 func (t *Tensor) Cast(dt DType) *Tensor {
+	if t.ag != nil {
+		return gradCast(t, dt)
+	}
 	defer graphTimer(monoNow())
 	return t.castTo(dt)
 }
 
 // Where is cond ? a : b elementwise, with broadcasting; cond is cast to bool.
 func Where(cond *Tensor, a, b any) *Tensor {
+	if tracked(a) || tracked(b) {
+		return gradWhere(cond, a, b)
+	}
 	defer graphTimer(monoNow())
 	x := operand("Where", cond, a)
 	y := operand("Where", cond, b)

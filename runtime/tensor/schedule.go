@@ -41,6 +41,9 @@ func (s *scheduler) realize(l *lazy) {
 	// Slot 0 of bufs and specs is the output, filled in below.
 	kb := &kbuild{s: s, dev: l.dev, root: l, memo: map[*lazy]*Node{},
 		bufs: make([]*Buffer, 1, 4), specs: make([]BufferSpec, 1, 4)}
+	if l.dst != nil {
+		s.guardAssign(l)
+	}
 	k := &Kernel{}
 	if l.kind == kReduce {
 		src := l.srcs[0]
@@ -53,7 +56,9 @@ func (s *scheduler) realize(l *lazy) {
 		k.Expr = kb.inline(l)
 	}
 	var out *Buffer
-	if s.dry {
+	if l.dst != nil {
+		out = l.dst
+	} else if s.dry {
 		out = &Buffer{dev: l.dev, dtype: l.dtype, n: prod(l.shape)}
 	} else {
 		out = mustBuffer(l.dev, l.dtype, prod(l.shape))
@@ -221,7 +226,7 @@ func scheduleAndLaunch(ls []*lazy, t0 stamp) ([]schedItem, []device.Program) {
 		if w == nil {
 			w, wdev = &work{}, it.dev
 		}
-		w.add(launch{k: it.k, prog: p, bufs: it.bufs})
+		w.add(launch{k: it.k, prog: p, bufs: it.bufs, region: CurrentRegion()})
 	}
 	flush()
 	if lv >= 2 {

@@ -34,12 +34,13 @@ const (
 
 // cmdNote is one command issued on a stamped device.
 type cmdNote struct {
-	kind  cmdKind
-	seen  uint8   // what was recording when it was issued: seenFacts, seenProfile
-	k     *Kernel // cmdKernel
-	bytes int64   // copies
-	peer  string  // copies: the other side ("host" or a device name)
-	enq   stamp   // when the host issued it (phase clock)
+	kind   cmdKind
+	seen   uint8   // what was recording when it was issued: seenFacts, seenProfile
+	k      *Kernel // cmdKernel
+	region string  // cmdKernel: the Region it was scheduled in
+	bytes  int64   // copies
+	peer   string  // copies: the other side ("host" or a device name)
+	enq    stamp   // when the host issued it (phase clock)
 }
 
 // What a command is reported to: only recordings that were on when it
@@ -121,7 +122,7 @@ func (d *Dev) collect() error {
 				noteDeviceTime(d, c.k, el)
 			}
 			if rec {
-				recordKernel(d, c.k, c.enq, stamp(t.Started+off), el)
+				recordKernel(d, c.k, c.region, c.enq, stamp(t.Started+off), el)
 			}
 			if dbg {
 				debugKernel(d, c.k, el)

@@ -15,7 +15,8 @@ import (
 // proceed (shape mismatch, bad operand) panic with an *OpError, which a
 // notebook shows as the cell's error. A Tensor is not safe for concurrent use.
 type Tensor struct {
-	l *lazy
+	l  *lazy
+	ag *autograd // gradient tracking (autograd.go): nil unless it needs a gradient
 }
 
 // OpError is the panic value of a tensor operation that cannot proceed: it
@@ -341,6 +342,9 @@ func (t *Tensor) first() float64 {
 // the work a host device has queued on t; a JIT captures it like a kernel
 // launch and replays it.
 func (t *Tensor) To(device string) *Tensor {
+	if t.ag != nil {
+		return gradTo(t, device)
+	}
 	d := MustDevice(device)
 	if d == t.l.dev {
 		return t
