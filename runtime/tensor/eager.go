@@ -118,7 +118,7 @@ func (w *tapeWalk) node(n *lazy) bool {
 	case kConst:
 		return w.put(tConst|uint64(n.dtype)<<8) && w.put(math.Float64bits(n.value))
 	case kElem:
-		if n.keep && n != w.root {
+		if ownKernel(n) && n != w.root {
 			return false // its own kernel
 		}
 		for i := range w.nsee {

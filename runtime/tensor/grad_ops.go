@@ -229,7 +229,7 @@ func gradReduce(t *Tensor, name string, rop ReduceOp, keep bool, axes []int) *Te
 // operands as a row or a column, and batch axes summed where an operand
 // was broadcast).
 func gradMatmul(t, x *Tensor) *Tensor {
-	a, b := t.Detach(), x.Detach()
+	a, b := gemmOperand(t.Detach()), gemmOperand(x.Detach())
 	out := a.Matmul(b)
 	back := func(g *Tensor) []*Tensor {
 		a2, b2 := a, b
@@ -241,12 +241,25 @@ func gradMatmul(t, x *Tensor) *Tensor {
 		}
 		batch := broadcastShape("Matmul", a2.l.shape[:a2.Ndim()-2], b2.l.shape[:b2.Ndim()-2])
 		oshape := append(slices.Clone(batch), a2.l.shape[a2.Ndim()-2], b2.l.shape[b2.Ndim()-1])
-		g2 := g.Reshape(oshape...)
+		g2 := gemmOperand(g.Reshape(oshape...))
 		ga := unbroadcast(g2.Matmul(b2.T()), a2.l.shape).Reshape(a.l.shape...)
 		gb := unbroadcast(a2.T().Matmul(g2), b2.l.shape).Reshape(b.l.shape...)
 		return []*Tensor{ga, gb}
 	}
 	return recordGrad(out, "Matmul", back, parentOf(t), parentOf(x))
+}
+
+// gemmOperand makes an operand of a differentiated matrix product that is
+// an elementwise expression a kernel of its own, so the product reads it
+// from memory and backends run it as a GEMM (ir.MatchGemm wants loads)
+// instead of recomputing the expression K times per output element.
+// (In a training step the products' operands are activations and
+// gradients: relu(x·W + b), the masked gradient of a hidden layer.)
+func gemmOperand(t *Tensor) *Tensor {
+	if t.l.kind == kElem {
+		t.l.keep = true
+	}
+	return t
 }
 
 func gradSoftmax(t *Tensor, axis int) *Tensor {

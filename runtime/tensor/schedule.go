@@ -111,7 +111,7 @@ func (kb *kbuild) inline(n *lazy) *Node {
 	case kConst:
 		r = &Node{Op: OpConst, DType: n.dtype, Value: n.value}
 	case kElem:
-		if n.keep && n != kb.root { // its own kernel: read its buffer
+		if ownKernel(n) && n != kb.root { // its own kernel: read its buffer
 			kb.s.realize(n)
 			r = kb.load(n.buf, n.dtype, contiguousView(n.shape))
 			break
