@@ -165,6 +165,9 @@ func noteJITCall(j *JITFunc, n int, phase string, in []*Tensor) {
 		for _, t := range in {
 			r.noteRead(t.l.buf)
 		}
+		for _, b := range j.state { // parameters: what a replay computes on besides its inputs
+			r.noteRead(b)
+		}
 		if phase == "replay" {
 			for _, o := range j.outs {
 				r.written[o.buf] = true

@@ -52,6 +52,9 @@ type PlannedKernel struct {
 	// rows of Local; OpenCL: work items and work-group size); zero when it
 	// is not compiled yet.
 	Global, Local [3]int
+	// Region is the Region a JIT's captured kernel was scheduled in
+	// ("forward", "backward", "optimizer"; "" outside any).
+	Region string
 }
 
 // Plan is a graph and the kernels it becomes.
@@ -281,6 +284,7 @@ func (j *JITFunc) Plan() *Plan {
 	for i, o := range j.outs {
 		outputs[o.buf] = i
 	}
+	state := j.updatedState()
 	buffer := func(b *Buffer) int {
 		if id, ok := bufNode[b]; ok {
 			return id
@@ -291,6 +295,11 @@ func (j *JITFunc) Plan() *Plan {
 			label = fmt.Sprintf("JIT input %d", i)
 		} else if i, ok := outputs[b]; ok {
 			label = fmt.Sprintf("JIT output %d", i)
+		} else if upd, ok := state[b]; ok {
+			label = "state, read only"
+			if upd {
+				label = "state, updated in place (a parameter or optimizer state)"
+			}
 		}
 		p.Nodes = append(p.Nodes, GraphNode{ID: id, Kind: "buffer", Label: label, Shape: []int{b.n}, DType: b.dtype, Device: b.dev.name, Kernel: -1})
 		bufNode[b] = id
@@ -347,7 +356,10 @@ func (j *JITFunc) Plan() *Plan {
 		pk := PlannedKernel{Name: k.Name, Device: cl.dev.name, Shape: append([]int(nil), k.Shape...), Reduce: k.Reduce.String(),
 			Output: out, Reason: fmt.Sprintf("captured launch %d of the JIT's second call", ki+1), IR: k.Key(),
 			Source: cl.l.prog.Source(), FLOPs: k.FLOPs(), Bytes: k.Bytes(), Cached: true,
-			Global: cl.l.prog.Dims().Global, Local: cl.l.prog.Dims().Local}
+			Global: cl.l.prog.Dims().Global, Local: cl.l.prog.Dims().Local, Region: cl.l.region}
+		if cl.l.region != "" {
+			pk.Reason += ", in the " + cl.l.region + " region"
+		}
 		p.Kernels = append(p.Kernels, pk)
 	}
 	if n := len(j.outs); n > 0 {

@@ -57,6 +57,7 @@ type JITFunc struct {
 
 	launches []capturedLaunch
 	inputs   []*Buffer // capture-time input buffers, by input position
+	state    []*Buffer // other buffers read before written: parameters, optimizer state (jit_state.go)
 	outs     []capturedOut
 
 	segs    []*replaySeg // the launches grouped into one queue item per device run
@@ -292,6 +293,7 @@ func (j *JITFunc) capture(in []*Tensor) []*Tensor {
 		}
 	}
 	j.launches = got
+	j.state = stateBuffers(got, j.inputs)
 	j.outs = make([]capturedOut, len(outs))
 	for i, t := range outs {
 		b := t.l.base()
@@ -472,7 +474,7 @@ func indexOf(bs []*Buffer, b *Buffer) int {
 
 // Reset forgets the capture: the next call is a cold call again.
 func (j *JITFunc) Reset() {
-	j.calls, j.sig, j.launches, j.inputs, j.outs = 0, nil, nil, nil, nil
+	j.calls, j.sig, j.launches, j.inputs, j.outs, j.state = 0, nil, nil, nil, nil, nil
 	j.segs, j.outT, j.outBack = nil, nil, nil
 }
 
@@ -483,6 +485,14 @@ type JITState struct {
 	Kernels []string // captured kernel names, in launch order
 	Inputs  []string // the input signature: "[256] float32 on GO"
 	Outputs int      // captured outputs
+	// State lists the buffers the captured kernels read that are not
+	// inputs and that no kernel computed first — a training step's
+	// parameters and optimizer state: "[10 256] float32 on CPU (updated
+	// in place)".
+	State []string
+	// Regions counts the captured kernels by the Region they were
+	// scheduled in: "forward 6", "backward 9", "optimizer 12".
+	Regions []string
 }
 
 // State returns the JIT's state.
@@ -494,12 +504,24 @@ func (j *JITFunc) State() JITState {
 	for _, sig := range j.sig {
 		s.Inputs = append(s.Inputs, sig.String())
 	}
+	s.State = j.stateStrings()
+	names, counts := j.regionKernels()
+	for i, n := range names {
+		s.Regions = append(s.Regions, fmt.Sprintf("%s %d", n, counts[i]))
+	}
 	return s
 }
 
 // String summarizes the state on one line.
 func (j *JITFunc) String() string {
 	s := j.State()
-	return fmt.Sprintf("JIT{calls: %d, next: %s, inputs: [%s], captured kernels: %d [%s]}",
-		s.Calls, s.Phase, strings.Join(s.Inputs, "; "), len(s.Kernels), strings.Join(s.Kernels, " "))
+	extra := ""
+	if len(s.State) > 0 {
+		extra += fmt.Sprintf(", state: %d buffers [%s]", len(s.State), strings.Join(s.State, "; "))
+	}
+	if len(s.Regions) > 1 || (len(s.Regions) == 1 && !strings.HasPrefix(s.Regions[0], "no region")) {
+		extra += ", kernels by region: " + strings.Join(s.Regions, ", ")
+	}
+	return fmt.Sprintf("JIT{calls: %d, next: %s, inputs: [%s], captured kernels: %d [%s]%s}",
+		s.Calls, s.Phase, strings.Join(s.Inputs, "; "), len(s.Kernels), strings.Join(s.Kernels, " "), extra)
 }
