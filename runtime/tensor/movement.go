@@ -192,12 +192,17 @@ func (t *Tensor) Flip(axes ...int) *Tensor {
 	return &Tensor{l: move(t.l, movement{kind: 'f', axes: a}, map[*lazy]*lazy{})}
 }
 
-// Contiguous returns a lazily copied tensor with a row-major layout.
+// Contiguous returns a lazily copied tensor with a row-major layout: a
+// kernel of its own (as tinygrad's contiguous), whose buffer its consumers
+// read, so views of it (reshapes, permutes) never copy again and what
+// feeds it is computed once.
 func (t *Tensor) Contiguous() *Tensor {
 	if t.ag != nil {
 		return gradContiguous(t)
 	}
-	return &Tensor{l: contiguous(t.l)}
+	c := contiguous(t.l)
+	c.keep = true
+	return &Tensor{l: c}
 }
 
 // Cat concatenates tensors along axis; all other sizes must match.
