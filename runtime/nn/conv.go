@@ -17,7 +17,7 @@ import (
 // kernel) read as [N, C·K·K, Ho·Wo], and one batched matrix product of
 // the weights, [Out, C·K·K], with it gives [N, Out, Ho·Wo] (a GEMM).
 type Conv2d struct {
-	Weight, Bias     *tensor.Tensor
+	Weight, Bias    *tensor.Tensor
 	Stride, Padding int
 }
 
