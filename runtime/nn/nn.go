@@ -132,9 +132,25 @@ func (s *Sequential) Parameters() []*tensor.Tensor {
 func (s *Sequential) String() string {
 	var names []string
 	for _, l := range s.Layers {
-		names = append(names, fmt.Sprint(l))
+		names = append(names, layerName(l))
 	}
 	return fmt.Sprintf("Sequential(%s; %d parameters)", strings.Join(names, " → "), CountParameters(s))
+}
+
+// layerName is l's String, or its type's name (a layer declared in a
+// notebook cell reaches here wrapped by the interpreter: "layer").
+func layerName(l Layer) string {
+	if s, ok := l.(fmt.Stringer); ok {
+		return s.String()
+	}
+	name := fmt.Sprintf("%T", l)
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		name = name[i+1:]
+	}
+	if strings.HasPrefix(name, "_") {
+		return "layer"
+	}
+	return name
 }
 
 // CountParameters is the number of scalar parameters of m.

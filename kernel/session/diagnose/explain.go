@@ -142,7 +142,7 @@ func (d *Diagnoser) explainMissingPackage(at, p string) string {
 		if !strings.HasSuffix(msg, "?") {
 			msg += "."
 		}
-		msg += " The standard library, tick/runtime/tensor, tick/display, tick/timing and tick/profile can be imported"
+		msg += " The standard library, tick/runtime/tensor (with tick/runtime/nn, tick/runtime/optim and tick/runtime/data), tick/display, tick/timing and tick/profile can be imported"
 	}
 	return msg
 }

@@ -24,11 +24,16 @@ const CellPrefix = "tick"
 var Symbols = map[string]map[string]reflect.Value{}
 
 // Exports returns the symbol tables keyed by the import paths cells use
-// ("tick/display/display"), ready for yaegi's Interpreter.Use.
+// ("tick/display/display"), ready for yaegi's Interpreter.Use, and also
+// under the module paths the generator keyed them by: yaegi finds the
+// wrapper that lets a type declared in a cell satisfy one of tick's
+// interfaces (nn.Layer, display.Publisher) by the interface's reflect
+// PkgPath, which is the module path.
 func Exports() map[string]map[string]reflect.Value {
-	out := make(map[string]map[string]reflect.Value, len(Symbols))
+	out := make(map[string]map[string]reflect.Value, 2*len(Symbols))
 	for k, v := range Symbols {
 		out[CellPath(k)] = v
+		out[k] = v
 	}
 	return out
 }
