@@ -1,6 +1,7 @@
 package profile
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -78,6 +79,10 @@ type KernelRow struct {
 	GFLOPs, GBs float64
 	Compile     time.Duration // time compiling it during the profile
 	Cache       string        // "compiled", "disk cache", "memory cache" or "earlier" (compiled before the profile)
+	// Region is the tensor.Region its launches were scheduled in
+	// ("forward", "backward", "optimizer"), "+"-joined when they were in
+	// several; "" outside any region.
+	Region string
 }
 
 // KernelTable groups p's kernel events by kernel, the most device time
@@ -102,6 +107,12 @@ func (p *Profile) KernelTable() []KernelRow {
 		r.Count++
 		r.Total += e.Duration()
 		all += e.Duration()
+		if e.Detail != "" && !slices.Contains(strings.Split(r.Region, "+"), e.Detail) {
+			if r.Region != "" {
+				r.Region += "+"
+			}
+			r.Region += e.Detail
+		}
 	}
 	states := map[string][]string{}
 	for _, e := range p.Events {

@@ -84,6 +84,9 @@ func (p *Profile) ChromeTrace() *Trace {
 			args["flops_est"] = e.FLOPs
 			args["bytes_est"] = e.Bytes
 			args["enqueued_us"] = us(e.Enqueued)
+			if e.Detail != "" {
+				args["region"] = e.Detail
+			}
 		case tensor.EventCopy:
 			te.Tid = tids[Lane(e)]
 			args["bytes"] = e.Bytes
@@ -256,6 +259,7 @@ func ReadChromeTrace(r io.Reader) (*Profile, error) {
 		case tensor.EventKernel:
 			e.FLOPs, e.Bytes = int64(num(te.Args["flops_est"])), int64(num(te.Args["bytes_est"]))
 			e.Enqueued = fromUS(num(te.Args["enqueued_us"]))
+			e.Detail, _ = te.Args["region"].(string)
 			if sh, ok := te.Args["shape"].([]any); ok {
 				for _, v := range sh {
 					e.Shape = append(e.Shape, int(num(v)))

@@ -48,6 +48,14 @@ func (p *Profile) Text() string {
 	if jit := p.JITCalls(); len(jit) > 0 {
 		row(&b, "JIT", fmt.Sprintf("%d cold", jit["cold"]), fmt.Sprintf("%d capture", jit["capture"]), fmt.Sprintf("%d replay calls", jit["replay"]))
 	}
+	regions := p.Regions()
+	if len(regions) > 0 {
+		var parts []string
+		for _, r := range regions { // device time by tensor.Region
+			parts = append(parts, fmt.Sprintf("%s %s (%s of device time, %d launches)", r.Name, dur(r.Total), pct(r.Share), r.Launches))
+		}
+		row(&b, "regions", parts...)
+	}
 	ph := p.Phases()
 	var parts []string
 	for k := tensor.EventGraph; k <= tensor.EventSync; k++ {
