@@ -488,7 +488,10 @@ func provenanceDiff(ra, rb *Result) []string {
 	diff("DEBUG (effective)", itoa(a.Debug), itoa(b.Debug))
 	diff("device", a.Device, b.Device)
 	diff("backend", a.Backend, b.Backend)
-	diff("inputs", strings.Join(a.Inputs, ", "), strings.Join(b.Inputs, ", "))
+	// The tensors read, in any order: the order is when each was first read
+	// (a fused and an unfused training step read the same parameters in
+	// another order).
+	diff("inputs", strings.Join(slices.Sorted(slices.Values(a.Inputs)), ", "), strings.Join(slices.Sorted(slices.Values(b.Inputs)), ", "))
 	for _, k := range slices.Sorted(maps.Keys(a.Env)) {
 		diff("$"+k, a.Env[k], b.Env[k])
 	}

@@ -221,6 +221,16 @@ func TestCompareWarnsOnProvenance(t *testing.T) {
 	if w, ok := warningOf(cmp.Warnings, WarnProvenance); !ok || !strings.Contains(w.Message, `device "CPU" vs "GO"`) || strings.Contains(w.Message, "inputs") {
 		t.Errorf("warnings %v", cmp.Warnings)
 	}
+	// The same tensors read in another order are the same inputs; other
+	// tensors are not.
+	ra.Provenance, rb.Provenance = Provenance{Inputs: []string{"[2] float32", "[3] int32"}}, Provenance{Inputs: []string{"[3] int32", "[2] float32"}}
+	if w, ok := warningOf(Compare(ra, rb).Warnings, WarnProvenance); ok {
+		t.Errorf("inputs in another order: %s", w.Message)
+	}
+	rb.Provenance.Inputs = []string{"[3] int32", "[4] float32"}
+	if w, ok := warningOf(Compare(ra, rb).Warnings, WarnProvenance); !ok || !strings.Contains(w.Message, "inputs") {
+		t.Errorf("other inputs: %v", w)
+	}
 }
 
 // TestCompareTooFewSamples: with three samples each, even fully separated
