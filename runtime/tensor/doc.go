@@ -11,6 +11,12 @@
 // Device(name).Synchronize wait. JIT(fn) runs fn on call 1, captures the
 // launched kernels on call 2 and replays them from call 3 on.
 //
+// RequiresGrad, Backward and Grad are reverse-mode automatic differentiation
+// (autograd.go): gradients are lazy tensors too. Assign writes a value into
+// a tensor's own buffer, so a training step (packages nn, optim) updates its
+// parameters in place and a JIT replays it; Region names the part of a step
+// a kernel belongs to, for profiles.
+//
 // The exported API is non-generic so the yaegi interpreter can import it.
 // Library code never writes to os.Stdout: DEBUG output goes to the writer set
 // with SetDebugWriter. See docs/runtime.md for the model.
