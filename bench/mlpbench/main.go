@@ -78,7 +78,7 @@ func run(dir string) error {
 	type pair struct{ x, y *tensor.Tensor }
 	var bs []pair
 	for i := range nbatch {
-		bs = append(bs, pair{xs.Slice(0, i, i+1).Reshape(batch, in).Contiguous().Realize(), tensor.FromInt32s(ys[i*batch:(i+1)*batch]).Realize()})
+		bs = append(bs, pair{xs.Slice(0, i, i+1).Reshape(batch, in).Contiguous().Realize(), tensor.FromInt32s(ys[i*batch : (i+1)*batch]).Realize()})
 	}
 	model := nn.NewSequential(l1, nn.ReLU(), l2)
 	opt := optim.NewAdam(model.Parameters(), optim.AdamConfig{LR: 1e-3})
@@ -130,7 +130,7 @@ func run(dir string) error {
 		emit("sample_s_per_step", per[len(per)-1])
 	}
 	total := float64(samples * n)
-	emit("cpu_s_per_step", (cpuTime() - c0).Seconds()/total)
+	emit("cpu_s_per_step", (cpuTime()-c0).Seconds()/total)
 	emit("wall_s_per_step", time.Since(w0).Seconds()/total)
 	sort.Float64s(per)
 	emit("kernels_per_step", float64(len(step.State().Kernels)))
