@@ -54,6 +54,17 @@ func DOT(p *tensor.Plan) string {
 			fmt.Fprintf(&b, "  n%d -> n%d;\n", s, n.ID)
 		}
 	}
+	if p.Ordered { // stack the kernels in launch order: a step reads top to bottom
+		prev := -1
+		for ki := range p.Kernels {
+			if ns := inKernel[ki]; len(ns) > 0 {
+				if prev >= 0 {
+					fmt.Fprintf(&b, "  n%d -> n%d [style=invis, weight=20];\n", prev, ns[0].ID)
+				}
+				prev = ns[len(ns)-1].ID
+			}
+		}
+	}
 	b.WriteString("}\n")
 	return b.String()
 }

@@ -63,6 +63,9 @@ type Plan struct {
 	Nodes   []GraphNode
 	Kernels []PlannedKernel
 	Root    int // the id of the node the plan is for
+	// Ordered says the kernels run one after the other in the order listed
+	// (a JIT's captured launches): a drawing may stack them in that order.
+	Ordered bool
 }
 
 // Plan returns how Realize would schedule t: its lazy graph (ops, shapes,
@@ -269,12 +272,14 @@ func kernelSource(d *Dev, k *Kernel) (src, note string, cached bool) {
 
 // Plan returns the kernels the JIT captured (on its second call), drawn
 // as their IR: each kernel's expression (loads, constants, ops) in its
-// cluster, reading and writing the buffers between them. Before the
-// capture there is nothing to draw: the plan has no kernels and its Title
-// says which call comes next.
+// cluster, reading and writing the buffers between them — or, for more
+// than compactKernels kernels (a training step's), each kernel as one
+// node naming its ops, so the drawing stays readable. Before the capture
+// there is nothing to draw: the plan has no kernels and its Title says
+// which call comes next.
 func (j *JITFunc) Plan() *Plan {
 	st := j.State()
-	p := &Plan{Title: fmt.Sprintf("JIT: %d captured kernels (calls so far %d, next: %s)", len(j.launches), j.calls, st.Phase), Root: -1}
+	p := &Plan{Title: fmt.Sprintf("JIT: %d captured kernels (calls so far %d, next: %s)", len(j.launches), j.calls, st.Phase), Root: -1, Ordered: true}
 	bufNode := map[*Buffer]int{}
 	inputs := map[*Buffer]int{}
 	for i, b := range j.inputs {
@@ -285,6 +290,7 @@ func (j *JITFunc) Plan() *Plan {
 		outputs[o.buf] = i
 	}
 	state := j.updatedState()
+	written := map[*Buffer]bool{} // buffers drawn again as a launch wrote them
 	buffer := func(b *Buffer) int {
 		if id, ok := bufNode[b]; ok {
 			return id
@@ -296,22 +302,39 @@ func (j *JITFunc) Plan() *Plan {
 		} else if i, ok := outputs[b]; ok {
 			label = fmt.Sprintf("JIT output %d", i)
 		} else if upd, ok := state[b]; ok {
-			label = "state, read only"
+			label = "state (read only)"
 			if upd {
-				label = "state, updated in place (a parameter or optimizer state)"
+				label = "state (updated in place)"
 			}
+		}
+		if written[b] {
+			label = "new value of " + label
 		}
 		p.Nodes = append(p.Nodes, GraphNode{ID: id, Kind: "buffer", Label: label, Shape: []int{b.n}, DType: b.dtype, Device: b.dev.name, Kernel: -1})
 		bufNode[b] = id
 		return id
+	}
+	// write is the node of b as a launch writes it: a new node when b
+	// was read or written before (a parameter updated in place), so the
+	// drawing has no cycles and later reads see the new value.
+	write := func(b *Buffer) int {
+		if _, ok := bufNode[b]; ok {
+			delete(bufNode, b)
+			written[b] = true
+		}
+		return buffer(b)
 	}
 	for ki, cl := range j.launches {
 		if cl.l.xfer != nil { // a captured transfer: a node between its buffers
 			id := len(p.Nodes)
 			p.Nodes = append(p.Nodes, GraphNode{ID: id, Kind: "copy", Label: cl.l.name(), Shape: []int{cl.l.bufs[0].n},
 				DType: cl.l.bufs[0].dtype, Device: cl.dev.name, Srcs: []int{buffer(cl.l.bufs[1])}, Kernel: -1})
-			out := buffer(cl.l.bufs[0])
+			out := write(cl.l.bufs[0])
 			p.Nodes[out].Srcs = append(p.Nodes[out].Srcs, id)
+			continue
+		}
+		if len(j.launches) > compactKernels {
+			p.Kernels = append(p.Kernels, capturedKernel(ki, cl, compactKernel(p, ki, cl, buffer, write)))
 			continue
 		}
 		k := cl.l.k
@@ -351,16 +374,9 @@ func (j *JITFunc) Plan() *Plan {
 				Shape: k.OutShape(), DType: k.Bufs[0].DType, Device: cl.dev.name, Srcs: []int{top}, Kernel: ki})
 			top = id
 		}
-		out := buffer(cl.l.bufs[0])
+		out := write(cl.l.bufs[0])
 		p.Nodes[out].Srcs = append(p.Nodes[out].Srcs, top)
-		pk := PlannedKernel{Name: k.Name, Device: cl.dev.name, Shape: append([]int(nil), k.Shape...), Reduce: k.Reduce.String(),
-			Output: out, Reason: fmt.Sprintf("captured launch %d of the JIT's second call", ki+1), IR: k.Key(),
-			Source: cl.l.prog.Source(), FLOPs: k.FLOPs(), Bytes: k.Bytes(), Cached: true,
-			Global: cl.l.prog.Dims().Global, Local: cl.l.prog.Dims().Local, Region: cl.l.region}
-		if cl.l.region != "" {
-			pk.Reason += ", in the " + cl.l.region + " region"
-		}
-		p.Kernels = append(p.Kernels, pk)
+		p.Kernels = append(p.Kernels, capturedKernel(ki, cl, out))
 	}
 	if n := len(j.outs); n > 0 {
 		if id, ok := bufNode[j.outs[0].buf]; ok {

@@ -8,7 +8,11 @@ package tensor
 // provenance and %viz list them, since they are as much what a replay
 // computes on as its inputs.
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
 
 // stateBuffers lists, in first-read order, the buffers the launches read
 // before any launch writes them, other than the inputs.
@@ -93,4 +97,65 @@ func (j *JITFunc) regionKernels() (names []string, counts []int) {
 		counts[i]++
 	}
 	return names, counts
+}
+
+// compactKernels is the most captured kernels JITFunc.Plan draws
+// expression by expression; a larger capture (a training step's forty or
+// so) is drawn a node per kernel, or its graph would be thousands of
+// points wide.
+const compactKernels = 16
+
+// compactKernel adds kernel ki of a capture to p as one node — its name
+// and ops — reading the buffers it loads and feeding the one it writes
+// (read and write return a buffer's node as read, as written), and returns
+// the written buffer's node.
+func compactKernel(p *Plan, ki int, cl capturedLaunch, read, write func(*Buffer) int) int {
+	k := cl.l.k
+	var ops []string
+	var srcs []int
+	seen := map[*Node]bool{}
+	var walk func(n *Node)
+	walk = func(n *Node) {
+		if seen[n] {
+			return
+		}
+		seen[n] = true
+		for _, s := range n.Src {
+			walk(s)
+		}
+		switch n.Op {
+		case OpLoad:
+			if id := read(cl.l.bufs[n.Buf]); !slices.Contains(srcs, id) {
+				srcs = append(srcs, id)
+			}
+		case OpConst:
+		default:
+			if op := n.Op.String(); !slices.Contains(ops, op) {
+				ops = append(ops, op)
+			}
+		}
+	}
+	walk(k.Expr)
+	if k.Reduce != ReduceNone {
+		ops = append(ops, k.Reduce.String()+" over "+fmt.Sprint(k.ReduceAxes))
+	}
+	id := len(p.Nodes)
+	p.Nodes = append(p.Nodes, GraphNode{ID: id, Kind: "op", Label: strings.Join(ops, ", "), Shape: append([]int(nil), k.Shape...), DType: k.Bufs[0].DType,
+		Device: cl.dev.name, Srcs: srcs, Kernel: ki})
+	out := write(cl.l.bufs[0])
+	p.Nodes[out].Srcs = append(p.Nodes[out].Srcs, id)
+	return out
+}
+
+// capturedKernel describes captured launch ki, writing node out.
+func capturedKernel(ki int, cl capturedLaunch, out int) PlannedKernel {
+	k := cl.l.k
+	pk := PlannedKernel{Name: k.Name, Device: cl.dev.name, Shape: append([]int(nil), k.Shape...), Reduce: k.Reduce.String(),
+		Output: out, Reason: fmt.Sprintf("captured launch %d", ki+1), IR: k.Key(),
+		Source: cl.l.prog.Source(), FLOPs: k.FLOPs(), Bytes: k.Bytes(), Cached: true,
+		Global: cl.l.prog.Dims().Global, Local: cl.l.prog.Dims().Local, Region: cl.l.region}
+	if cl.l.region != "" {
+		pk.Reason += " (" + cl.l.region + ")"
+	}
+	return pk
 }
