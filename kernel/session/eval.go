@@ -80,7 +80,9 @@ func (e *Evaluator) Eval(expr string) (reflect.Value, error) {
 	if pc.Value == nil || pc.Decls != nil || len(pc.Stmts) > 0 {
 		return reflect.Value{}, cell.Errorf(cell.CompileError, "%q is not a single Go expression", expr)
 	}
-	rewrite.Apply(pc, rewrite.Options{Ints: s.vm.knownInts(), CheckpointCall: checkpointByCall, Dump: s.opts.RewriteDump})
+	// Imports: the expression calls tick's generic slices, maps and cmp as
+	// a cell does (a --check 'slices.IsSorted(s)' was an undefined selector)
+	rewrite.Apply(pc, rewrite.Options{Ints: s.vm.knownInts(), CheckpointCall: checkpointByCall, Dump: s.opts.RewriteDump, Imports: s.decls.Imports()})
 	s.mu.Lock()
 	saved := s.values
 	s.values = nil

@@ -2,6 +2,7 @@ package session
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -47,5 +48,29 @@ func TestMagicSessionAPI(t *testing.T) {
 	}
 	if _, err := s.Eval("x := 1"); err == nil {
 		t.Error("Eval of a statement: no error")
+	}
+}
+
+// A magic's expression (%timeit --check, --vs, %viz) calls tick's generic
+// slices, maps and cmp as a cell does: `slices.IsSorted(s)` was an
+// undefined selector there (issue 24).
+func TestEvalSeesTheBridgedGenerics(t *testing.T) {
+	s := newSession(t)
+	if res, _ := exec(t, s, 1, "import (\"maps\"; \"slices\")\ns := []int{1, 2, 3}\nm := map[string]int{\"a\": 1}"); res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	for expr, want := range map[string]string{
+		"slices.IsSorted(s)":                "true",
+		"slices.Max(s) == 3":                "true",
+		"len(slices.Collect(maps.Keys(m)))": "1",
+	} {
+		v, err := s.Eval(expr)
+		if err != nil {
+			t.Errorf("%s: %v", expr, err)
+			continue
+		}
+		if got := fmt.Sprint(v.Interface()); got != want {
+			t.Errorf("%s = %s, want %s", expr, got, want)
+		}
 	}
 }

@@ -461,6 +461,17 @@ class GoFromAnywhere(KernelTestCase):
         self.assertEqual(stdout_of(self.ok(program)), want.stdout)
         self.assertEqual(stdout_of(self.ok(program)), want.stdout)
 
+    def test_7_check_expression_with_slices(self):
+        # a magic's expression calls tick's generic slices as a cell does
+        self.ok('import "slices"\nxs := []int{3, 1, 2}')
+        outputs = self.ok("%timeit -n 3 -r 3 --plot=none --check 'slices.IsSorted(xs)' slices.Sort(xs)")
+        shown = stdout_of(outputs) + "".join(m["content"].get("data", {}).get("text/plain", "") for m in outputs
+                                             if m["msg_type"] in ("display_data", "execute_result"))
+        self.assertIn("per loop", shown)
+        reply, _ = run(self.kc, "%timeit -n 3 -r 3 --plot=none --check '!slices.IsSorted(xs)' slices.Sort(xs)")
+        self.assertEqual(reply["content"]["status"], "error")
+        self.assertIn("slices.IsSorted", reply["content"]["evalue"])
+
     def test_4_gonb_shell_and_script_cells(self):
         self.assertEqual(stdout_of(self.ok("!echo one \\\n  two")), "one two\n")
         self.assertEqual(stdout_of(self.ok('%%bash\nx=4\necho "x is $x"')), "x is 4\n")
