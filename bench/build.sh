@@ -65,7 +65,7 @@ echo
 echo "medians (min–max) over $rounds rounds; load at the end $(cut -d' ' -f1-3 /proc/loadavg)"
 for c in "$base" "$tree"; do
   for kind in cold warm noop; do
-    awk -v c="$c" -v k="$kind" '$1==c && $2==k {w[n]=$3; u[n]=$4; n++; size=$5}
+    awk -v c="$c" -v k="$kind" '$1==c && $2==k {w[n+0]=$3; u[n+0]=$4; n++; size=$5}
       function med(a, n,  i, j, t) { for (i=0;i<n;i++) for (j=i+1;j<n;j++) if (a[j]<a[i]) {t=a[i];a[i]=a[j];a[j]=t}
         return n%2 ? a[(n-1)/2] : (a[n/2-1]+a[n/2])/2 }
       END { mw=med(w,n); lo=w[0]; hi=w[n-1]; mu=med(u,n)
