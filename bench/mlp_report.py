@@ -51,8 +51,12 @@ for impl in order:
         if abs(a - b) > 1e-3 * abs(a):
             sys.exit("mlp_report: %s's %s is %g, %s's %g: the implementations do not compute the same step" % (impl, k, b, ref, a))
 
-fma_cpu = statistics.median(peaks["fma per CPU-s"])
-fma_wall = statistics.median(peaks["fma"])
+# bench/cpubench's peak lines: "fma 512-bit 1T" (one thread) and "… 2T" (all
+# of a 2-core machine's), GFLOP/s by the wall clock; the widest vectors it has.
+width = next(w for w in ("fma 512-bit", "fma 256-bit") if peaks.get(w + " 1T"))
+one, top = peaks[width + " 1T"], peaks.get(width + " 2T") or peaks[width + " 1T"]
+fma_cpu = statistics.median(one)  # one core: GFLOP/s per CPU-second when the thread had its core
+fma_wall = statistics.median(top)
 print("MLP 784-256-10 training step (ReLU, softmax cross-entropy, Adam), batch 128, float32; "
       "%.1f MFLOP per step in its matrix products" % (FLOPS / 1e6))
 print()
@@ -68,8 +72,8 @@ for impl in order:
 print()
 print("Verified before timing: every implementation's loss after step 1 and step 10 equals %s's (%.5g, %.5g) within 0.1%%." % (
     ref, rounds[ref]["loss1"][0], rounds[ref]["loss10"][0]))
-print("Peak (bench/cpubench, same run, median of %d measurements): %.0f GFLOP/s per CPU-second with FMA on one core; "
-      "%.0f GFLOP/s with FMA on all cores, wall clock (range %.0f–%.0f)." % (
-          len(peaks["fma"]), fma_cpu, fma_wall, min(peaks["fma"]), max(peaks["fma"])))
+print("Peak (bench/cpubench -cases peak, %s, before and after the rounds, medians of %d): %.0f GFLOP/s on one thread "
+      "(range %.0f–%.0f), %.0f GFLOP/s on all threads (range %.0f–%.0f), wall clock; under load the spread is the load's." % (
+          width, len(one), fma_cpu, min(one), max(one), fma_wall, min(top), max(top)))
 for n in notes:
     print("- " + n)
