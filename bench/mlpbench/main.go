@@ -18,7 +18,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"syscall"
 	"time"
 	"unsafe"
 
@@ -161,14 +160,4 @@ func readI32(path string, n int) ([]int32, error) {
 		return nil, fmt.Errorf("%s has %d bytes, want %d int32", path, len(b), n)
 	}
 	return unsafe.Slice((*int32)(unsafe.Pointer(&b[0])), n), nil
-}
-
-// cpuTime is the process's user + system time so far (all threads: the
-// device's workers included).
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
