@@ -12,6 +12,7 @@ first import of each module here is a real build and the second kernel's is a
 disk-cache hit."""
 import os
 import re
+import shutil
 import tempfile
 import unittest
 
@@ -67,6 +68,7 @@ class CompiledGoTests(unittest.TestCase):
     def tearDownClass(cls):
         cls.kc.stop_channels()
         cls.km.shutdown_kernel(now=True)
+        shutil.rmtree(cls.cache, ignore_errors=True)  # the run's plugins (tens of MB each)
 
     def test_1_modules_from_the_proxy(self):
         out = ok(self, self.kc, 'import "github.com/google/uuid"\nuuid.MustParse("f47ac10b-58cc-4372-8567-0e02b2c3d479").Version()')
