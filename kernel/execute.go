@@ -56,7 +56,7 @@ func (s *Service) execute(w Responder, r *Request) {
 	if !req.Silent {
 		w.Publish("execute_input", map[string]any{"code": req.Code, "execution_count": s.count})
 	}
-	var sink session.Sink = discardSink{}
+	sink := session.Discard
 	if !req.Silent {
 		sink = responderSink{w}
 	}
@@ -145,7 +145,7 @@ func (s *Service) runCell(ctx context.Context, c session.Cell, sink session.Sink
 func (s *Service) userExpressions(exprs map[string]string) map[string]any {
 	out := map[string]any{}
 	for name, code := range exprs {
-		res := s.runner.Execute(s.ctx, session.Cell{Code: code, Count: s.count}, discardSink{})
+		res := s.runner.Execute(s.ctx, session.Cell{Code: code, Count: s.count}, session.Discard)
 		switch {
 		case res.Err != nil:
 			e := errorContent(res.Err)
@@ -210,11 +210,3 @@ func (s responderSink) Clear(wait bool) {
 	s.w.Publish("clear_output", map[string]any{"wait": wait})
 }
 func (s responderSink) Stream(name, text string) { s.w.Stream(name, text) }
-
-// discardSink drops all output (silent executions, user_expressions).
-type discardSink struct{}
-
-func (discardSink) Publish(display.Data)  {}
-func (discardSink) Update(display.Data)   {}
-func (discardSink) Clear(bool)            {}
-func (discardSink) Stream(string, string) {}

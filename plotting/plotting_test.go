@@ -86,8 +86,8 @@ func checkGolden(t *testing.T, file string, f Format, got []byte) {
 		}
 		return
 	}
-	// PNG bytes depend on the rasterizer; compare that it decodes and has
-	// the golden dimensions.
+	// PNG bytes depend on the encoder; compare the pixels, with a
+	// tolerance for anti-aliasing (pixels_test.go).
 	gi, err := png.Decode(bytes.NewReader(got))
 	if err != nil {
 		t.Fatalf("%s: rendered PNG does not decode: %v", file, err)
@@ -96,8 +96,8 @@ func checkGolden(t *testing.T, file string, f Format, got []byte) {
 	if err != nil {
 		t.Fatalf("%s: golden PNG does not decode: %v", file, err)
 	}
-	if gi.Bounds() != wi.Bounds() {
-		t.Errorf("%s: size %v, golden %v", file, gi.Bounds(), wi.Bounds())
+	if err := pixelsDiffer(gi, wi, filepath.Join(os.TempDir(), "tick-golden-"+file+".diff.png")); err != nil {
+		t.Errorf("%s differs from the golden file: %v (go test ./plotting -update if the change is meant, then look at the diff)", file, err)
 	}
 }
 

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/tick-kernel/tick/display"
+	"github.com/tick-kernel/tick/kernel/kerneltest/sinktest"
 	"github.com/tick-kernel/tick/kernel/session"
 )
 
@@ -34,13 +34,6 @@ func (l *lines) Write(p []byte) (int, error) {
 	return l.buf.Write(p)
 }
 
-type textSink struct{ lines }
-
-func (s *textSink) Publish(display.Data)     {}
-func (s *textSink) Update(display.Data)      {}
-func (s *textSink) Clear(bool)               {}
-func (s *textSink) Stream(name, text string) { s.Write([]byte(text)) }
-
 // TestFatalErrorInTheRealEngine: a data race on a map in a real cell (the
 // interpreter, the session, the magics) ends that cell with Go's fatal
 // message; the kernel's runner goes on with a fresh engine.
@@ -55,9 +48,9 @@ func TestFatalErrorInTheRealEngine(t *testing.T) {
 	}
 	defer closeRunner()
 	exec := func(code string) (session.Result, string) {
-		sink := &textSink{}
+		sink := &sinktest.Recorder{}
 		res := r.Execute(context.Background(), session.Cell{Code: code, Count: 1}, sink)
-		return res, sink.buf.String()
+		return res, sink.Text("")
 	}
 	if res, _ := exec("x := 41"); res.Err != nil {
 		t.Fatal(res.Err)

@@ -3,30 +3,12 @@ package app_test
 import (
 	"context"
 	"strings"
-	"sync"
 	"testing"
 
-	"github.com/tick-kernel/tick/display"
 	"github.com/tick-kernel/tick/kernel/app"
+	"github.com/tick-kernel/tick/kernel/kerneltest/sinktest"
 	"github.com/tick-kernel/tick/kernel/session"
 )
-
-// stdout records the stdout of a cell.
-type stdout struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *stdout) Stream(name, text string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if name == "stdout" {
-		s.b.WriteString(text)
-	}
-}
-func (*stdout) Publish(display.Data) {}
-func (*stdout) Update(display.Data)  {}
-func (*stdout) Clear(bool)           {}
 
 // The production session has the magics, and the runtime's DEBUG lines
 // reach the running cell (not the process's stdout).
@@ -44,19 +26,19 @@ func TestNew(t *testing.T) {
 			t.Errorf("magic %%%s is not registered (have %v)", want, names)
 		}
 	}
-	out := &stdout{}
+	out := &sinktest.Recorder{}
 	res := r.Execute(context.Background(), session.Cell{Code: `import "tick/runtime/tensor"
 tensor.SetDebug(2)
 y := tensor.Ones(8).Mul(3).Realize()
 y.Float32s()[0]`, Count: 1}, out)
-	r.Execute(context.Background(), session.Cell{Code: "tensor.SetDebug(0)", Count: 2}, &stdout{})
+	r.Execute(context.Background(), session.Cell{Code: "tensor.SetDebug(0)", Count: 2}, &sinktest.Recorder{})
 	if res.Err != nil {
 		t.Fatal(strings.Join(res.Err.Traceback, "\n"))
 	}
 	if res.Value == nil || res.Value.Bundle["text/plain"] != "3" {
 		t.Errorf("value %v, want 3", res.Value)
 	}
-	if out.b.Len() == 0 {
+	if out.Text("stdout") == "" {
 		t.Error("DEBUG=2 printed nothing in the cell: the runtime's debug writer is not the session's")
 	}
 }

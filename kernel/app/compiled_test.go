@@ -8,9 +8,9 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/tick-kernel/tick/display"
 	"github.com/tick-kernel/tick/kernel/app"
 	"github.com/tick-kernel/tick/kernel/gocompile"
+	"github.com/tick-kernel/tick/kernel/kerneltest/sinktest"
 	"github.com/tick-kernel/tick/kernel/session"
 	"github.com/tick-kernel/tick/kernel/session/cell"
 )
@@ -73,9 +73,9 @@ func (r *run) cell(code string) (string, *session.Error) {
 		r.t.Helper()
 	}
 	r.n++
-	var out allText
-	res := r.r.Execute(context.Background(), session.Cell{Code: code, Count: r.n}, &out)
-	text := out.String()
+	out := &sinktest.Recorder{}
+	res := r.r.Execute(context.Background(), session.Cell{Code: code, Count: r.n}, out)
+	text := screen(out)
 	if res.Value != nil {
 		text += res.Value.Bundle["text/plain"].(string)
 	}
@@ -91,40 +91,30 @@ func (r *run) ok(code string) string {
 	return out
 }
 
-// allText records a cell's streams and displayed text (the last text of
-// each display ID), in order.
-type allText struct {
-	mu   sync.Mutex
-	out  []string
-	byID map[string]int
-}
-
-func (a *allText) add(id, text string) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.byID == nil {
-		a.byID = map[string]int{}
+// screen is what k recorded as a person reads it: the streams and the
+// displayed text (the last text of each display ID), in order.
+func screen(k *sinktest.Recorder) string {
+	var out []string
+	byID := map[string]int{}
+	for _, e := range k.Events() {
+		text, id := e.Text, ""
+		switch e.Kind {
+		case sinktest.Publish, sinktest.Update:
+			t, _ := e.Data.Bundle["text/plain"].(string)
+			text, id = t+"\n", e.Data.ID
+		case sinktest.Clear:
+			continue
+		}
+		if i, ok := byID[id]; ok && id != "" {
+			out[i] = text
+			continue
+		}
+		if id != "" {
+			byID[id] = len(out)
+		}
+		out = append(out, text)
 	}
-	if i, ok := a.byID[id]; ok && id != "" {
-		a.out[i] = text
-		return
-	}
-	if id != "" {
-		a.byID[id] = len(a.out)
-	}
-	a.out = append(a.out, text)
-}
-func (a *allText) Stream(_, text string) { a.add("", text) }
-func (a *allText) Publish(d display.Data) {
-	t, _ := d.Bundle["text/plain"].(string)
-	a.add(d.ID, t+"\n")
-}
-func (a *allText) Update(d display.Data) { a.Publish(d) }
-func (*allText) Clear(bool)              {}
-func (a *allText) String() string {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return strings.Join(a.out, "")
+	return strings.Join(out, "")
 }
 
 func TestImportModulesAndCompiledCells(t *testing.T) {

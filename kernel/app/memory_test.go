@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tick-kernel/tick/kernel/app"
+	"github.com/tick-kernel/tick/kernel/kerneltest/sinktest"
 	"github.com/tick-kernel/tick/kernel/session"
 )
 
@@ -21,7 +22,7 @@ func TestHugeMakeIsAnErrorInTheCell(t *testing.T) {
 		t.Skipf("no memory ceiling on this machine (%s)", src)
 	}
 	exec := func(code string) session.Result {
-		return r.Execute(context.Background(), session.Cell{Code: code, Count: 1}, &stdout{})
+		return r.Execute(context.Background(), session.Cell{Code: code, Count: 1}, &sinktest.Recorder{})
 	}
 	if res := exec("x := 41"); res.Err != nil {
 		t.Fatal(res.Err)

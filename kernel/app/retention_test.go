@@ -11,6 +11,7 @@ import (
 	"github.com/tick-kernel/tick/kernel"
 	"github.com/tick-kernel/tick/kernel/app"
 	"github.com/tick-kernel/tick/kernel/kerneltest"
+	"github.com/tick-kernel/tick/kernel/kerneltest/sinktest"
 	"github.com/tick-kernel/tick/kernel/session"
 )
 
@@ -48,7 +49,7 @@ func TestTrivialCellsRetainNoMemory(t *testing.T) {
 			}
 			count := 0
 			exec := func(code string) {
-				if res := r.Execute(context.Background(), session.Cell{Code: code, Count: count}, &stdout{}); res.Err != nil {
+				if res := r.Execute(context.Background(), session.Cell{Code: code, Count: count}, &sinktest.Recorder{}); res.Err != nil {
 					t.Fatalf("cell %d %q: %v", count, code, res.Err)
 				}
 			}
@@ -69,7 +70,7 @@ func TestTrivialCellsRetainNoMemory(t *testing.T) {
 					exec(tc.code(count))
 				}
 			}
-			if res := r.Execute(context.Background(), session.Cell{Code: "import \"fmt\"\nn := 1", Count: 0}, &stdout{}); res.Err != nil {
+			if res := r.Execute(context.Background(), session.Cell{Code: "import \"fmt\"\nn := 1", Count: 0}, &sinktest.Recorder{}); res.Err != nil {
 				t.Fatal(res.Err)
 			}
 			if tc.assist {

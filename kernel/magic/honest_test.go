@@ -36,7 +36,7 @@ s := 0
 frozen := tensor.JIT(func(a ...*tensor.Tensor) *tensor.Tensor { return a[0].Add(float32(s)).Realize() })`)
 	res, k := run(t, s, 2, `%timeit -n 10 -r 7 --check 'y.Float32s()[0] == float32(s+1)' s++; y = frozen.Call(x)`)
 	if res.Err == nil {
-		t.Fatalf("the wrong replays were timed:\n%s", k.final(t).Bundle["text/plain"])
+		t.Fatalf("the wrong replays were timed:\n%s", final(t, k).Bundle["text/plain"])
 	}
 	for _, want := range []string{"--check is false after the first replay, before sampling (a replay of the JIT)",
 		"y.Float32s()[0] is 3, float32(s+1) is 4", "frozen at the capture"} {
@@ -44,7 +44,7 @@ frozen := tensor.JIT(func(a ...*tensor.Tensor) *tensor.Tensor { return a[0].Add(
 			t.Errorf("error lacks %q:\n%s", want, res.Err.Value)
 		}
 	}
-	if k.visible() != 0 {
+	if k.Visible() != 0 {
 		t.Error("a refused measurement showed a result")
 	}
 }
@@ -84,7 +84,7 @@ func TestSyncNoneLeavesNothingQueued(t *testing.T) {
 	mustRun(t, s, 1, stepSetup+`
 dev := tensor.Device("GO")`)
 	k := mustRun(t, s, 2, `%timeit -T 300ms --sync=none --plot=none -v r dev.Spin(20*time.Microsecond)`)
-	text := k.final(t).Bundle["text/plain"].(string)
+	text := final(t, k).Bundle["text/plain"].(string)
 	v, err := s.Eval("dev.Pending()")
 	if err != nil || v.Int() != 0 {
 		t.Errorf("after --sync=none, %v items are still queued (%v)", v, err)
@@ -136,7 +136,7 @@ var yn, yg *tensor.Tensor`)
 		t.Errorf("DEBUG=2 inside %%timeit wrote %d lines, want a short summary:\n%.2000s", n, buf.String())
 	}
 	k := mustRun(t, s, 8, `%compare --plot=none quiet traced`)
-	text := k.final(t).Bundle["text/plain"].(string)
+	text := final(t, k).Bundle["text/plain"].(string)
 	for _, want := range []string{`DEBUG (effective) "0" vs "2"`, "measured one after the other, not interleaved", "%timeit --vs"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("%%compare lacks %q:\n%s", want, text)
@@ -163,7 +163,7 @@ func TestJITPhasesThroughSession(t *testing.T) {
 		mustRun(t, s, 10*i+2, fmt.Sprintf(`%s := tensor.JIT(func(a ...*tensor.Tensor) *tensor.Tensor { return a[0].Add(%d).Realize() })
 for i := 0; i < %d; i++ { %s.Call(x) }`, name, i+7, c.before, name))
 		k := mustRun(t, s, 10*i+3, fmt.Sprintf(`%%timeit -n 10 -r 7 --plot=none -v r%s y = %s.Call(x)`, name, name))
-		text := k.final(t).Bundle["text/plain"].(string)
+		text := final(t, k).Bundle["text/plain"].(string)
 		r := evalResult(t, s, "r"+name)
 		if r.Cold.Kind != c.kind || r.Cold.JITCall != c.before+1 || !strings.Contains(flat(text), flat(c.phrase)) {
 			t.Errorf("called %d times before: cold %s (call %d); text lacks %q:\n%s", c.before, r.Cold.Kind, r.Cold.JITCall, c.phrase, text)
@@ -178,7 +178,7 @@ for i := 0; i < %d; i++ { %s.Call(x) }`, name, i+7, c.before, name))
 	mustRun(t, s, 50, `fresh := tensor.JIT(func(a ...*tensor.Tensor) *tensor.Tensor { return a[0].Add(100).Realize() })`)
 	for i, want := range []string{"Timed call: JIT call 1, its first call", "Timed call: JIT call 2, the capture", "Timed call: JIT call 3, a replay"} {
 		k := mustRun(t, s, 51+i, `%time --plot=none y = fresh.Call(x)`)
-		if text := k.final(t).Bundle["text/plain"].(string); !strings.Contains(text, want) || !strings.Contains(text, "prov: device ") {
+		if text := final(t, k).Bundle["text/plain"].(string); !strings.Contains(text, want) || !strings.Contains(text, "prov: device ") {
 			t.Errorf("%%time #%d lacks %q:\n%s", i+1, want, text)
 		}
 	}

@@ -7,84 +7,54 @@ import (
 	"image/png"
 	"reflect"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/tick-kernel/tick/display"
 	"github.com/tick-kernel/tick/kernel/app"
+	"github.com/tick-kernel/tick/kernel/kerneltest/sinktest"
 	"github.com/tick-kernel/tick/kernel/magic"
 	"github.com/tick-kernel/tick/kernel/session"
 	"github.com/tick-kernel/tick/timing"
 )
 
-// sink records what a cell shows.
-type sink struct {
-	mu      sync.Mutex
-	pub     []display.Data
-	upd     []display.Data
-	streams strings.Builder
-	// clearedPub and clearedUpd count the publishes and updates that a
-	// clear_output removed from the person's view.
-	clearedPub, clearedUpd int
-}
-
-func (s *sink) Publish(d display.Data) { s.mu.Lock(); s.pub = append(s.pub, d); s.mu.Unlock() }
-func (s *sink) Update(d display.Data)  { s.mu.Lock(); s.upd = append(s.upd, d); s.mu.Unlock() }
-func (s *sink) Clear(bool) {
-	s.mu.Lock()
-	s.clearedPub, s.clearedUpd = len(s.pub), len(s.upd)
-	s.mu.Unlock()
-}
-
-// visible is what is left on the page: the outputs and updates after the
-// last clear (a progress line shown while a slow measurement ran, then
-// cleared, is not).
-func (s *sink) visible() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.pub) - s.clearedPub + len(s.upd) - s.clearedUpd
-}
-func (s *sink) Stream(name, text string) {
-	s.mu.Lock()
-	s.streams.WriteString(text)
-	s.mu.Unlock()
-}
-
-// final returns the text output of the result: the last publish carrying
-// the result document (or, with --json, the last publish). No output may
-// hold application/json (JupyterLab would show a JSON tree).
-func (s *sink) final(t *testing.T) display.Data {
+// final returns the text output of the result k recorded: the last
+// publish carrying the result document (or, with --json, the last
+// publish). No output may hold application/json (JupyterLab would show a
+// JSON tree).
+func final(t *testing.T, k *sinktest.Recorder) display.Data {
 	t.Helper()
-	if len(s.pub) == 0 {
-		t.Fatalf("nothing was shown (stream output %q)", s.streams.String())
+	pub := k.Published()
+	if len(pub) == 0 {
+		t.Fatalf("nothing was shown (stream output %q)", k.Text(""))
 	}
-	for _, d := range s.pub {
+	for _, d := range pub {
 		if _, ok := d.Bundle["application/json"]; ok {
 			t.Errorf("an output holds application/json: %v", keys(d.Bundle))
 		}
 	}
-	for i := len(s.pub) - 1; i >= 0; i-- {
-		if _, ok := s.pub[i].Bundle[magic.ResultMIME]; ok {
-			return s.pub[i]
+	for i := len(pub) - 1; i >= 0; i-- {
+		if _, ok := pub[i].Bundle[magic.ResultMIME]; ok {
+			return pub[i]
 		}
 	}
-	return s.pub[len(s.pub)-1]
+	return pub[len(pub)-1]
 }
 
-// chart returns the last published chart output (with a text/plain
+// chart returns the last chart output k recorded (with a text/plain
 // description beside the image).
-func (s *sink) chart(t *testing.T) display.Data {
+func chart(t *testing.T, k *sinktest.Recorder) display.Data {
 	t.Helper()
-	for i := len(s.pub) - 1; i >= 0; i-- {
-		b := s.pub[i].Bundle
+	pub := k.Published()
+	for i := len(pub) - 1; i >= 0; i-- {
+		b := pub[i].Bundle
 		if _, ok := b["image/png"]; ok {
-			if w, _ := s.pub[i].Metadata["image/png"].(map[string]int); w["width"] <= 0 {
-				t.Errorf("the PNG has no layout size in its metadata: %v", s.pub[i].Metadata)
+			if w, _ := pub[i].Metadata["image/png"].(map[string]int); w["width"] <= 0 {
+				t.Errorf("the PNG has no layout size in its metadata: %v", pub[i].Metadata)
 			}
-			return s.pub[i]
+			return pub[i]
 		}
 		if _, ok := b["image/svg+xml"]; ok {
-			return s.pub[i]
+			return pub[i]
 		}
 	}
 	t.Fatalf("no chart was shown")
@@ -108,14 +78,14 @@ func newSession(t *testing.T) testSession {
 }
 
 // run executes one cell and returns its result and what it showed.
-func run(t *testing.T, s testSession, count int, code string) (session.Result, *sink) {
+func run(t *testing.T, s testSession, count int, code string) (session.Result, *sinktest.Recorder) {
 	t.Helper()
-	k := &sink{}
+	k := &sinktest.Recorder{}
 	res := s.Execute(context.Background(), session.Cell{Code: code, Count: count}, k)
 	return res, k
 }
 
-func mustRun(t *testing.T, s testSession, count int, code string) *sink {
+func mustRun(t *testing.T, s testSession, count int, code string) *sinktest.Recorder {
 	t.Helper()
 	res, k := run(t, s, count, code)
 	if res.Err != nil {
@@ -148,12 +118,12 @@ func decodeResult(t *testing.T, d display.Data) *timing.Result {
 func TestTimeitThroughSession(t *testing.T) {
 	s := newSession(t)
 	k := mustRun(t, s, 1, "%timeit -n 10 -r 5 x := 1")
-	d := k.final(t)
+	d := final(t, k)
 	text, _ := d.Bundle["text/plain"].(string)
 	if !strings.Contains(text, "per loop") || !strings.Contains(text, "5 samples × 10 loops") {
 		t.Errorf("text block:\n%s", text)
 	}
-	img, ok := k.chart(t).Bundle["image/png"].([]byte)
+	img, ok := chart(t, k).Bundle["image/png"].([]byte)
 	if !ok {
 		t.Fatalf("no image/png in %v", keys(d.Bundle))
 	}
@@ -176,7 +146,7 @@ x := tensor.Ones(256).Realize()
 step := tensor.JIT(func(a ...*tensor.Tensor) *tensor.Tensor { return a[0].Mul(2).Add(1).Realize() })
 var y *tensor.Tensor`)
 	k := mustRun(t, s, 2, `%timeit -n 20 -r 7 --check 'y.Float32s()[0] == 3' y = step.Call(x)`)
-	r := decodeResult(t, k.final(t))
+	r := decodeResult(t, final(t, k))
 	if !r.Replaying || r.Captures == 0 {
 		t.Errorf("the JIT did not reach replay: captures %d replaying %v", r.Captures, r.Replaying)
 	}
@@ -194,8 +164,8 @@ var y *tensor.Tensor`)
 	if res.Err == nil || !strings.Contains(res.Err.Value, "--check is false after the cold call (a replay of the JIT): y.Float32s()[0] is 3 (want y.Float32s()[0] == 4)") {
 		t.Fatalf("a false --check must stop the measurement with a clear error; got %v", res.Err)
 	}
-	if k.visible() != 0 {
-		t.Errorf("a failed check still showed output: %v", k.pub)
+	if k.Visible() != 0 {
+		t.Errorf("a failed check still showed output: %v", k.Published())
 	}
 }
 
@@ -211,7 +181,7 @@ func TestBadOptionChangesNothing(t *testing.T) {
 			t.Errorf("error %q lacks %q", res.Err.Value, want)
 		}
 	}
-	if len(k.pub) != 0 {
+	if len(k.Published()) != 0 {
 		t.Errorf("a usage error still showed output")
 	}
 	v, err := s.Eval("counter")
@@ -224,8 +194,8 @@ func TestSaveAndCompare(t *testing.T) {
 	s := newSession(t)
 	mustRun(t, s, 1, "sum := 0")
 	k := mustRun(t, s, 2, "%timeit -q -v small -n 50 -r 7 for i := 0; i < 10; i++ { sum += i }")
-	if len(k.pub) != 0 {
-		t.Errorf("-q showed %d outputs", len(k.pub))
+	if len(k.Published()) != 0 {
+		t.Errorf("-q showed %d outputs", len(k.Published()))
 	}
 	mustRun(t, s, 3, "%timeit -q -v large -n 50 -r 7 for i := 0; i < 1000; i++ { sum += i }")
 	v, err := s.Eval("large.Repeats")
@@ -233,12 +203,12 @@ func TestSaveAndCompare(t *testing.T) {
 		t.Fatalf("-v did not bind a result: large.Repeats = %v (%v)", v, err)
 	}
 	k = mustRun(t, s, 4, "%compare small large")
-	d := k.final(t)
+	d := final(t, k)
 	text, _ := d.Bundle["text/plain"].(string)
 	if !strings.Contains(text, "small") || !strings.Contains(text, "large") {
 		t.Errorf("comparison text:\n%s", text)
 	}
-	if _, err := png.Decode(bytes.NewReader(k.chart(t).Bundle["image/png"].([]byte))); err != nil {
+	if _, err := png.Decode(bytes.NewReader(chart(t, k).Bundle["image/png"].([]byte))); err != nil {
 		t.Errorf("box plot PNG: %v", err)
 	}
 	var js struct{ Comparison timing.Comparison }
@@ -262,8 +232,8 @@ func testCompareKeep(t *testing.T, s testSession) {
 	if res.Err != nil {
 		t.Fatal(res.Err)
 	}
-	if len(k.pub)+len(k.upd) != 0 {
-		t.Errorf("-q showed %d outputs", len(k.pub)+len(k.upd))
+	if len(k.Published())+len(k.Updates()) != 0 {
+		t.Errorf("-q showed %d outputs", len(k.Published())+len(k.Updates()))
 	}
 	if res.Value == nil || !strings.Contains(res.Value.Bundle["text/plain"].(string), "large") {
 		t.Errorf("-o: the cell value is %+v", res.Value)
@@ -296,7 +266,7 @@ func TestTimeitVs(t *testing.T) {
 	s := newSession(t)
 	mustRun(t, s, 1, "sum := 0")
 	k := mustRun(t, s, 2, "%timeit -n 20 -r 8 --vs 'for i := 0; i < 2000; i++ { sum += i }' for i := 0; i < 20; i++ { sum += i }")
-	d := k.final(t)
+	d := final(t, k)
 	var js struct {
 		Comparison timing.Comparison
 		Results    []timing.Result
@@ -316,7 +286,7 @@ func TestCellTimeitAndTime(t *testing.T) {
 	s := newSession(t)
 	mustRun(t, s, 1, "var total int")
 	k := mustRun(t, s, 2, "%%timeit -n 5 -r 6 --plot=ecdf --svg buf := make([]int, 100)\nfor i := range buf { buf[i] = i }\ntotal = len(buf)")
-	d := k.chart(t)
+	d := chart(t, k)
 	if svg, _ := d.Bundle["image/svg+xml"].(string); !strings.Contains(svg, "<svg") {
 		t.Errorf("--svg: no SVG in %v", keys(d.Bundle))
 	}
@@ -324,12 +294,12 @@ func TestCellTimeitAndTime(t *testing.T) {
 		t.Errorf("the cell body did not run: total = %v", v)
 	}
 	k = mustRun(t, s, 3, "%time total = total + 1")
-	d = k.final(t)
+	d = final(t, k)
 	text, _ := d.Bundle["text/plain"].(string)
 	if !strings.Contains(text, "Wall time") {
 		t.Errorf("%%time text:\n%s", text)
 	}
-	if _, err := png.Decode(bytes.NewReader(k.chart(t).Bundle["image/png"].([]byte))); err != nil {
+	if _, err := png.Decode(bytes.NewReader(chart(t, k).Bundle["image/png"].([]byte))); err != nil {
 		t.Errorf("phase bar PNG: %v", err)
 	}
 	if v, _ := s.Eval("total"); v.Int() != 101 {
@@ -343,9 +313,9 @@ func TestOptionsOutputModes(t *testing.T) {
 	if res.Err != nil {
 		t.Fatal(res.Err)
 	}
-	d := k.final(t)
-	if len(k.pub) != 1 {
-		t.Errorf("--json showed %d outputs, want the JSON alone", len(k.pub))
+	d := final(t, k)
+	if len(k.Published()) != 1 {
+		t.Errorf("--json showed %d outputs, want the JSON alone", len(k.Published()))
 	}
 	var doc magic.Document
 	if err := json.Unmarshal([]byte(d.Bundle["text/plain"].(string)), &doc); err != nil || doc.Result == nil || doc.Result.Repeats != 6 {
@@ -364,8 +334,8 @@ func TestHelpThroughSession(t *testing.T) {
 	}
 	_, k := run(t, s, 2, "%lsmagic")
 	for _, name := range []string{"%timeit %%timeit", "%time %%time", "%compare"} {
-		if !strings.Contains(k.streams.String(), name) {
-			t.Errorf("%%lsmagic lacks %s:\n%s", name, k.streams.String())
+		if !strings.Contains(k.Text(""), name) {
+			t.Errorf("%%lsmagic lacks %s:\n%s", name, k.Text(""))
 		}
 	}
 }
@@ -391,7 +361,7 @@ func TestStatementErrors(t *testing.T) {
 		if res.Err == nil || !strings.Contains(res.Err.Value, c.want) {
 			t.Errorf("%s: error %v, want one containing %q", c.code, res.Err, c.want)
 		}
-		if len(k.pub) != 0 {
+		if len(k.Published()) != 0 {
 			t.Errorf("%s: a failed magic still showed output", c.code)
 		}
 	}

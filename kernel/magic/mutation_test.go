@@ -27,7 +27,7 @@ var sum int`)
 		{"sum = 0; for _, v := range orig { sum += v }", false},
 	} {
 		k := mustRun(t, s, 2+i, "%timeit -r 7 -T 200ms --plot=none "+c.stmt)
-		d := k.final(t)
+		d := final(t, k)
 		r := decodeResult(t, d)
 		w, warned := warning(r, timing.WarnMutatesInput)
 		if warned != c.warn {

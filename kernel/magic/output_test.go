@@ -12,21 +12,10 @@ import (
 	"gonum.org/v1/plot"
 
 	"github.com/tick-kernel/tick/display"
+	"github.com/tick-kernel/tick/kernel/kerneltest/sinktest"
 	"github.com/tick-kernel/tick/plotting"
 	"github.com/tick-kernel/tick/timing"
 )
-
-// countingSink is a sink that counts the outputs of its cell, as the
-// session's does (Shown), and records clears.
-type countingSink struct {
-	sink
-	shown  int
-	clears []bool
-}
-
-func (c *countingSink) Publish(d display.Data) { c.sink.Publish(d); c.shown++ }
-func (c *countingSink) Clear(wait bool)        { c.clears = append(c.clears, wait); c.shown = 0 }
-func (c *countingSink) Shown() int             { return c.shown }
 
 // startProgress runs a progress line past its first publish.
 func startProgress(t *testing.T, k outputSink) *progress {
@@ -41,7 +30,7 @@ func startProgress(t *testing.T, k outputSink) *progress {
 // The progress line appears only after progressAfter and updates at most
 // every progressEvery under one display ID.
 func TestProgressThrottle(t *testing.T) {
-	k := &sink{}
+	k := &sinktest.Recorder{Uncounted: true}
 	p := newProgress(k, "timeit")
 	now := p.start
 	p.now = func() time.Time { return now }
@@ -57,16 +46,16 @@ func TestProgressThrottle(t *testing.T) {
 	for _, s := range steps {
 		now = p.start.Add(s.at)
 		p.update(timing.Progress{Phase: timing.PhaseMeasured, Done: 3, Median: 1500})
-		if len(k.pub) != s.pubs || len(k.upd) != s.ups {
-			t.Fatalf("at %v: %d publishes, %d updates; want %d, %d", s.at, len(k.pub), len(k.upd), s.pubs, s.ups)
+		if len(k.Published()) != s.pubs || len(k.Updates()) != s.ups {
+			t.Fatalf("at %v: %d publishes, %d updates; want %d, %d", s.at, len(k.Published()), len(k.Updates()), s.pubs, s.ups)
 		}
 	}
 	// HTML only: jupyter console prints a display's text/plain and never
 	// its updates, so a text line would stay on its screen.
-	if _, ok := k.pub[0].Bundle["text/plain"]; ok {
-		t.Errorf("progress line has text/plain: %v", k.pub[0].Bundle)
+	if _, ok := k.Published()[0].Bundle["text/plain"]; ok {
+		t.Errorf("progress line has text/plain: %v", k.Published()[0].Bundle)
 	}
-	if text, _ := k.pub[0].Bundle["text/html"].(string); !strings.Contains(text, "measured 3") || !strings.Contains(text, "1.50 µs") {
+	if text, _ := k.Published()[0].Bundle["text/html"].(string); !strings.Contains(text, "measured 3") || !strings.Contains(text, "1.50 µs") {
 		t.Errorf("progress line %q", text)
 	}
 }
@@ -77,57 +66,57 @@ func TestProgressThrottle(t *testing.T) {
 func TestProgressShow(t *testing.T) {
 	result := []display.Data{{Bundle: display.Bundle{"text/plain": "result"}}, {Bundle: display.Bundle{"image/png": []byte{1}}}}
 
-	alone := &countingSink{}
+	alone := &sinktest.Recorder{}
 	startProgress(t, alone).show(result)
-	if len(alone.clears) != 1 || !alone.clears[0] || len(alone.upd) != 0 {
-		t.Errorf("alone: clears %v updates %d, want one clear with wait and no update", alone.clears, len(alone.upd))
+	if len(alone.Clears()) != 1 || !alone.Clears()[0] || len(alone.Updates()) != 0 {
+		t.Errorf("alone: clears %v updates %d, want one clear with wait and no update", alone.Clears(), len(alone.Updates()))
 	}
-	if len(alone.pub) != 3 || alone.pub[1].Bundle["text/plain"] != "result" {
-		t.Errorf("alone: publishes %v, want the progress line then the two outputs", alone.pub)
+	if len(alone.Published()) != 3 || alone.Published()[1].Bundle["text/plain"] != "result" {
+		t.Errorf("alone: publishes %v, want the progress line then the two outputs", alone.Published())
 	}
 
-	after := &countingSink{}
+	after := &sinktest.Recorder{}
 	after.Publish(display.Data{Bundle: display.Bundle{"text/plain": "printed before the magic"}})
 	startProgress(t, after).show(result)
-	if len(after.clears) != 0 {
+	if len(after.Clears()) != 0 {
 		t.Errorf("a clear would erase the cell's earlier output")
 	}
-	if len(after.upd) != 1 || !strings.Contains(after.upd[0].Bundle["text/plain"].(string), "done in") {
-		t.Errorf("not alone: the progress line became %v, want a note", after.upd)
+	if len(after.Updates()) != 1 || !strings.Contains(after.Updates()[0].Bundle["text/plain"].(string), "done in") {
+		t.Errorf("not alone: the progress line became %v, want a note", after.Updates())
 	}
-	if len(after.pub) != 4 {
-		t.Errorf("not alone: %d publishes, want 4", len(after.pub))
+	if len(after.Published()) != 4 {
+		t.Errorf("not alone: %d publishes, want 4", len(after.Published()))
 	}
 
-	plain := &sink{} // a sink that cannot count: never clear
+	plain := &sinktest.Recorder{Uncounted: true} // a sink that cannot count: never clear
 	startProgress(t, plain).show(result)
-	if len(plain.upd) != 1 || len(plain.pub) != 3 {
-		t.Errorf("uncounted sink: %d updates %d publishes", len(plain.upd), len(plain.pub))
+	if len(plain.Updates()) != 1 || len(plain.Published()) != 3 {
+		t.Errorf("uncounted sink: %d updates %d publishes", len(plain.Updates()), len(plain.Published()))
 	}
 
-	quick := &countingSink{} // no progress line: just the outputs
+	quick := &sinktest.Recorder{} // no progress line: just the outputs
 	newProgress(quick, "time").show(result)
-	if len(quick.pub) != 2 || len(quick.clears)+len(quick.upd) != 0 {
-		t.Errorf("without progress: %d publishes, %d clears, %d updates", len(quick.pub), len(quick.clears), len(quick.upd))
+	if len(quick.Published()) != 2 || len(quick.Clears())+len(quick.Updates()) != 0 {
+		t.Errorf("without progress: %d publishes, %d clears, %d updates", len(quick.Published()), len(quick.Clears()), len(quick.Updates()))
 	}
 }
 
 // An interrupted or failed magic leaves no empty output behind.
 func TestProgressAbort(t *testing.T) {
-	alone := &countingSink{}
+	alone := &sinktest.Recorder{}
 	startProgress(t, alone).abort("interrupted; nothing recorded")
-	if len(alone.clears) != 1 || alone.clears[0] || alone.shown != 0 {
-		t.Errorf("alone: clears %v, want one clear without wait", alone.clears)
+	if len(alone.Clears()) != 1 || alone.Clears()[0] || alone.Shown() != 0 {
+		t.Errorf("alone: clears %v, want one clear without wait", alone.Clears())
 	}
-	after := &countingSink{}
+	after := &sinktest.Recorder{}
 	after.Publish(display.Data{Bundle: display.Bundle{"text/plain": "earlier"}})
 	startProgress(t, after).abort("interrupted; nothing recorded")
-	if len(after.clears) != 0 || len(after.upd) != 1 || !strings.Contains(after.upd[0].Bundle["text/plain"].(string), "interrupted") {
-		t.Errorf("not alone: clears %v updates %v", after.clears, after.upd)
+	if len(after.Clears()) != 0 || len(after.Updates()) != 1 || !strings.Contains(after.Updates()[0].Bundle["text/plain"].(string), "interrupted") {
+		t.Errorf("not alone: clears %v updates %v", after.Clears(), after.Updates())
 	}
-	none := &countingSink{}
+	none := &sinktest.Recorder{}
 	newProgress(none, "timeit").abort("interrupted")
-	if len(none.pub)+len(none.upd)+len(none.clears) != 0 {
+	if len(none.Published())+len(none.Updates())+len(none.Clears()) != 0 {
 		t.Errorf("no progress line: something was sent")
 	}
 }

@@ -34,12 +34,12 @@ func TestMagicRegistry(t *testing.T) {
 	}
 
 	res, k := run(t, s, 1, "%%echo a b\nline1\nline2")
-	if res.Err != nil || k.streams.String() != "a b|line1\nline2" || !calls[0].IsCell || calls[0].Cell != 1 {
-		t.Errorf("cell magic: %v %q %+v", res.Err, k.streams.String(), calls[0])
+	if res.Err != nil || k.Text("") != "a b|line1\nline2" || !calls[0].IsCell || calls[0].Cell != 1 {
+		t.Errorf("cell magic: %v %q %+v", res.Err, k.Text(""), calls[0])
 	}
 	res, k = run(t, s, 2, "x := 2\n%echo one\ny := x * 3\ny")
-	if res.Err != nil || k.streams.String() != "one|" || res.Value == nil || res.Value.Bundle["text/plain"] != "6" {
-		t.Errorf("line magic between Go: %v %q %v", res.Err, k.streams.String(), res.Value)
+	if res.Err != nil || k.Text("") != "one|" || res.Value == nil || res.Value.Bundle["text/plain"] != "6" {
+		t.Errorf("line magic between Go: %v %q %v", res.Err, k.Text(""), res.Value)
 	}
 	res, _ = run(t, s, 3, "%echo bad")
 	if res.Err == nil || res.Err.Name != "MagicError" || !strings.Contains(res.Err.Value, "bad") {
@@ -51,8 +51,8 @@ func TestMagicRegistry(t *testing.T) {
 	}
 	_, k = run(t, s, 5, "%lsmagic")
 	for _, want := range []string{"%echo %%echo", "%env", "%help", "echo its arguments"} {
-		if !strings.Contains(k.streams.String(), want) {
-			t.Errorf("%%lsmagic output lacks %q:\n%s", want, k.streams.String())
+		if !strings.Contains(k.Text(""), want) {
+			t.Errorf("%%lsmagic output lacks %q:\n%s", want, k.Text(""))
 		}
 	}
 	for _, code := range []string{"%echo?", "%help echo", "%%echo?"} {

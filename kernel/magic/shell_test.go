@@ -5,11 +5,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/tick-kernel/tick/display"
+	"github.com/tick-kernel/tick/kernel/kerneltest/sinktest"
 	"github.com/tick-kernel/tick/kernel/session"
 	"github.com/tick-kernel/tick/kernel/session/cell"
 )
@@ -17,14 +16,14 @@ import (
 func TestShell(t *testing.T) {
 	s := newSession(t)
 	// stdout and stderr are two pipes: each keeps its order, not the two together.
-	k := &byStream{}
+	k := &sinktest.Recorder{}
 	res := s.Execute(context.Background(), session.Cell{Code: "!echo hi; echo oops >&2\n!printf 'ünï'", Count: 1}, k)
-	if res.Err != nil || k.text["stdout"] != "hi\nünï" || k.text["stderr"] != "oops\n" {
-		t.Errorf("stdout %q, stderr %q, err %v", k.text["stdout"], k.text["stderr"], res.Err)
+	if res.Err != nil || k.Text("stdout") != "hi\nünï" || k.Text("stderr") != "oops\n" {
+		t.Errorf("stdout %q, stderr %q, err %v", k.Text("stdout"), k.Text("stderr"), res.Err)
 	}
 	// A failing command shows its status; the cell goes on.
 	k2 := mustRun(t, s, 2, "!exit 3\nx := 5\n!nosuchcommand-tick")
-	if got := k2.streams.String(); !strings.Contains(got, "!exit 3: exit status 3\n") || !strings.Contains(got, "exit status 127 (the shell found no such command") {
+	if got := k2.Text(""); !strings.Contains(got, "!exit 3: exit status 3\n") || !strings.Contains(got, "exit status 127 (the shell found no such command") {
 		t.Errorf("streams = %q", got)
 	}
 	if v, err := s.Eval("x"); err != nil || v.Int() != 5 {
@@ -34,24 +33,6 @@ func TestShell(t *testing.T) {
 		t.Errorf("%%system alone: %v", res.Err)
 	}
 }
-
-// byStream keeps each stream's text apart.
-type byStream struct {
-	mu   sync.Mutex
-	text map[string]string
-}
-
-func (b *byStream) Stream(name, text string) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.text == nil {
-		b.text = map[string]string{}
-	}
-	b.text[name] += text
-}
-func (b *byStream) Publish(display.Data) {}
-func (b *byStream) Update(display.Data)  {}
-func (b *byStream) Clear(bool)           {}
 
 func TestShellInterrupt(t *testing.T) {
 	s := newSession(t)
@@ -78,15 +59,15 @@ func TestCdPwd(t *testing.T) {
 	dir, _ := filepath.EvalSymlinks(t.TempDir())
 	s := newSession(t)
 	k := mustRun(t, s, 1, "%cd "+dir)
-	if got := k.streams.String(); got != dir+"\n" {
+	if got := k.Text(""); got != dir+"\n" {
 		t.Errorf("%%cd printed %q", got)
 	}
 	res, _ := run(t, s, 2, "%pwd")
 	if res.Err != nil || res.Value == nil || res.Value.Bundle["text/plain"] != dir {
 		t.Errorf("%%pwd = %+v, %v", res.Value, res.Err)
 	}
-	if k := mustRun(t, s, 3, "!pwd"); strings.TrimSpace(k.streams.String()) != dir {
-		t.Errorf("!pwd after %%cd: %q", k.streams.String())
+	if k := mustRun(t, s, 3, "!pwd"); strings.TrimSpace(k.Text("")) != dir {
+		t.Errorf("!pwd after %%cd: %q", k.Text(""))
 	}
 	mustRun(t, s, 4, "%cd -")
 	if wd, _ := os.Getwd(); wd != orig {
@@ -101,18 +82,18 @@ func TestCdPwd(t *testing.T) {
 func TestWho(t *testing.T) {
 	s := newSession(t)
 	k := mustRun(t, s, 1, "%who")
-	if !strings.Contains(k.streams.String(), "No variables yet") {
-		t.Errorf("%%who on a new session: %q", k.streams.String())
+	if !strings.Contains(k.Text(""), "No variables yet") {
+		t.Errorf("%%who on a new session: %q", k.Text(""))
 	}
 	mustRun(t, s, 2, "x := 1\nname := \"gopher\"\nxs := []float64{1, 2}\nconst big = 1 << 40")
-	if got := mustRun(t, s, 3, "%who").streams.String(); got != "big\tname\tx\txs\n" {
+	if got := mustRun(t, s, 3, "%who").Text(""); got != "big\tname\tx\txs\n" {
 		t.Errorf("%%who = %q", got)
 	}
-	if got := mustRun(t, s, 4, "%who float64").streams.String(); got != "xs\n" {
+	if got := mustRun(t, s, 4, "%who float64").Text(""); got != "xs\n" {
 		t.Errorf("%%who float64 = %q", got)
 	}
 	var rows []string // the table's lines, spaces collapsed
-	for _, l := range strings.Split(mustRun(t, s, 5, "%whos").streams.String(), "\n") {
+	for _, l := range strings.Split(mustRun(t, s, 5, "%whos").Text(""), "\n") {
 		rows = append(rows, strings.Join(strings.Fields(l), " "))
 	}
 	got := strings.Join(rows, "\n")

@@ -30,7 +30,7 @@ var y *tensor.Tensor`)
 	} {
 		k := mustRun(t, s, 2+i, c.cell)
 		var b strings.Builder
-		for _, d := range k.pub {
+		for _, d := range k.Published() {
 			if s, ok := d.Bundle["text/plain"].(string); ok {
 				b.WriteString(s)
 			}

@@ -21,6 +21,10 @@ import (
 // routes the cell's streams, declares it.
 type Sink = stdio.Sink
 
+// Discard is a Sink that drops all output (a silent execution, an import
+// outside any cell).
+var Discard = stdio.Discard
+
 // CellSink is the Sink of a running cell as ExecuteWith hands it to the
 // code that runs the cell (Run.Sink), and to the magics: each call keeps
 // its place among the text the cell printed, and Shown says how many

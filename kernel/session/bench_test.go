@@ -5,15 +5,15 @@ import (
 	"testing"
 
 	"github.com/traefik/yaegi/interp"
-)
 
-type nopSink struct{ recorder }
+	"github.com/tick-kernel/tick/kernel/kerneltest/sinktest"
+)
 
 // BenchmarkExecute measures one cell `1+1` end to end (split, rewrite,
 // compile, run, value).
 func BenchmarkExecute(b *testing.B) {
 	s := newSession(b)
-	sink := &recorder{}
+	sink := &sinktest.Recorder{}
 	for b.Loop() {
 		s.Execute(context.Background(), Cell{Code: "1+1", Count: 1}, sink)
 	}

@@ -53,8 +53,8 @@ _ = fmt.Sprint`
 			// interrupt by seconds and are checked by what ran after them):
 			// the error is the interrupt's doing; how soon is only reported.
 			t.Logf("ended %v after the interrupt", late)
-			if strings.Contains(rec.text("stderr"), "panic") {
-				t.Errorf("the interrupted cell printed %q on stderr", rec.text("stderr"))
+			if strings.Contains(rec.Text("stderr"), "panic") {
+				t.Errorf("the interrupted cell printed %q on stderr", rec.Text("stderr"))
 			}
 			res, _ = exec(t, s, 3, "add(1)")
 			if res.Err != nil || res.Value == nil {
@@ -68,8 +68,8 @@ _ = fmt.Sprint`
 	}
 	// the mutexes still work after the interrupted waits
 	res, rec := exec(t, s, 5, "mu.Unlock()\nrw.RUnlock()\nmu.Lock()\nrw.Lock()\nfmt.Println(\"locked\")")
-	if res.Err != nil || rec.text("stdout") != "locked\n" {
-		t.Errorf("locks after interrupts: %v %q", res.Err, rec.text("stdout"))
+	if res.Err != nil || rec.Text("stdout") != "locked\n" {
+		t.Errorf("locks after interrupts: %v %q", res.Err, rec.Text("stdout"))
 	}
 }
 

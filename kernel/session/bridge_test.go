@@ -36,7 +36,7 @@ func runTable(t *testing.T, s *Session, cells []cellCase) {
 			if got != c.value {
 				t.Errorf("value %q, want %q", got, c.value)
 			}
-			if out := rec.text("stdout"); out != c.out {
+			if out := rec.Text("stdout"); out != c.out {
 				t.Errorf("stdout %q, want %q", out, c.out)
 			}
 		})

@@ -66,7 +66,7 @@ func TestCellTypesNative(t *testing.T) {
 			if res.Err != nil {
 				t.Fatal(res.Err.Value, res.Err.Traceback)
 			}
-			if got := rec.text("stdout"); got != c.stdout {
+			if got := rec.Text("stdout"); got != c.stdout {
 				t.Errorf("stdout %q, want %q", got, c.stdout)
 			}
 			if c.value != "" && (res.Value == nil || res.Value.Bundle["text/plain"] != c.value) {
@@ -107,7 +107,7 @@ func TestStringerOperandVerbs(t *testing.T) {
 	if res.Err != nil {
 		t.Fatal(res.Err.Value, res.Err.Traceback)
 	}
-	if got, want := rec.text("stdout"), "Tue 2 Tue 547565|2|    2|\"Tue\"\nN:a *main.Name N:a &{%!d(string=a)}\n"; got != want {
+	if got, want := rec.Text("stdout"), "Tue 2 Tue 547565|2|    2|\"Tue\"\nN:a *main.Name N:a &{%!d(string=a)}\n"; got != want {
 		t.Errorf("stdout %q, want %q", got, want)
 	}
 }

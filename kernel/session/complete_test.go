@@ -245,7 +245,7 @@ func TestAddImports(t *testing.T) {
 	for i, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			res, rec := exec(t, s, i+1, c.code)
-			out := rec.text("stderr")
+			out := rec.Text("stderr")
 			if res.Err != nil {
 				t.Fatalf("%s: %v", c.code, res.Err.Traceback)
 			}

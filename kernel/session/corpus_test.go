@@ -86,8 +86,8 @@ func TestCorpus(t *testing.T) {
 					t.Errorf("cell %d: %s", i+1, strings.Join(res.Err.Traceback, "\n"))
 					continue
 				}
-				if c.output != nil && rec.text("stdout") != *c.output {
-					t.Errorf("cell %d: stdout %q, want %q", i+1, rec.text("stdout"), *c.output)
+				if c.output != nil && rec.Text("stdout") != *c.output {
+					t.Errorf("cell %d: stdout %q, want %q", i+1, rec.Text("stdout"), *c.output)
 				}
 				if c.value != nil {
 					got := "<none>"

@@ -53,7 +53,7 @@ func TestRecursionLimitOnEveryCallPath(t *testing.T) {
 				t.Fatal(err)
 			}
 			if res, rec := exec(t, s, 1, tc.setup+"\nx := 41"); res.Err != nil {
-				t.Fatalf("setup: %v %s", res.Err, rec.text("stderr"))
+				t.Fatalf("setup: %v %s", res.Err, rec.Text("stderr"))
 			}
 			for _, n := range []string{"10", "1000", tc.under} { // what ran before
 				if res, _ := exec(t, s, 2, tc.call+"("+n+")"); res.Err != nil || res.Value.Bundle["text/plain"] != n {
@@ -61,7 +61,7 @@ func TestRecursionLimitOnEveryCallPath(t *testing.T) {
 				}
 			}
 			res, rec := exec(t, s, 3, tc.call+"("+tc.over+")")
-			got := rec.text("stderr")
+			got := rec.Text("stderr")
 			if tc.goroutine {
 				if res.Err != nil {
 					t.Fatalf("the goroutine's error ended the cell: %v", res.Err)

@@ -209,7 +209,7 @@ func runDiffCells(t *testing.T, cells []string) (string, *Error) {
 	var out bytes.Buffer
 	for i, c := range cells {
 		res, rec := exec(t, s, i+1, c)
-		out.WriteString(rec.text("stdout"))
+		out.WriteString(rec.Text("stdout"))
 		if res.Err != nil {
 			return out.String(), res.Err
 		}

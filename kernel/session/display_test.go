@@ -5,10 +5,9 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
-	"sync"
 	"testing"
 
-	"github.com/tick-kernel/tick/display"
+	"github.com/tick-kernel/tick/kernel/kerneltest/sinktest"
 )
 
 func TestDisplayRouting(t *testing.T) {
@@ -21,18 +20,18 @@ display.Clear(true)`)
 	if res.Err != nil {
 		t.Fatal(res.Err.Traceback)
 	}
-	if len(rec.publish) != 2 || rec.publish[0].Bundle["text/markdown"] != "**hi**" {
-		t.Fatalf("published %+v", rec.publish)
+	if len(rec.Published()) != 2 || rec.Published()[0].Bundle["text/markdown"] != "**hi**" {
+		t.Fatalf("published %+v", rec.Published())
 	}
-	if len(rec.updates) != 1 || rec.updates[0].ID != rec.publish[1].ID || rec.updates[0].ID == "" {
-		t.Errorf("updates %+v, want one with the id of the HTML output", rec.updates)
+	if len(rec.Updates()) != 1 || rec.Updates()[0].ID != rec.Published()[1].ID || rec.Updates()[0].ID == "" {
+		t.Errorf("updates %+v, want one with the id of the HTML output", rec.Updates())
 	}
-	if len(rec.clears) != 1 || !rec.clears[0] {
-		t.Errorf("clears %v", rec.clears)
+	if len(rec.Clears()) != 1 || !rec.Clears()[0] {
+		t.Errorf("clears %v", rec.Clears())
 	}
 	// After the cell, the sink is no longer installed.
 	_, rec2 := exec(t, s, 2, `1`)
-	if len(rec.publish) != 2 || len(rec2.publish) != 0 {
+	if len(rec.Published()) != 2 || len(rec2.Published()) != 0 {
 		t.Errorf("output leaked across cells")
 	}
 }
@@ -76,30 +75,30 @@ func TestRichValues(t *testing.T) {
 	}
 }
 
-// eventRecorder is a Sink that records each call as text ("stdout:a\n",
-// "publish:<b>x</b>", "update:1", "clear:true"), in order.
-type eventRecorder struct {
-	mu     sync.Mutex
-	events []string
-}
-
-func (r *eventRecorder) add(e string) { r.mu.Lock(); r.events = append(r.events, e); r.mu.Unlock() }
-func (r *eventRecorder) Stream(name, text string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	// Merge consecutive writes to one stream: coalescing may split text
-	// differently, the order between kinds of events is what matters.
-	if n := len(r.events); n > 0 && strings.HasPrefix(r.events[n-1], name+":") {
-		r.events[n-1] += text
-		return
+// eventLog writes each call r recorded as text ("stdout:a\n",
+// "publish:<b>x</b>", "update:1", "clear:true"), in order. Consecutive
+// writes to one stream are merged: coalescing may split text differently,
+// the order between kinds of events is what matters.
+func eventLog(r *sinktest.Recorder) []string {
+	var out []string
+	for _, e := range r.Events() {
+		switch e.Kind {
+		case sinktest.Stream:
+			if n := len(out); n > 0 && strings.HasPrefix(out[n-1], e.Name+":") {
+				out[n-1] += e.Text
+				continue
+			}
+			out = append(out, e.Name+":"+e.Text)
+		case sinktest.Publish:
+			out = append(out, fmt.Sprint("publish:", e.Data.Bundle["text/plain"]))
+		case sinktest.Update:
+			out = append(out, fmt.Sprint("update:", e.Data.Bundle["text/plain"]))
+		case sinktest.Clear:
+			out = append(out, fmt.Sprint("clear:", e.Wait))
+		}
 	}
-	r.events = append(r.events, name+":"+text)
+	return out
 }
-func (r *eventRecorder) Publish(d display.Data) {
-	r.add(fmt.Sprint("publish:", d.Bundle["text/plain"]))
-}
-func (r *eventRecorder) Update(d display.Data) { r.add(fmt.Sprint("update:", d.Bundle["text/plain"])) }
-func (r *eventRecorder) Clear(wait bool)       { r.add(fmt.Sprint("clear:", wait)) }
 
 // TestDisplayKeepsOrderWithPrintedText checks that display calls flush the
 // stream text printed before them (it is buffered up to 20 ms), so the sink
@@ -129,15 +128,13 @@ display.Markdown("m")`, []string{"stdout:g\n", "publish:m"}},
 	}
 	for i, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r := &eventRecorder{}
+			r := &sinktest.Recorder{}
 			res := s.Execute(context.Background(), Cell{Code: c.code, Count: i + 2}, r)
 			if res.Err != nil {
 				t.Fatal(res.Err.Traceback)
 			}
-			r.mu.Lock()
-			defer r.mu.Unlock()
-			if !reflect.DeepEqual(r.events, c.want) {
-				t.Errorf("sink saw %q, want %q", r.events, c.want)
+			if got := eventLog(r); !reflect.DeepEqual(got, c.want) {
+				t.Errorf("sink saw %q, want %q", got, c.want)
 			}
 		})
 	}
@@ -168,8 +165,8 @@ func TestHandleIsNotEchoed(t *testing.T) {
 			if res.Value != nil {
 				t.Errorf("value %v, want none (a display handle is not echoed)", res.Value.Bundle)
 			}
-			if len(rec.publish) != c.wantPublish {
-				t.Errorf("published %d outputs, want %d", len(rec.publish), c.wantPublish)
+			if len(rec.Published()) != c.wantPublish {
+				t.Errorf("published %d outputs, want %d", len(rec.Published()), c.wantPublish)
 			}
 		})
 	}

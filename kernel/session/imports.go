@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tick-kernel/tick/display"
 	"github.com/tick-kernel/tick/kernel/session/cell"
 )
 
@@ -81,7 +80,7 @@ func (s *Session) importOne(p string) error {
 			time.Sleep(20 * time.Millisecond)
 		}
 	}()
-	var sink Sink = discardSink{}
+	sink := Discard
 	if c := s.io.Current(); c != nil {
 		sink = c
 	}
@@ -108,11 +107,3 @@ func (s *Session) registerSymbols(tables map[string]map[string]reflect.Value) er
 	s.decls.AddPackages(tables)
 	return nil
 }
-
-// discardSink drops output (an import outside any cell).
-type discardSink struct{}
-
-func (discardSink) Stream(string, string) {}
-func (discardSink) Publish(display.Data)  {}
-func (discardSink) Update(display.Data)   {}
-func (discardSink) Clear(bool)            {}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tick-kernel/tick/kernel/kerneltest/sinktest"
 	"github.com/tick-kernel/tick/kernel/session/cell"
 	"github.com/tick-kernel/tick/kernel/session/internal/yaegiprivate"
 )
@@ -105,7 +106,7 @@ func TestFramelessCellsKeepTheirMeaning(t *testing.T) {
 	}
 	for i, st := range steps {
 		res, rec := exec(t, s, i+1, st.code)
-		if got := rec.text("stdout"); got != st.out {
+		if got := rec.Text("stdout"); got != st.out {
 			t.Errorf("cell %d %q: stdout %q, want %q", i+1, st.code, got, st.out)
 		}
 		if st.errText != "" {
@@ -263,14 +264,14 @@ func BenchmarkCellDrift(b *testing.B) {
 	for _, after := range []int{0, 10000} {
 		b.Run(fmt.Sprintf("after=%d", after), func(b *testing.B) {
 			s := newSession(b)
-			sink := &recorder{}
+			sink := &sinktest.Recorder{}
 			for i := range after {
 				s.Execute(context.Background(), Cell{Code: "1+1", Count: i + 1}, sink)
-				sink.streams = nil
+				sink.Reset()
 			}
 			for b.Loop() {
 				s.Execute(context.Background(), Cell{Code: "1+1", Count: after + 1}, sink)
-				sink.streams = nil
+				sink.Reset()
 			}
 		})
 	}

@@ -33,7 +33,7 @@ func TestRewriteFixes(t *testing.T) {
 	for i, st := range steps {
 		t.Run(st.name, func(t *testing.T) {
 			res, rec := exec(t, s, i+1, st.code)
-			if got := rec.text("stdout"); got != st.out {
+			if got := rec.Text("stdout"); got != st.out {
 				t.Errorf("stdout %q, want %q", got, st.out)
 			}
 			switch {

@@ -29,9 +29,9 @@ close(release)
 wg.Wait()
 kept := 42`)
 	if res.Err != nil {
-		t.Fatalf("6,000 goroutines: %v\n%s", res.Err.Traceback, rec.text("stderr"))
+		t.Fatalf("6,000 goroutines: %v\n%s", res.Err.Traceback, rec.Text("stderr"))
 	}
-	if got := rec.text("stderr"); got != "" {
+	if got := rec.Text("stderr"); got != "" {
 		t.Errorf("stderr %q", got)
 	}
 	// Runaway recursion on the cell's goroutine is still stopped.

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tick-kernel/tick/kernel/kerneltest/sinktest"
 	"github.com/tick-kernel/tick/kernel/session/stdio"
 )
 
@@ -66,7 +67,7 @@ func TestInterruptByContext(t *testing.T) {
 	s := newSession(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
-	res := s.Execute(ctx, Cell{Code: "for {}", Count: 1}, &recorder{})
+	res := s.Execute(ctx, Cell{Code: "for {}", Count: 1}, &sinktest.Recorder{})
 	if res.Err == nil || res.Err.Name != "Interrupted" {
 		t.Fatalf("got %v, want Interrupted", res.Err)
 	}
@@ -98,7 +99,7 @@ time.Sleep(10 * time.Millisecond)
 	if res.Err != nil {
 		t.Fatalf("cell failed: %v", res.Err.Traceback)
 	}
-	if got := rec.text("stderr"); !strings.Contains(got, "panic in goroutine: boom") {
+	if got := rec.Text("stderr"); !strings.Contains(got, "panic in goroutine: boom") {
 		t.Errorf("stderr %q, want the goroutine's panic", got)
 	}
 	// A goroutine that outlives its cell reports on the next cell.
@@ -107,15 +108,15 @@ time.Sleep(10 * time.Millisecond)
 	for try := 0; try < 20 && !strings.Contains(got, "panic in goroutine: late"); try++ {
 		time.Sleep(100 * time.Millisecond) // a loaded machine may start the goroutine late
 		_, rec = exec(t, s, 3, `1`)
-		got += rec.text("stderr")
+		got += rec.Text("stderr")
 	}
 	if !strings.Contains(got, "panic in goroutine: late") {
 		t.Errorf("next cells' stderr %q, want the late panic", got)
 	}
 	// go with a named function.
 	res, rec = exec(t, s, 4, "func bad(){ var m map[string]int; m[\"x\"] = 1 }\ngo bad()\ntime.Sleep(20*time.Millisecond)")
-	if res.Err != nil || !strings.Contains(rec.text("stderr"), "assignment to entry in nil map") {
-		t.Errorf("go bad(): err %v stderr %q", res.Err, rec.text("stderr"))
+	if res.Err != nil || !strings.Contains(rec.Text("stderr"), "assignment to entry in nil map") {
+		t.Errorf("go bad(): err %v stderr %q", res.Err, rec.Text("stderr"))
 	}
 }
 
@@ -145,12 +146,12 @@ func TestPanicTraceback(t *testing.T) {
 // goOnSink creates a file when the first text reaches it: a cell that waits
 // for that file goes on only if its output was streamed while it ran.
 type goOnSink struct {
-	*recorder
+	*sinktest.Recorder
 	path string
 }
 
 func (g goOnSink) Stream(name, text string) {
-	g.recorder.Stream(name, text)
+	g.Recorder.Stream(name, text)
 	if strings.Contains(text, "first") {
 		_ = os.WriteFile(g.path, nil, 0o644)
 	}
@@ -160,7 +161,7 @@ func (g goOnSink) Stream(name, text string) {
 // line: an order of events, not a time, so load cannot break it.
 func TestStreamingArrivesBeforeCellEnds(t *testing.T) {
 	s := newSession(t)
-	sink := goOnSink{&recorder{}, filepath.Join(t.TempDir(), "go-on")}
+	sink := goOnSink{&sinktest.Recorder{}, filepath.Join(t.TempDir(), "go-on")}
 	code := fmt.Sprintf(`import ("fmt"; "os"; "time")
 fmt.Println("first")
 _, err := os.Stat(%[1]q)
@@ -173,16 +174,16 @@ fmt.Println("second", err == nil)`, sink.path)
 	if res.Err != nil {
 		t.Fatal(res.Err)
 	}
-	rec := sink.recorder
-	if len(rec.streams) != 2 || rec.streams[0].text != "first\n" || rec.streams[1].text != "second true\n" {
-		t.Fatalf("streams %q, want first and \"second true\" in two messages (false: the first line reached the sink only when the cell ended)", rec.streams)
+	streams := sink.Of(sinktest.Stream)
+	if len(streams) != 2 || streams[0].Text != "first\n" || streams[1].Text != "second true\n" {
+		t.Fatalf("streams %q, want first and \"second true\" in two messages (false: the first line reached the sink only when the cell ended)", sink.Text(""))
 	}
 }
 
 func TestStdin(t *testing.T) {
 	s := newSession(t)
 	var prompts []string
-	r := &recorder{}
+	r := &sinktest.Recorder{}
 	res := s.Execute(context.Background(), Cell{Code: "import \"fmt\"\nvar name string\nfmt.Print(\"name? \")\nfmt.Scanln(&name)\nname", Count: 1,
 		Stdin: func(prompt string, password bool) (string, error) {
 			prompts = append(prompts, prompt)
@@ -196,9 +197,9 @@ func TestStdin(t *testing.T) {
 	}
 	// The prompt goes out once: as the input request's prompt, not also
 	// in the stream (front ends showed "name? name? ").
-	for _, st := range r.streams {
-		if strings.Contains(st.text, "name?") {
-			t.Errorf("the prompt is in the stream too: %q", r.streams)
+	for _, st := range r.Of(sinktest.Stream) {
+		if strings.Contains(st.Text, "name?") {
+			t.Errorf("the prompt is in the stream too: %q", r.Text(""))
 		}
 	}
 	res = s.Execute(context.Background(), Cell{Code: "import (\"bufio\"; \"os\")\n_, err := bufio.NewReader(os.Stdin).ReadString('\\n')\nerr", Count: 2}, r)

@@ -62,10 +62,10 @@ get(3)`, err: "(in the function at cell[14]:2:"},
 			t.Errorf("cell %d %q: unexpected error %v\n%s", count, name, res.Err, strings.Join(res.Err.Traceback, "\n"))
 			continue
 		}
-		if got := rec.text("stdout"); got != c.stdout {
+		if got := rec.Text("stdout"); got != c.stdout {
 			t.Errorf("cell %d %q: stdout %q, want %q", count, name, got, c.stdout)
 		}
-		if got := rec.text("stderr"); !strings.Contains(got, c.stderr) {
+		if got := rec.Text("stderr"); !strings.Contains(got, c.stderr) {
 			t.Errorf("cell %d %q: stderr %q, want it to contain %q", count, name, got, c.stderr)
 		}
 		got := ""

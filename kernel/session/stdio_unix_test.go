@@ -35,13 +35,13 @@ fmt.Println("after")`, strings.Repeat("x", 1<<20) + "\nafter\n", ""},
 			if res.Err != nil {
 				t.Fatalf("error: %v", res.Err)
 			}
-			if got := rec.text("stdout"); got != c.want {
+			if got := rec.Text("stdout"); got != c.want {
 				if len(got) > 200 {
 					got = got[:100] + "…" + got[len(got)-100:]
 				}
 				t.Errorf("stdout %q, want %q", got, c.want)
 			}
-			if got := rec.text("stderr"); got != c.wantErr {
+			if got := rec.Text("stderr"); got != c.wantErr {
 				t.Errorf("stderr %q, want %q", got, c.wantErr)
 			}
 		})

@@ -15,12 +15,12 @@ func TestSelfReferentialValues(t *testing.T) {
 		t.Fatalf("map value: %v %v", res.Err, res.Value)
 	}
 	res, rec := exec(t, s, 2, "l := []any{1, nil}\nl[1] = l\nfmt.Println(l)\ns := fmt.Sprint(m)\nlen(s) > 0")
-	if res.Err != nil || rec.text("stdout") != "[1 <cycle>]\n" {
-		t.Fatalf("printed slice: %v %q", res.Err, rec.text("stdout"))
+	if res.Err != nil || rec.Text("stdout") != "[1 <cycle>]\n" {
+		t.Fatalf("printed slice: %v %q", res.Err, rec.Text("stdout"))
 	}
 	res, rec = exec(t, s, 3, "fmt.Println(map[string]int{\"b\": 2, \"a\": 1}, []int{1, 2})")
-	if res.Err != nil || rec.text("stdout") != "map[a:1 b:2] [1 2]\n" {
-		t.Fatalf("ordinary values: %v %q", res.Err, rec.text("stdout"))
+	if res.Err != nil || rec.Text("stdout") != "map[a:1 b:2] [1 2]\n" {
+		t.Fatalf("ordinary values: %v %q", res.Err, rec.Text("stdout"))
 	}
 }
 
@@ -35,7 +35,7 @@ func TestCellTypeValues(t *testing.T) {
 		{name: "recover_cell_type", code: "func g() (err error) {\n\tdefer func() {\n\t\tif e, ok := recover().(E); ok {\n\t\t\terr = e\n\t\t}\n\t}()\n\tpanic(E{\"typed\"})\n}\nfmt.Println(g())", out: "E: typed\n"},
 	})
 	res, rec := exec(t, s, 9, "println(\"x\", 1, 2.5, true)\nprint(\"a\", 1, \"\\n\")")
-	if res.Err != nil || rec.text("stdout") != "" || rec.text("stderr") != "x 1 +2.500000e+000 true\na1\n" {
-		t.Errorf("println: %v stdout %q stderr %q", res.Err, rec.text("stdout"), rec.text("stderr"))
+	if res.Err != nil || rec.Text("stdout") != "" || rec.Text("stderr") != "x 1 +2.500000e+000 true\na1\n" {
+		t.Errorf("println: %v stdout %q stderr %q", res.Err, rec.Text("stdout"), rec.Text("stderr"))
 	}
 }

@@ -4,16 +4,8 @@ import (
 	"context"
 	"testing"
 
-	"github.com/tick-kernel/tick/display"
 	"github.com/tick-kernel/tick/kernel/session"
 )
-
-type nullSink struct{}
-
-func (nullSink) Publish(display.Data)  {}
-func (nullSink) Update(display.Data)   {}
-func (nullSink) Clear(bool)            {}
-func (nullSink) Stream(string, string) {}
 
 // BenchmarkExecute is what the engine process adds to a cell: the same
 // scripted runner called in this process ("direct") and through the
@@ -29,11 +21,11 @@ func BenchmarkExecute(b *testing.B) {
 		name string
 		r    session.Runner
 	}{{"direct", direct}, {"engine", r}} {
-		runner.r.Execute(context.Background(), session.Cell{Code: "set x=1"}, nullSink{})
+		runner.r.Execute(context.Background(), session.Cell{Code: "set x=1"}, session.Discard)
 		for _, code := range []string{"get x", "print 1000"} {
 			b.Run(runner.name+"/"+code, func(b *testing.B) {
 				for b.Loop() {
-					res := runner.r.Execute(context.Background(), session.Cell{Code: code}, nullSink{})
+					res := runner.r.Execute(context.Background(), session.Cell{Code: code}, session.Discard)
 					if res.Err != nil {
 						b.Fatal(res.Err)
 					}

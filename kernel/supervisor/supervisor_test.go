@@ -17,6 +17,7 @@ import (
 
 	"github.com/tick-kernel/tick/display"
 	"github.com/tick-kernel/tick/internal/memlimit"
+	"github.com/tick-kernel/tick/kernel/kerneltest/sinktest"
 	"github.com/tick-kernel/tick/kernel/session"
 	"github.com/tick-kernel/tick/kernel/session/cell"
 )
@@ -166,31 +167,23 @@ func (s *script) Interrupt() {
 	}
 }
 
-// recorder is a Sink that keeps what it gets, in order.
-type recorder struct {
-	mu  sync.Mutex
-	got []string
-	pub []display.Data
-}
-
-func (r *recorder) add(s string) {
-	r.mu.Lock()
-	r.got = append(r.got, s)
-	r.mu.Unlock()
-}
-func (r *recorder) Publish(d display.Data) {
-	r.mu.Lock()
-	r.pub = append(r.pub, d)
-	r.mu.Unlock()
-	r.add("publish")
-}
-func (r *recorder) Update(display.Data)      { r.add("update") }
-func (r *recorder) Clear(wait bool)          { r.add(fmt.Sprint("clear ", wait)) }
-func (r *recorder) Stream(name, text string) { r.add(name + ":" + text) }
-func (r *recorder) all() string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return strings.Join(r.got, "")
+// all is what rec recorded, in order: "stdout:text" for each stream
+// write, "publish", "update" and "clear true" for the other calls.
+func all(rec *sinktest.Recorder) string {
+	var b strings.Builder
+	for _, e := range rec.Events() {
+		switch e.Kind {
+		case sinktest.Stream:
+			b.WriteString(e.Name + ":" + e.Text)
+		case sinktest.Publish:
+			b.WriteString("publish")
+		case sinktest.Update:
+			b.WriteString("update")
+		case sinktest.Clear:
+			fmt.Fprint(&b, "clear ", e.Wait)
+		}
+	}
+	return b.String()
 }
 
 func testEngine() *exec.Cmd {
@@ -221,7 +214,7 @@ func (l testLog) Write(p []byte) (int, error) {
 
 func exec1(r *Runner, code string, sink session.Sink) session.Result {
 	if sink == nil {
-		sink = &recorder{}
+		sink = &sinktest.Recorder{}
 	}
 	return r.Execute(context.Background(), session.Cell{Code: code, Count: 1}, sink)
 }
@@ -242,7 +235,7 @@ func value(t *testing.T, res session.Result) string {
 // the front ends look at (text as string, PNG as bytes, JSON encoded).
 func TestOutputArrivesInOrderWithItsTypes(t *testing.T) {
 	r := newTestRunner(t, Config{})
-	rec := &recorder{}
+	rec := &sinktest.Recorder{}
 	res := exec1(r, "print 300", rec)
 	if got := value(t, res); got != "300" {
 		t.Fatalf("value %q", got)
@@ -252,10 +245,10 @@ func TestOutputArrivesInOrderWithItsTypes(t *testing.T) {
 		fmt.Fprintf(&want, "stdout:line %d\n", i)
 	}
 	want.WriteString("publishstderr:done\n")
-	if rec.all() != want.String() {
-		t.Fatalf("output out of order or incomplete:\n%.300s", rec.all())
+	if all(rec) != want.String() {
+		t.Fatalf("output out of order or incomplete:\n%.300s", all(rec))
 	}
-	d := rec.pub[0]
+	d := rec.Published()[0]
 	if _, ok := d.Bundle["image/png"].([]byte); !ok {
 		t.Errorf("image/png is %T, want []byte", d.Bundle["image/png"])
 	}
@@ -375,7 +368,7 @@ func TestCancelledContextInterrupts(t *testing.T) {
 	r := newTestRunner(t, Config{})
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
-	res := r.Execute(ctx, session.Cell{Code: "wait"}, &recorder{})
+	res := r.Execute(ctx, session.Cell{Code: "wait"}, &sinktest.Recorder{})
 	if res.Err == nil || res.Err.Name != cell.Interrupted {
 		t.Fatalf("got %+v", res.Err)
 	}
@@ -389,15 +382,15 @@ func TestStdin(t *testing.T) {
 		prompts = append(prompts, prompt)
 		return "gopher", nil
 	}}
-	if got := value(t, r.Execute(context.Background(), c, &recorder{})); got != "gopher" || len(prompts) != 1 || prompts[0] != "name? " {
+	if got := value(t, r.Execute(context.Background(), c, &sinktest.Recorder{})); got != "gopher" || len(prompts) != 1 || prompts[0] != "name? " {
 		t.Fatalf("value %q prompts %q", got, prompts)
 	}
 	c.Stdin = func(string, bool) (string, error) { return "", errors.New("input interrupted") }
-	if res := r.Execute(context.Background(), c, &recorder{}); res.Err == nil || !strings.Contains(res.Err.Value, "input interrupted") {
+	if res := r.Execute(context.Background(), c, &sinktest.Recorder{}); res.Err == nil || !strings.Contains(res.Err.Value, "input interrupted") {
 		t.Fatalf("got %+v", res.Err)
 	}
 	c.Stdin = nil
-	if res := r.Execute(context.Background(), c, &recorder{}); res.Err == nil || !strings.Contains(res.Err.Value, "no stdin") {
+	if res := r.Execute(context.Background(), c, &sinktest.Recorder{}); res.Err == nil || !strings.Contains(res.Err.Value, "no stdin") {
 		t.Fatalf("got %+v", res.Err)
 	}
 }
@@ -409,9 +402,9 @@ func TestDeathBetweenCells(t *testing.T) {
 	r := newTestRunner(t, Config{})
 	exec1(r, "later-mapwrite", nil)
 	time.Sleep(time.Second)
-	rec := &recorder{}
+	rec := &sinktest.Recorder{}
 	value(t, exec1(r, "pid", rec))
-	if out := rec.all(); !strings.Contains(out, "between cells, the engine ended") || !strings.Contains(out, "FatalError") {
+	if out := all(rec); !strings.Contains(out, "between cells, the engine ended") || !strings.Contains(out, "FatalError") {
 		t.Fatalf("the next cell did not tell: %q", out)
 	}
 }

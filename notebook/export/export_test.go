@@ -9,24 +9,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tick-kernel/tick/display"
 	"github.com/tick-kernel/tick/kernel/app"
+	"github.com/tick-kernel/tick/kernel/kerneltest/sinktest"
 	"github.com/tick-kernel/tick/kernel/session"
 	"github.com/tick-kernel/tick/notebook"
 	"github.com/tick-kernel/tick/notebook/export"
 )
-
-// stdoutSink keeps what cells print on stdout.
-type stdoutSink struct{ b strings.Builder }
-
-func (s *stdoutSink) Stream(name, text string) {
-	if name == "stdout" {
-		s.b.WriteString(text)
-	}
-}
-func (s *stdoutSink) Publish(display.Data) {}
-func (s *stdoutSink) Update(display.Data)  {}
-func (s *stdoutSink) Clear(bool)           {}
 
 func read(t *testing.T, path string) *notebook.Notebook {
 	t.Helper()
@@ -50,24 +38,26 @@ func runNotebook(t *testing.T, nb *notebook.Notebook) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := &stdoutSink{}
+	var out strings.Builder
 	n := 0
 	for _, c := range nb.Cells {
 		if c.Type != notebook.Code {
 			continue
 		}
 		n++
-		res := r.Execute(context.Background(), session.Cell{Code: c.Source, Count: n}, out)
+		rec := &sinktest.Recorder{}
+		res := r.Execute(context.Background(), session.Cell{Code: c.Source, Count: n}, rec)
 		if res.Err != nil {
 			t.Fatalf("cell %d: %v", n, res.Err)
 		}
+		out.WriteString(rec.Text("stdout"))
 		if res.Value != nil {
 			if s, ok := res.Value.Bundle["text/plain"].(string); ok {
-				out.b.WriteString(s + "\n")
+				out.WriteString(s + "\n")
 			}
 		}
 	}
-	return out.b.String()
+	return out.String()
 }
 
 // goRun writes the program into a module that uses this clone of tick and

@@ -127,8 +127,8 @@ func TestDeviceInfo(t *testing.T) {
 	}
 }
 
-// TestSpinIsDeviceWork: Spin returns at once and the device is busy for
-// the time asked; Synchronize waits for it.
+// TestSpinIsDeviceWork: the device is busy for the time asked, and
+// Synchronize waits for it.
 func TestSpinIsDeviceWork(t *testing.T) {
 	d := Device("GO")
 	_ = d.Synchronize()
@@ -137,10 +137,10 @@ func TestSpinIsDeviceWork(t *testing.T) {
 	for range 5 {
 		d.Spin(2 * time.Millisecond)
 	}
-	enq := time.Since(t0)
-	if d.Pending() == 0 {
-		t.Error("no work pending right after five spins were enqueued")
-	}
+	// Whether Spin returned before its work ended is an order a loaded
+	// machine can reverse (a descheduled host finds the spins done): it is
+	// not asserted here. TestProfileDoesNotSynchronize shows that
+	// enqueueing does not wait for the device, by a gate.
 	if err := d.Synchronize(); err != nil {
 		t.Fatal(err)
 	}
@@ -150,9 +150,6 @@ func TestSpinIsDeviceWork(t *testing.T) {
 	}
 	if all < 10*time.Millisecond {
 		t.Errorf("5 spins of 2 ms finished after %v", all)
-	}
-	if enq >= all {
-		t.Errorf("enqueueing (%v) was not faster than the work (%v)", enq, all)
 	}
 	after := Counters()
 	if n := after.KernelsLaunched - before.KernelsLaunched; n != 5 {

@@ -30,6 +30,16 @@ type Sink interface {
 	Stream(name, text string)
 }
 
+// Discard is a Sink that drops all output.
+var Discard Sink = discard{}
+
+type discard struct{}
+
+func (discard) Stream(string, string) {}
+func (discard) Publish(display.Data)  {}
+func (discard) Update(display.Data)   {}
+func (discard) Clear(bool)            {}
+
 // Input answers a read of standard input: prompt is what the code printed
 // last on the line; password hides the echo.
 type Input func(prompt string, password bool) (string, error)
