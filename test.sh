@@ -160,10 +160,11 @@ stage "install dependencies (scripts/install-deps.sh)"             scripts/insta
 stage "install-deps waits for a held package lock"                 scripts/test-apt-lock.sh
 stage "gofmt / go vet"                                             format_vet
 stage "hygiene: go.mod tidy, docs agree, go generate changes nothing" hygiene
+stage "staticcheck and deadcode (scripts/lint.sh)"                 scripts/lint.sh
 stage "go test"                                                    go test -count=1 -timeout 20m -skip '^TestYaegiCorpus$' ./...
 stage "yaegi corpus: tick / plain yaegi / go run (kernel/compat)"  go test -count=1 -timeout 20m -run '^TestYaegiCorpus$' -v ./kernel/compat
 # The session's interrupt flag is unsynchronised on purpose (a plain read per
-# loop iteration); race builds use a synchronised variant (kernel/session/stopflag_race.go).
+# loop iteration); race builds use a synchronised variant (kernel/session/rt/stopflag_race.go).
 stage "race detector (kernel, session, magics, timing, runtime, notebook)" go test -race -count=1 -timeout 20m ./kernel/... ./timing ./runtime/tensor ./notebook
 stage "fuzz targets, 10 s each"                                    fuzz
 stage "without cgo (no C compiler needed)"                         nocgo

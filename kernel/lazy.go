@@ -2,7 +2,6 @@ package kernel
 
 import (
 	"context"
-	"sync"
 
 	"github.com/tick-kernel/tick/kernel/session"
 	"github.com/tick-kernel/tick/kernel/session/cell"
@@ -13,7 +12,6 @@ import (
 // starts. Every method waits for the build.
 type lazyRunner struct {
 	ready chan struct{}
-	once  sync.Once
 	r     session.Runner
 	err   error
 }

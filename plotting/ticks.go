@@ -130,16 +130,3 @@ func containsValue(vs []float64, v float64) bool {
 	}
 	return false
 }
-
-// log10Axis marks a linear axis whose values are log10 of times: the
-// ticks are logTicks' values, placed at their log10 and labelled in time.
-type log10Axis struct{}
-
-// Ticks returns the ticks of [lo, hi] (in log10 units).
-func (log10Axis) Ticks(lo, hi float64) []plot.Tick {
-	ts := logTicks{}.Ticks(math.Pow(10, lo), math.Pow(10, hi))
-	for i := range ts {
-		ts[i].Value = math.Log10(ts[i].Value)
-	}
-	return ts
-}

@@ -42,3 +42,7 @@ else
   echo "note: npm is missing; the JupyterLab ranking test will fail (install node and npm)"
 fi
 go mod download
+# The linters scripts/lint.sh runs (a stage of test.sh), pinned, built from
+# the Go module proxy into $(go env GOPATH)/bin.
+go install honnef.co/go/tools/cmd/staticcheck@v0.8.2
+go install golang.org/x/tools/cmd/deadcode@v0.52.0

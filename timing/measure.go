@@ -66,10 +66,9 @@ type runner struct {
 	xferHost, xferDev []float64
 	measured          []float64
 	// the running median shown by Progress, refreshed every progressEvery
-	median     float64
-	medianAt   time.Duration
-	sched0     schedSnapshot
-	wallStart0 time.Time
+	median   float64
+	medianAt time.Duration
+	sched0   schedSnapshot
 	// round numbers the next measured sample for Interleave (0: not
 	// interleaved)
 	round int

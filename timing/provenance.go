@@ -184,16 +184,6 @@ func loadAverage() string {
 	return strings.Join(f[:3], " ")
 }
 
-// load1 is the 1-minute average of a Load string (0 when unknown).
-func load1(s string) float64 {
-	f := strings.Fields(s)
-	if len(f) == 0 {
-		return 0
-	}
-	v, _ := strconv.ParseFloat(f[0], 64)
-	return v
-}
-
 // schedSnapshot is the process's CPU time and its threads' run-queue wait
 // at one moment.
 type schedSnapshot struct {

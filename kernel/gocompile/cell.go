@@ -31,13 +31,6 @@ type CellSource struct {
 // running kernel's runtime.
 const CellPrefix = "tick/"
 
-// cellRef is a reference in a cell to a name an earlier cell exported,
-// qualified with that cell's package.
-type cellRef struct {
-	off   int    // byte offset in the cell's file
-	alias string // the earlier cell's import alias
-}
-
 // Cell compiles a %%go cell as package tick.session/cells/cellN (a new
 // package for every run), loads it and returns it. Names that earlier
 // %%go cells exported are visible to it (qualified with their package);
@@ -123,11 +116,10 @@ func (b *Builder) cellFile(name string, src CellSource) (string, []shift, []stri
 	head := "package " + name + "; "
 	text := head + body
 	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "cell.go", text, parser.SkipObjectResolution|parser.ParseComments)
+	f, err := parser.ParseFile(fset, "cell.go", text, parser.ParseComments) // with object resolution: unresolved names
 	if err != nil {
 		return "", nil, nil, &BuildError{Package: fmt.Sprintf("cell[%d]", src.N), Output: cellPositions(err.Error(), "", src, []shift{{1, 1, len(head)}})}
 	}
-	f, _ = parser.ParseFile(fset, "cell.go", text, parser.ParseComments) // with object resolution: unresolved names
 	var edits []edit
 	shifts := []shift{{1, 1, len(head)}}
 	// bodyPos is a position of text in the body's coordinates.

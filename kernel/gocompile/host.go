@@ -176,12 +176,3 @@ func modString(m *debug.Module) string {
 	}
 	return s
 }
-
-// describe is the binary's build as a user reads it in errors.
-func (h *Host) describe() string {
-	s := h.GoVersion
-	if f := h.buildFlags(); len(f) > 0 {
-		s += " " + strings.Join(f, " ")
-	}
-	return s + " CGO_ENABLED=" + firstNonEmpty(h.Settings["CGO_ENABLED"], "?")
-}

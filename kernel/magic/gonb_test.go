@@ -33,7 +33,7 @@ func TestGoNBConventions(t *testing.T) {
 	}
 	for i, c := range cells {
 		k := mustRun(t, s, i+1, c.code)
-		if got := k.streams.String(); got != c.out {
+		if got := k.Text(""); got != c.out {
 			t.Errorf("cell %q printed %q, want %q", c.code, got, c.out)
 		}
 	}

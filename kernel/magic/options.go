@@ -35,7 +35,6 @@ const (
 
 // The package's own spellings of the option types (its magics use them).
 type (
-	optKind = OptKind
 	optSpec = OptSpec
 	parsed  = Options
 )

@@ -247,7 +247,7 @@ step := tensor.JIT(func(in ...*tensor.Tensor) *tensor.Tensor { return in[0].Mul(
 	res, k2 := run(t, s, 3, "tensor.Counters().KernelsLaunched")
 	_ = res
 	_ = k2
-	k = mustRun(t, s, 4, "step.Call(a); step.Call(a)")
+	mustRun(t, s, 4, "step.Call(a); step.Call(a)")
 	k = mustRun(t, s, 5, "%viz step")
 	visible(t, k.Published()[0], "JIT: 2 captured kernels")
 	res, _ = run(t, s, 6, "%viz 42")

@@ -46,10 +46,6 @@ func (vm *vm) setRunning(running bool) {
 	vm.mu.Unlock()
 }
 
-// dropFrames forgets the panic frames yaegi printed (a goroutine's panic,
-// reported on its own).
-func (vm *vm) dropFrames() { vm.takeFrames() }
-
 // takeFrames returns the panic frames yaegi printed and forgets them.
 func (vm *vm) takeFrames() []string {
 	vm.mu.Lock()

@@ -23,7 +23,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"sync"
 	"sync/atomic"
@@ -302,6 +301,3 @@ func (r *Runner) Pid() int {
 func (r *Runner) logf(format string, args ...any) {
 	fmt.Fprintf(r.cfg.Log, "tick: "+format+"\n", args...)
 }
-
-// selfPath is the running binary, for engines started as `tick engine`.
-func selfPath() (string, error) { return os.Executable() }

@@ -330,7 +330,9 @@ func (e *exporter) render(name string) ([]byte, bool) {
 	}
 	body.WriteString("}\n")
 	if e.show {
-		e.imports["fmt"] = e.imports["fmt"]
+		if _, ok := e.imports["fmt"]; !ok { // the printing helper needs fmt, under the name a cell gave it if any
+			e.imports["fmt"] = ""
+		}
 		fmt.Fprintf(&body, `
 // %s prints a cell's value as the notebook shows it (Go's %%v; strings quoted).
 func %s(v any) {

@@ -193,23 +193,12 @@ func defaultCacheDir() string {
 	return filepath.Join(os.TempDir(), fmt.Sprintf("tick-%d", os.Getuid()), "kernels")
 }
 
-// Identity is the compiler's version line, target and host CPU fingerprint.
-func (c *Compiler) Identity() string { return c.identity }
-
 // Version is the first line the compiler prints for --version, for example
 // "cc (Debian 12.2.0-14+deb12u1) 12.2.0": provenance records it beside the
 // flags, since two compilers given the same flags build different code.
 func (c *Compiler) Version() string {
 	v, _, _ := strings.Cut(c.identity, " | target ")
 	return v
-}
-
-// Target is the compiler's target triple (-dumpmachine), e.g.
-// "x86_64-linux-gnu".
-func (c *Compiler) Target() string {
-	_, rest, _ := strings.Cut(c.identity, " | target ")
-	t, _, _ := strings.Cut(rest, " | cpu ")
-	return t
 }
 
 // Path is the compiler executable.

@@ -31,9 +31,6 @@ func (p *Plan) Add(k *Kernel, bufs []unsafe.Pointer, start, end int64) int {
 	return len(p.kernels) - 1
 }
 
-// Len is the number of steps.
-func (p *Plan) Len() int { return len(p.kernels) }
-
 // SetBuf replaces buffer slot of step (for a replay with new inputs).
 func (p *Plan) SetBuf(step, slot int, ptr unsafe.Pointer) {
 	p.bufs[step][slot] = ptr

@@ -1,7 +1,6 @@
 package tensor
 
 import (
-	"fmt"
 	"slices"
 	"testing"
 )
@@ -116,5 +115,5 @@ func TestEagerTemplateKeepsDeviceErrors(t *testing.T) {
 		}
 	}()
 	l.Realize()
-	t.Error(fmt.Sprint("no panic realizing a graph across devices"))
+	t.Error("no panic realizing a graph across devices")
 }

@@ -65,8 +65,7 @@ const (
 	ReduceMin  = ir.ReduceMin
 )
 
-func prod(s []int) int                    { return ir.Prod(s) }
-func walk(n *Node, f func(*Node))         { ir.Walk(n, f) }
-func contiguousStrides(shape []int) []int { return ir.ContiguousStrides(shape) }
-func contiguousView(shape []int) View     { return ir.ContiguousView(shape) }
-func denseView(v View) bool               { return ir.DenseView(v) }
+func prod(s []int) int                { return ir.Prod(s) }
+func walk(n *Node, f func(*Node))     { ir.Walk(n, f) }
+func contiguousView(shape []int) View { return ir.ContiguousView(shape) }
+func denseView(v View) bool           { return ir.DenseView(v) }

@@ -28,10 +28,6 @@ import (
 // modules and the magics %go and %%go.
 type Go struct {
 	b *gocompile.Builder
-
-	mu     sync.Mutex
-	noted  bool // the "unavailable" note was shown
-	noteOf error
 }
 
 var _ session.Importer = (*Go)(nil)

@@ -87,8 +87,7 @@ func stdGenerics(u *Unit) {
 		}
 		return names[id.Name], sel.Sel.Name
 	}
-	var fix func(x ast.Expr) ast.Expr
-	fix = func(x ast.Expr) ast.Expr {
+	fix := func(x ast.Expr) ast.Expr {
 		switch e := x.(type) {
 		case *ast.CallExpr:
 			// cmp.Or(a, b, c) as Or2(a, Or2(b, c)): the interpreter cannot

@@ -33,8 +33,6 @@ type streamer struct {
 
 type segment struct{ name, text string }
 
-func newStreamer(sink Sink) *streamer { return &streamer{sink: sink} }
-
 func (s *streamer) write(name, text string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
