@@ -8,16 +8,14 @@ import (
 	"fmt"
 	"go/build"
 	"os"
-	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/traefik/yaegi/interp"
 	"github.com/traefik/yaegi/stdlib"
 
-	"github.com/tick-kernel/tick/display"
 	"github.com/tick-kernel/tick/kernel/app"
+	"github.com/tick-kernel/tick/kernel/kerneltest/sinktest"
 	"github.com/tick-kernel/tick/kernel/session"
 )
 
@@ -71,32 +69,11 @@ func TestWorker(t *testing.T) {
 	}
 }
 
-// orderedOutput collects stdout and stderr in the order written.
-type orderedOutput struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (o *orderedOutput) Write(p []byte) (int, error) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return o.b.Write(p)
-}
-
-func (o *orderedOutput) String() string {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return o.b.String()
-}
-
-// Stream, Publish, Update and Clear make it a session.Sink: a cell's
-// streams are the program's output, every byte of it compared with go
-// run's; displays (tick's notes, such as how an import was served) are
-// not output a terminal would show, so they are left out.
-func (o *orderedOutput) Stream(_, text string) { _, _ = o.Write([]byte(text)) }
-func (*orderedOutput) Publish(display.Data)    {}
-func (*orderedOutput) Update(display.Data)     {}
-func (*orderedOutput) Clear(bool)              {}
+// output is what rec recorded as a terminal shows a program's output:
+// the cell's streams, stdout and stderr in the order written, every byte
+// of it compared with go run's; displays (tick's notes, such as how an
+// import was served) are not output a terminal would show.
+func output(rec *sinktest.Recorder) string { return rec.Text("") }
 
 // runTick pastes the program, as it is, into the first cell of a fresh
 // production session (kernel/app: the engine with the magics), in a
@@ -115,9 +92,9 @@ func runTick(path string) outcome {
 		o.Err = err.Error()
 		return o
 	}
-	var buf orderedOutput
-	res := r.Execute(context.Background(), session.Cell{Code: string(src), Count: 1}, &buf)
-	o.Output = buf.String()
+	rec := &sinktest.Recorder{}
+	res := r.Execute(context.Background(), session.Cell{Code: string(src), Count: 1}, rec)
+	o.Output = output(rec)
 	if res.Err != nil {
 		o.Err = string(res.Err.Name) + ": " + res.Err.Value
 	}
