@@ -93,7 +93,7 @@ func TestShellJobIsKilledUntilEmpty(t *testing.T) {
 			go func() {
 				defer close(done)
 				res, k := run(t, s, 2, code)
-				out = k.streams.String()
+				out = k.Text("")
 				if res.Err != nil {
 					err = res.Err
 				}
