@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/tick-kernel/tick/internal/version"
+	"github.com/tick-kernel/tick/kernel/magic/job"
 )
 
 // Notebooks written for GoNB (another Go kernel) use magics of their own.
@@ -59,7 +60,7 @@ func gonbMagics() []Magic {
 // with the cell's body as its standard input, streaming its output; an
 // interrupt kills it.
 func runScript(ctx context.Context, c *Call, interp string) error {
-	cmd := shellCommand(interp)
+	cmd := job.Command(interp)
 	cmd.Stdin = strings.NewReader(c.Body)
 	return runStreamed(ctx, c, cmd, "%%"+c.Name+" "+strings.TrimSpace(c.Args))
 }

@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tick-kernel/tick/display"
+	"github.com/tick-kernel/tick/kernel/magic/job"
 	"github.com/tick-kernel/tick/kernel/session"
 )
 
@@ -101,13 +102,13 @@ func runShell(ctx context.Context, c *Call) error {
 	if line == "" {
 		return &UsageError{Magic: "system", Reason: "no command", Usage: "!COMMAND or %system COMMAND"}
 	}
-	return runStreamed(ctx, c, shellCommand(line), "!"+line)
+	return runStreamed(ctx, c, job.Command(line), "!"+line)
 }
 
 // runStreamed runs cmd (made by shellCommand), streaming its stdout and
 // stderr to the cell as they come. The command and everything it starts
 // are a job (a process group, and cgroups where they can be made:
-// shell_linux.go): the cell runs until the job is empty — a program the
+// job.Start): the cell runs until the job is empty — a program the
 // command left running in the background keeps the cell running, and says
 // so — and an interrupt kills the job until it is empty, saying how many
 // processes it ended. label names the command in messages.
@@ -117,7 +118,7 @@ func runStreamed(ctx context.Context, c *Call, cmd *exec.Cmd, label string) erro
 	if err != nil {
 		return fmt.Errorf("%s: %w", label, err)
 	}
-	j, cmd, err := startJob(func() *exec.Cmd {
+	j, cmd, err := job.Start(func() *exec.Cmd {
 		fresh := recreate(cmd)
 		fresh.Stdout, fresh.Stderr = pipes.writers[0], pipes.writers[1]
 		return fresh
@@ -127,7 +128,7 @@ func runStreamed(ctx context.Context, c *Call, cmd *exec.Cmd, label string) erro
 		pipes.close(0)
 		return fmt.Errorf("%s: cannot start the shell: %w", label, err)
 	}
-	defer j.release()
+	defer j.Release()
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
 	var status error
@@ -142,14 +143,14 @@ func runStreamed(ctx context.Context, c *Call, cmd *exec.Cmd, label string) erro
 		case <-ctx.Done():
 		}
 		if ctx.Err() != nil || c.Eval.Interrupted() {
-			ended, left := j.end()
+			ended, left := j.End()
 			pipes.close(500 * time.Millisecond)
 			return killedError(label, ended, left)
 		}
 		if !shellDone {
 			continue
 		}
-		n := j.alive()
+		n := j.Alive()
 		if n == 0 {
 			break
 		}

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tick-kernel/tick/kernel/magic"
+	"github.com/tick-kernel/tick/kernel/magic/job"
 )
 
 // withArg counts the running processes whose command line holds arg.
@@ -77,7 +77,7 @@ func TestShellJobIsKilledUntilEmpty(t *testing.T) {
 		{name: "left the process group", code: `!setsid sleep MARK & sleep MARK`, procs: 2, minEnded: 2, cgroupOnly: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if tc.cgroupOnly && os.Getenv(magic.ShellCgroupEnv) == "off" {
+			if tc.cgroupOnly && os.Getenv(job.CgroupEnv) == "off" {
 				t.Skip("cgroups are off")
 			}
 			m := mark()

@@ -1,6 +1,6 @@
 //go:build unix && !linux
 
-package magic
+package job
 
 import "os/exec"
 
@@ -12,5 +12,5 @@ func (*cgroup) kill([]int)                                         {}
 func (*cgroup) release()                                           {}
 
 // members cannot be listed without /proc: the process group answers
-// whether any is left (job.alive).
-func (j *job) members() ([]int, bool) { return nil, false }
+// whether any is left (Job.Alive).
+func (j *Job) members() ([]int, bool) { return nil, false }

@@ -1,6 +1,6 @@
 //go:build unix
 
-package magic
+package job
 
 import (
 	"errors"
@@ -9,19 +9,19 @@ import (
 	"time"
 )
 
-// shellCommand runs line with /bin/sh in its own process group, so that an
+// Command runs line with /bin/sh in its own process group, so that an
 // interrupt can kill the command and everything it started.
-func shellCommand(line string) *exec.Cmd {
+func Command(line string) *exec.Cmd {
 	cmd := exec.Command("/bin/sh", "-c", line)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	return cmd
 }
 
-// job is a command's processes: its process group, and on Linux the
-// cgroups made for it (shell_linux.go): one that lists every process it
+// Job is a command's processes: its process group, and on Linux the
+// cgroups made for it (job_linux.go): one that lists every process it
 // makes, even those that leave the group (setsid), and one under a pids
 // limit the kernel is in, whose own limit keeps room for the kernel.
-type job struct {
+type Job struct {
 	pgid int
 	cgs  []*cgroup
 }
@@ -30,13 +30,13 @@ type job struct {
 // making processes.
 const endTimeout = 5 * time.Second
 
-// startJob starts the command mk makes, in cgroups of its own when they
+// Start starts the command mk makes, in cgroups of its own when they
 // can be made (else, or when starting it there fails, without).
-func startJob(mk func() *exec.Cmd) (*job, *exec.Cmd, error) {
+func Start(mk func() *exec.Cmd) (*Job, *exec.Cmd, error) {
 	if cgs, mkIn := jobCgroups(mk); len(cgs) > 0 {
 		cmd := mkIn()
 		if err := cmd.Start(); err == nil {
-			return &job{pgid: cmd.Process.Pid, cgs: cgs}, cmd, nil
+			return &Job{pgid: cmd.Process.Pid, cgs: cgs}, cmd, nil
 		}
 		for _, cg := range cgs {
 			cg.release()
@@ -46,12 +46,12 @@ func startJob(mk func() *exec.Cmd) (*job, *exec.Cmd, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, nil, err
 	}
-	return &job{pgid: cmd.Process.Pid}, cmd, nil
+	return &Job{pgid: cmd.Process.Pid}, cmd, nil
 }
 
-// alive returns how many of the job's processes are running (the
+// Alive returns how many of the job's processes are running (the
 // finished ones not yet reaped aside).
-func (j *job) alive() int {
+func (j *Job) Alive() int {
 	pids, ok := j.members()
 	if !ok {
 		if syscall.Kill(-j.pgid, 0) == nil {
@@ -62,9 +62,9 @@ func (j *job) alive() int {
 	return len(pids)
 }
 
-// end kills the job until it is empty (or endTimeout passes); it returns
+// End kills the job until it is empty (or endTimeout passes); it returns
 // how many processes it ended and how many are left.
-func (j *job) end() (ended, left int) {
+func (j *Job) End() (ended, left int) {
 	killed := map[int]bool{}
 	deadline := time.Now().Add(endTimeout)
 	for {
@@ -89,8 +89,8 @@ func (j *job) end() (ended, left int) {
 	}
 }
 
-// release removes the job's cgroups.
-func (j *job) release() {
+// Release removes the job's cgroups.
+func (j *Job) Release() {
 	for _, cg := range j.cgs {
 		cg.release()
 	}

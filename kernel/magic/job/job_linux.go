@@ -1,4 +1,4 @@
-package magic
+package job
 
 import (
 	"bytes"
@@ -17,9 +17,9 @@ import (
 	"github.com/tick-kernel/tick/internal/memlimit"
 )
 
-// ShellCgroupEnv set to "off" keeps `!` commands out of cgroups (their
+// CgroupEnv set to "off" keeps `!` commands out of cgroups (their
 // process group still holds them).
-const ShellCgroupEnv = "TICK_SHELL_CGROUP"
+const CgroupEnv = "TICK_SHELL_CGROUP"
 
 // pidsReserve is the room a command's pids limit leaves the kernel in a
 // pids-limited cgroup: the supervisor's and the engine's threads count
@@ -49,7 +49,7 @@ var cgroupSeq atomic.Int64
 // jobCgroups makes the cgroups of one command and returns them with the
 // command to start (mk's, moved into them).
 func jobCgroups(mk func() *exec.Cmd) ([]*cgroup, func() *exec.Cmd) {
-	if os.Getenv(ShellCgroupEnv) == "off" {
+	if os.Getenv(CgroupEnv) == "off" {
 		return nil, mk
 	}
 	host := memlimit.Host()
@@ -209,7 +209,7 @@ func (c *cgroup) release() {
 
 // members lists the job's running processes: those of its process group
 // and of its cgroups, finished ones (zombies) aside.
-func (j *job) members() ([]int, bool) {
+func (j *Job) members() ([]int, bool) {
 	seen := map[int]bool{}
 	var out []int
 	add := func(pid int) {
