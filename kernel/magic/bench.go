@@ -12,24 +12,25 @@ import (
 	"time"
 
 	"github.com/tick-kernel/tick/display"
+	"github.com/tick-kernel/tick/kernel/magic/opts"
 	"github.com/tick-kernel/tick/kernel/session"
 	"github.com/tick-kernel/tick/timing"
 )
 
 const benchUsage = "%bench [--count N] [-T DURATION] [--check EXPR] [--plot=hist,trace,ecdf|none] [--svg] [-o] [-v NAME] [-q] [-p DIGITS] [--json] [--vs BenchmarkY] BenchmarkX"
 
-var benchSpecs = []optSpec{
-	{Names: []string{"--count", "-r"}, Kind: optInt, Min: 1},
-	{Names: []string{"-T"}, Kind: optDuration},
-	{Names: []string{"--check"}, Kind: optString},
-	{Names: []string{"--plot"}, Kind: optString, Choices: []string{"hist", "trace", "ecdf", "none"}, Multi: true},
-	{Names: []string{"--svg"}, Kind: optBool},
-	{Names: []string{"-o"}, Kind: optBool},
-	{Names: []string{"-v"}, Kind: optString},
-	{Names: []string{"-q"}, Kind: optBool},
-	{Names: []string{"-p"}, Kind: optInt, Min: 1},
-	{Names: []string{"--json"}, Kind: optBool},
-	{Names: []string{"--vs"}, Kind: optString},
+var benchSpecs = []opts.Spec{
+	{Names: []string{"--count", "-r"}, Kind: opts.Int, Min: 1},
+	{Names: []string{"-T"}, Kind: opts.Duration},
+	{Names: []string{"--check"}, Kind: opts.String},
+	{Names: []string{"--plot"}, Kind: opts.String, Choices: []string{"hist", "trace", "ecdf", "none"}, Multi: true},
+	{Names: []string{"--svg"}, Kind: opts.Bool},
+	{Names: []string{"-o"}, Kind: opts.Bool},
+	{Names: []string{"-v"}, Kind: opts.String},
+	{Names: []string{"-q"}, Kind: opts.Bool},
+	{Names: []string{"-p"}, Kind: opts.Int, Min: 1},
+	{Names: []string{"--json"}, Kind: opts.Bool},
+	{Names: []string{"--vs"}, Kind: opts.String},
 }
 
 // benchMagic is %bench: Go benchmark functions run through the timing
@@ -45,7 +46,7 @@ func benchMagic() Magic {
 
 // bench runs %bench.
 func bench(ctx context.Context, h Evaluator, pub outputSink, args string) (*display.Data, error) {
-	p, err := parseOptions("bench", benchUsage, args, benchSpecs)
+	p, err := opts.Parse("bench", benchUsage, args, benchSpecs)
 	if err != nil {
 		return nil, err
 	}
@@ -56,7 +57,7 @@ func bench(ctx context.Context, h Evaluator, pub outputSink, args string) (*disp
 	if name == "" || strings.ContainsAny(name, " \t(") {
 		return nil, bad("BenchmarkX", "name one benchmark function, e.g. %bench BenchmarkSum (a func(b *testing.B) from a %%go cell, an imported package as pkg.BenchmarkX, or an interpreted cell)")
 	}
-	if v := p.strs["-v"]; p.has("-v") && !isIdent(v) {
+	if v := p.Text("-v"); p.Has("-v") && !isIdent(v) {
 		return nil, bad("-v", "\""+v+"\" is not a Go identifier")
 	}
 	clock := &benchClock{}
@@ -64,19 +65,19 @@ func bench(ctx context.Context, h Evaluator, pub outputSink, args string) (*disp
 	if err != nil {
 		return nil, err
 	}
-	if check := p.strs["--check"]; check != "" {
+	if check := p.Text("--check"); check != "" {
 		a.target.Check = func() (bool, string, error) { return evalCheck(h, check) }
 	}
-	opts := timing.Options{Clock: clock, Repeats: p.ints["--count"], Budget: p.durs["-T"], Provenance: timing.Provenance{Backend: a.backend}}
-	if opts.Repeats == 0 {
-		opts.Repeats = 10 // like go test -count 10: what benchstat wants
+	topts := timing.Options{Clock: clock, Repeats: p.Int("--count"), Budget: p.Duration("-T"), Provenance: timing.Provenance{Backend: a.backend}}
+	if topts.Repeats == 0 {
+		topts.Repeats = 10 // like go test -count 10: what benchstat wants
 	}
 	prog := newProgress(pub, "bench")
-	if !p.has("-q") {
-		opts.Progress = prog.update
+	if !p.Has("-q") {
+		topts.Progress = prog.update
 	}
 	plots := []string{"hist", "trace"}
-	if s, ok := p.strs["--plot"]; ok {
+	if s, ok := p.Str("--plot"); ok {
 		plots = nil
 		for _, k := range strings.Split(s, ",") {
 			if k != "none" {
@@ -86,13 +87,13 @@ func bench(ctx context.Context, h Evaluator, pub outputSink, args string) (*disp
 	}
 	var rep report
 	var r *timing.Result
-	digits := p.ints["-p"]
-	if vs := strings.TrimSpace(p.strs["--vs"]); vs != "" {
+	digits := p.Int("-p")
+	if vs := strings.TrimSpace(p.Text("--vs")); vs != "" {
 		b, err := benchTarget(h, vs, clock)
 		if err != nil {
 			return nil, fmt.Errorf("--vs: %w", err)
 		}
-		ra, rb, err := timing.Interleave(ctx, a.target, b.target, opts)
+		ra, rb, err := timing.Interleave(ctx, a.target, b.target, topts)
 		if err != nil {
 			prog.abort(stopReason(ctx))
 			return nil, fmt.Errorf("%%bench: %w", err)
@@ -108,7 +109,7 @@ func bench(ctx context.Context, h Evaluator, pub outputSink, args string) (*disp
 		rep = report{Text: text, Headlines: []string{c.Header(digits), ra.Headline(digits), rb.Headline(digits)}, Doc: doc}
 		r = ra
 	} else {
-		r, err = timing.Measure(ctx, a.target, opts)
+		r, err = timing.Measure(ctx, a.target, topts)
 		if err != nil {
 			prog.abort(stopReason(ctx))
 			return nil, fmt.Errorf("%%bench: %w", err)
@@ -124,28 +125,28 @@ func bench(ctx context.Context, h Evaluator, pub outputSink, args string) (*disp
 		}
 		doc := newDocument(KindBench)
 		doc.Result = r
-		rep = report{Text: r.Text(digits) + "\n" + goBenchLines(r, a), Headlines: []string{r.Headline(digits)}, Plots: pl, Alt: alt, SVG: p.has("--svg"), Doc: doc}
+		rep = report{Text: r.Text(digits) + "\n" + goBenchLines(r, a), Headlines: []string{r.Headline(digits)}, Plots: pl, Alt: alt, SVG: p.Has("--svg"), Doc: doc}
 	}
-	if v := p.strs["-v"]; v != "" {
+	if v := p.Text("-v"); v != "" {
 		if err := h.SetVar(v, r); err != nil {
 			prog.abort("failed")
 			return nil, fmt.Errorf("%%bench -v %s: %w", v, err)
 		}
 	}
-	if p.has("-q") {
+	if p.Has("-q") {
 		prog.abort("done (-q shows nothing)")
 	} else {
-		outs, err := rep.outputs(p.has("--json"))
+		outs, err := rep.outputs(p.Has("--json"))
 		if err != nil {
 			prog.abort("failed")
 			return nil, fmt.Errorf("%%bench: %w", err)
 		}
 		prog.show(outs)
 	}
-	if !p.has("-o") {
+	if !p.Has("-o") {
 		return nil, nil
 	}
-	return resultValue(r.Headline(digits), rep.Doc, p.has("-q"))
+	return resultValue(r.Headline(digits), rep.Doc, p.Has("-q"))
 }
 
 // Document kinds of %bench's results (the machine-readable document of

@@ -8,20 +8,21 @@ import (
 	"gonum.org/v1/plot"
 
 	"github.com/tick-kernel/tick/display"
+	"github.com/tick-kernel/tick/kernel/magic/opts"
 	"github.com/tick-kernel/tick/plotting"
 	"github.com/tick-kernel/tick/timing"
 )
 
 const compareUsage = "%compare [-p DIGITS] [--plot=box|none] [--svg] [--json] [-o] [-v NAME] [-q] A B [C ...]   (names saved with %timeit -v NAME)"
 
-var compareSpecs = []optSpec{
-	{Names: []string{"-p"}, Kind: optInt, Min: 1},
-	{Names: []string{"--plot"}, Kind: optString, Choices: []string{"box", "none"}},
-	{Names: []string{"--svg"}, Kind: optBool},
-	{Names: []string{"--json"}, Kind: optBool},
-	{Names: []string{"-o"}, Kind: optBool},
-	{Names: []string{"-v"}, Kind: optString},
-	{Names: []string{"-q"}, Kind: optBool},
+var compareSpecs = []opts.Spec{
+	{Names: []string{"-p"}, Kind: opts.Int, Min: 1},
+	{Names: []string{"--plot"}, Kind: opts.String, Choices: []string{"box", "none"}},
+	{Names: []string{"--svg"}, Kind: opts.Bool},
+	{Names: []string{"--json"}, Kind: opts.Bool},
+	{Names: []string{"-o"}, Kind: opts.Bool},
+	{Names: []string{"-v"}, Kind: opts.String},
+	{Names: []string{"-q"}, Kind: opts.Bool},
 }
 
 // compare runs %compare: a benchstat-style table of saved results against
@@ -29,18 +30,18 @@ var compareSpecs = []optSpec{
 // *timing.Comparison is bound to a session variable; with -o it is also
 // the cell's value (the table as text, the comparison as JSON).
 func compare(h Evaluator, pub outputSink, args string) (*display.Data, error) {
-	p, err := parseOptions("compare", compareUsage, args, compareSpecs)
+	p, err := opts.Parse("compare", compareUsage, args, compareSpecs)
 	if err != nil {
 		return nil, err
 	}
 	bad := func(opt, reason string) error {
 		return &UsageError{Magic: "compare", Option: opt, Reason: reason, Usage: compareUsage}
 	}
-	name := p.strs["-v"]
-	if p.has("-v") && !isIdent(name) {
+	name := p.Text("-v")
+	if p.Has("-v") && !isIdent(name) {
 		return nil, bad("-v", "\""+name+"\" is not a Go identifier: name the variable like cmp or fastVsBase")
 	}
-	if p.has("-q") && p.has("--json") {
+	if p.Has("-q") && p.Has("--json") {
 		return nil, bad("-q", "-q shows nothing and --json shows only JSON: choose one")
 	}
 	names := strings.Fields(p.Rest)
@@ -63,18 +64,18 @@ func compare(h Evaluator, pub outputSink, args string) (*display.Data, error) {
 			return nil, fmt.Errorf("%%compare -v %s: %w", name, err)
 		}
 	}
-	digits := p.ints["-p"]
-	if !p.has("-q") {
+	digits := p.Int("-p")
+	if !p.Has("-q") {
 		if err := showComparison(pub, p, c, results); err != nil {
 			return nil, err
 		}
 	}
-	if !p.has("-o") {
+	if !p.Has("-o") {
 		return nil, nil
 	}
 	doc := newDocument(KindCompare)
 	doc.Comparison, doc.Results = c, results
-	v, err := resultValue(c.Text(digits), doc, p.has("-q"))
+	v, err := resultValue(c.Text(digits), doc, p.Has("-q"))
 	if err != nil {
 		return nil, fmt.Errorf("%%compare: %w", err)
 	}
@@ -82,18 +83,18 @@ func compare(h Evaluator, pub outputSink, args string) (*display.Data, error) {
 }
 
 // showComparison publishes the comparison's table, box plots and JSON.
-func showComparison(pub outputSink, p *parsed, c *timing.Comparison, results []*timing.Result) error {
+func showComparison(pub outputSink, p *opts.Options, c *timing.Comparison, results []*timing.Result) error {
 	doc := newDocument(KindCompare)
 	doc.Comparison, doc.Results = c, results
-	rep := report{Text: c.Text(p.ints["-p"]), Headlines: []string{c.Header(p.ints["-p"])}, SVG: p.has("--svg"), Doc: doc}
-	if p.strs["--plot"] != "none" {
+	rep := report{Text: c.Text(p.Int("-p")), Headlines: []string{c.Header(p.Int("-p"))}, SVG: p.Has("--svg"), Doc: doc}
+	if p.Text("--plot") != "none" {
 		box, err := plotting.Box(results...)
 		if err != nil {
 			return fmt.Errorf("%%compare: drawing the box plot: %w", err)
 		}
 		rep.Plots, rep.Alt = []*plot.Plot{box}, boxAlt(c)
 	}
-	outs, err := rep.outputs(p.has("--json"))
+	outs, err := rep.outputs(p.Has("--json"))
 	if err != nil {
 		return fmt.Errorf("%%compare: %w", err)
 	}

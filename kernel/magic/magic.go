@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/tick-kernel/tick/display"
+	"github.com/tick-kernel/tick/kernel/magic/opts"
 	"github.com/tick-kernel/tick/kernel/session"
 	"github.com/tick-kernel/tick/kernel/session/cell"
 )
@@ -127,3 +128,7 @@ func (r *registry) lookup(name string) *Magic {
 	defer r.mu.Unlock()
 	return r.magics[name]
 }
+
+// UsageError reports bad arguments to a magic (package opts makes it for
+// a bad option; a magic returns one for a bad argument).
+type UsageError = opts.UsageError

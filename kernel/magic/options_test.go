@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tick-kernel/tick/kernel/magic/opts"
 	"github.com/tick-kernel/tick/timing"
 )
 
@@ -149,7 +150,7 @@ func TestDocsListEveryOption(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, specs := range map[string][]optSpec{"timeit": timeitSpecs, "time": timeSpecs, "compare": compareSpecs} {
+	for name, specs := range map[string][]opts.Spec{"timeit": timeitSpecs, "time": timeSpecs, "compare": compareSpecs} {
 		for _, s := range specs {
 			for _, n := range s.Names {
 				if !strings.Contains(string(doc), "| `"+n) || !strings.Contains(help(name), "  "+n) {

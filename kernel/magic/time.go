@@ -6,6 +6,7 @@ import (
 
 	"gonum.org/v1/plot"
 
+	"github.com/tick-kernel/tick/kernel/magic/opts"
 	"github.com/tick-kernel/tick/plotting"
 	"github.com/tick-kernel/tick/runtime/tensor"
 	"github.com/tick-kernel/tick/timing"
@@ -16,11 +17,11 @@ const (
 	cellTimeUsage = "%%time [-p DIGITS] [--plot=bar|none] [--svg] [--json]   (the cell body is timed)"
 )
 
-var timeSpecs = []optSpec{
-	{Names: []string{"-p"}, Kind: optInt, Min: 1},
-	{Names: []string{"--plot"}, Kind: optString, Choices: []string{"bar", "none"}},
-	{Names: []string{"--svg"}, Kind: optBool},
-	{Names: []string{"--json"}, Kind: optBool},
+var timeSpecs = []opts.Spec{
+	{Names: []string{"-p"}, Kind: opts.Int, Min: 1},
+	{Names: []string{"--plot"}, Kind: opts.String, Choices: []string{"bar", "none"}},
+	{Names: []string{"--svg"}, Kind: opts.Bool},
+	{Names: []string{"--json"}, Kind: opts.Bool},
 }
 
 // timeOnce runs %time / %%time: the statement is compiled once, then run
@@ -30,7 +31,7 @@ func timeOnce(ctx context.Context, h Evaluator, pub outputSink, args, body strin
 	if cell {
 		usage = cellTimeUsage
 	}
-	p, err := parseOptions("time", usage, args, timeSpecs)
+	p, err := opts.Parse("time", usage, args, timeSpecs)
 	if err != nil {
 		return err
 	}
@@ -59,15 +60,15 @@ func timeOnce(ctx context.Context, h Evaluator, pub outputSink, args, body strin
 	}
 	doc := newDocument(KindTime)
 	doc.Once = o
-	rep := report{Text: o.Text(p.ints["-p"]), Headlines: []string{o.Headline(p.ints["-p"])}, SVG: p.has("--svg"), Doc: doc}
-	if p.strs["--plot"] != "none" {
+	rep := report{Text: o.Text(p.Int("-p")), Headlines: []string{o.Headline(p.Int("-p"))}, SVG: p.Has("--svg"), Doc: doc}
+	if p.Text("--plot") != "none" {
 		bar, err := plotting.PhaseBar(o)
 		if err != nil {
 			return fmt.Errorf("%%time: drawing the phase bar: %w", err)
 		}
 		rep.Plots, rep.Alt = []*plot.Plot{bar}, phaseAlt(o)
 	}
-	outs, err := rep.outputs(p.has("--json"))
+	outs, err := rep.outputs(p.Has("--json"))
 	if err != nil {
 		return fmt.Errorf("%%time: %w", err)
 	}

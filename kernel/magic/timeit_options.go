@@ -3,6 +3,7 @@ package magic
 import (
 	"strings"
 
+	"github.com/tick-kernel/tick/kernel/magic/opts"
 	"github.com/tick-kernel/tick/timing"
 )
 
@@ -11,24 +12,24 @@ const (
 	cellTimeitUsage = "%%timeit [options] [SETUP]   (options as for %timeit; the cell body is timed)"
 )
 
-var timeitSpecs = []optSpec{
-	{Names: []string{"-n"}, Kind: optInt, Min: 1},
-	{Names: []string{"-r"}, Kind: optInt, Min: 1},
-	{Names: []string{"-w"}, Kind: optInt, Min: 0},
-	{Names: []string{"-T"}, Kind: optDuration},
-	{Names: []string{"--sync"}, Kind: optString, Choices: []string{"sample", "iter", "none"}},
-	{Names: []string{"--clock"}, Kind: optString, Choices: []string{"host", "device"}},
-	{Names: []string{"--gc"}, Kind: optString, Choices: []string{"collect", "off", "keep"}},
-	{Names: []string{"--check"}, Kind: optString},
-	{Names: []string{"--plot"}, Kind: optString, Choices: []string{"hist", "trace", "ecdf", "none"}, Multi: true},
-	{Names: []string{"--svg"}, Kind: optBool},
-	{Names: []string{"-o"}, Kind: optBool},
-	{Names: []string{"-v"}, Kind: optString},
-	{Names: []string{"-q"}, Kind: optBool},
-	{Names: []string{"-p"}, Kind: optInt, Min: 1},
-	{Names: []string{"--json"}, Kind: optBool},
-	{Names: []string{"--vs"}, Kind: optString},
-	{Names: []string{"--vs-check"}, Kind: optString},
+var timeitSpecs = []opts.Spec{
+	{Names: []string{"-n"}, Kind: opts.Int, Min: 1},
+	{Names: []string{"-r"}, Kind: opts.Int, Min: 1},
+	{Names: []string{"-w"}, Kind: opts.Int, Min: 0},
+	{Names: []string{"-T"}, Kind: opts.Duration},
+	{Names: []string{"--sync"}, Kind: opts.String, Choices: []string{"sample", "iter", "none"}},
+	{Names: []string{"--clock"}, Kind: opts.String, Choices: []string{"host", "device"}},
+	{Names: []string{"--gc"}, Kind: opts.String, Choices: []string{"collect", "off", "keep"}},
+	{Names: []string{"--check"}, Kind: opts.String},
+	{Names: []string{"--plot"}, Kind: opts.String, Choices: []string{"hist", "trace", "ecdf", "none"}, Multi: true},
+	{Names: []string{"--svg"}, Kind: opts.Bool},
+	{Names: []string{"-o"}, Kind: opts.Bool},
+	{Names: []string{"-v"}, Kind: opts.String},
+	{Names: []string{"-q"}, Kind: opts.Bool},
+	{Names: []string{"-p"}, Kind: opts.Int, Min: 1},
+	{Names: []string{"--json"}, Kind: opts.Bool},
+	{Names: []string{"--vs"}, Kind: opts.String},
+	{Names: []string{"--vs-check"}, Kind: opts.String},
 }
 
 // timeitArgs are the parsed arguments of %timeit / %%timeit.
@@ -56,12 +57,12 @@ func parseTimeit(args, body string, cell bool) (*timeitArgs, error) {
 	bad := func(opt, reason string) error {
 		return &UsageError{Magic: "timeit", Option: opt, Reason: reason, Usage: usage}
 	}
-	p, err := parseOptions("timeit", usage, args, timeitSpecs)
+	p, err := opts.Parse("timeit", usage, args, timeitSpecs)
 	if err != nil {
 		return nil, err
 	}
-	a := &timeitArgs{Stmt: p.Rest, Check: p.strs["--check"], Vs: p.strs["--vs"], VsCheck: p.strs["--vs-check"], Var: p.strs["-v"],
-		SVG: p.has("--svg"), Object: p.has("-o"), Quiet: p.has("-q"), JSON: p.has("--json"), Digits: p.ints["-p"]}
+	a := &timeitArgs{Stmt: p.Rest, Check: p.Text("--check"), Vs: p.Text("--vs"), VsCheck: p.Text("--vs-check"), Var: p.Text("-v"),
+		SVG: p.Has("--svg"), Object: p.Has("-o"), Quiet: p.Has("-q"), JSON: p.Has("--json"), Digits: p.Int("-p")}
 	if cell {
 		a.Setup, a.Stmt = p.Rest, strings.TrimSpace(body)
 	}
@@ -97,25 +98,25 @@ func parseTimeit(args, body string, cell bool) (*timeitArgs, error) {
 		return nil, bad("-p", "at most 15 significant digits")
 	}
 	o := &a.Opts
-	o.Loops, o.Repeats = p.ints["-n"], p.ints["-r"]
-	if p.has("-w") {
-		o.Warmup = p.ints["-w"]
+	o.Loops, o.Repeats = p.Int("-n"), p.Int("-r")
+	if p.Has("-w") {
+		o.Warmup = p.Int("-w")
 		if o.Warmup == 0 {
 			o.Warmup = timing.NoWarmup
 		}
 	}
-	o.Budget = p.durs["-T"]
-	if s := p.strs["--sync"]; s != "" {
+	o.Budget = p.Duration("-T")
+	if s := p.Text("--sync"); s != "" {
 		o.Sync, _ = timing.ParseSyncMode(s)
 	}
-	if s := p.strs["--clock"]; s != "" {
+	if s := p.Text("--clock"); s != "" {
 		o.TimeBy, _ = timing.ParseClockSource(s)
 	}
-	if s := p.strs["--gc"]; s != "" {
+	if s := p.Text("--gc"); s != "" {
 		o.GC, _ = timing.ParseGCMode(s)
 	}
 	a.Plots = []string{"hist", "trace"}
-	if s, ok := p.strs["--plot"]; ok {
+	if s, ok := p.Str("--plot"); ok {
 		a.Plots = nil
 		for _, v := range strings.Split(s, ",") {
 			if v == "none" {

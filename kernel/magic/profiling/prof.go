@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tick-kernel/tick/display"
+	"github.com/tick-kernel/tick/kernel/magic/opts"
 	"github.com/tick-kernel/tick/plotting"
 	"github.com/tick-kernel/tick/profile"
 	"github.com/tick-kernel/tick/runtime/tensor"
@@ -32,20 +33,20 @@ const ProfileMIME = "application/vnd.tick.profile.v1+json"
 // events as a Chrome trace (profile.ReadChromeTrace reads it back).
 const ProfileMetadataKey = "tick/profile"
 
-var profSpecs = []magic.OptSpec{
-	{Names: []string{"-n"}, Kind: magic.OptInt, Min: 1},
-	{Names: []string{"-w"}, Kind: magic.OptInt, Min: 0},
-	{Names: []string{"--debug"}, Kind: magic.OptBool},
-	{Names: []string{"--trace"}, Kind: magic.OptString},
-	{Names: []string{"--pprof"}, Kind: magic.OptBool},
-	{Names: []string{"--pprof-out"}, Kind: magic.OptString},
-	{Names: []string{"--pprof-time"}, Kind: magic.OptDuration},
-	{Names: []string{"--plot"}, Kind: magic.OptString, Choices: []string{"timeline", "none"}},
-	{Names: []string{"--svg"}, Kind: magic.OptBool},
-	{Names: []string{"--capacity"}, Kind: magic.OptInt, Min: 16},
-	{Names: []string{"-o"}, Kind: magic.OptBool},
-	{Names: []string{"-v"}, Kind: magic.OptString},
-	{Names: []string{"-q"}, Kind: magic.OptBool},
+var profSpecs = []opts.Spec{
+	{Names: []string{"-n"}, Kind: opts.Int, Min: 1},
+	{Names: []string{"-w"}, Kind: opts.Int, Min: 0},
+	{Names: []string{"--debug"}, Kind: opts.Bool},
+	{Names: []string{"--trace"}, Kind: opts.String},
+	{Names: []string{"--pprof"}, Kind: opts.Bool},
+	{Names: []string{"--pprof-out"}, Kind: opts.String},
+	{Names: []string{"--pprof-time"}, Kind: opts.Duration},
+	{Names: []string{"--plot"}, Kind: opts.String, Choices: []string{"timeline", "none"}},
+	{Names: []string{"--svg"}, Kind: opts.Bool},
+	{Names: []string{"--capacity"}, Kind: opts.Int, Min: 16},
+	{Names: []string{"-o"}, Kind: opts.Bool},
+	{Names: []string{"-v"}, Kind: opts.String},
+	{Names: []string{"-q"}, Kind: opts.Bool},
 }
 
 // overlapRuns is how many times %prof records the calls to give the
@@ -77,7 +78,7 @@ func parseProf(args, body string, cell bool) (*profArgs, error) {
 	if cell {
 		usage = cellProfUsage
 	}
-	p, err := magic.ParseOptions("prof", usage, args, profSpecs)
+	p, err := opts.Parse("prof", usage, args, profSpecs)
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/tick-kernel/tick/display"
+	"github.com/tick-kernel/tick/kernel/magic/opts"
 	"github.com/tick-kernel/tick/runtime/tensor"
 	"github.com/tick-kernel/tick/viz"
 )
@@ -21,7 +22,7 @@ const VizMIME = "application/vnd.tick.viz.v1+dot"
 // as text/html (summary, the SVG graph, each kernel's IR and source in a
 // collapsible section), text/plain for consoles and image/svg+xml.
 func vizMagic(h magic.Evaluator, pub display.Publisher, args string) error {
-	p, err := magic.ParseOptions("viz", vizUsage, args, nil)
+	p, err := opts.Parse("viz", vizUsage, args, nil)
 	if err != nil {
 		return err
 	}
