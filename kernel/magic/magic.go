@@ -64,6 +64,11 @@ type Evaluator interface {
 	Exec(code string) error
 	// Eval evaluates a Go expression in the session's scope.
 	Eval(expr string) (reflect.Value, error)
+	// Values returns the session variables names, as they are (an
+	// invalid Value for a name that is no variable), in one call to the
+	// engine whatever their number: the %timeit walk reads a statement's
+	// inputs before and after measuring with it.
+	Values(names []string) []reflect.Value
 	// SetVar binds a Go value to a session variable.
 	SetVar(name string, v any) error
 	// CompileTimed compiles, once, an interpreted func(n int) that runs

@@ -37,12 +37,18 @@ func snapshotInputs(h Evaluator, stmt string) *inputSnapshot {
 	// runs the runtime. A package is always followed by '.'; a slice or an
 	// array never needs to be.
 	selectors := selectorRoots(stmt)
+	var names []string
 	for _, name := range uniq(n.mentions) {
-		if selectors[name] || slices.Contains(n.assigns, name) || slices.Contains(n.declares, name) {
-			continue
+		if !selectors[name] && !slices.Contains(n.assigns, name) && !slices.Contains(n.declares, name) {
+			names = append(names, name)
 		}
-		if sum, ok := s.hash(name); ok {
-			s.names, s.hashes = append(s.names, name), append(s.hashes, sum)
+	}
+	if len(names) == 0 {
+		return s
+	}
+	for i, v := range h.Values(names) { // one trip to the engine, whatever the statement
+		if sum, ok := s.hash(v); ok {
+			s.names, s.hashes = append(s.names, names[i]), append(s.hashes, sum)
 		}
 	}
 	return s
@@ -79,11 +85,10 @@ func selectorRoots(stmt string) map[string]bool {
 	return roots
 }
 
-// hash hashes the session variable name when it is a slice or array of
+// hash hashes a session variable's value when it is a slice or array of
 // plain values (numbers, bools): their bytes as they are in memory.
-func (s *inputSnapshot) hash(name string) (uint64, bool) {
-	v, err := s.h.Eval(name)
-	if err != nil || !v.IsValid() {
+func (s *inputSnapshot) hash(v reflect.Value) (uint64, bool) {
+	if !v.IsValid() {
 		return 0, false
 	}
 	for v.Kind() == reflect.Interface || v.Kind() == reflect.Pointer && v.Elem().Kind() == reflect.Array {
@@ -125,9 +130,11 @@ func (s *inputSnapshot) hash(name string) (uint64, bool) {
 // see what the first changed).
 func (s *inputSnapshot) warning(r *timing.Result, setup bool) *timing.Warning {
 	var changed []string
-	for i, name := range s.names {
-		if sum, ok := s.hash(name); ok && sum != s.hashes[i] {
-			changed = append(changed, name)
+	if len(s.names) > 0 {
+		for i, v := range s.h.Values(s.names) { // one trip to the engine
+			if sum, ok := s.hash(v); ok && sum != s.hashes[i] {
+				changed = append(changed, s.names[i])
+			}
 		}
 	}
 	if len(changed) == 0 || setup && r.Loops <= 1 {

@@ -103,6 +103,18 @@ func (e *Evaluator) Eval(expr string) (reflect.Value, error) {
 	return reflect.ValueOf(s.values[0]), nil
 }
 
+// Values returns the values of the session variables names (an invalid
+// Value for a name that is no variable), read from the interpreter's
+// globals in one call: no code is compiled or run.
+func (e *Evaluator) Values(names []string) []reflect.Value {
+	g := e.s.vm.globals()
+	out := make([]reflect.Value, len(names))
+	for i, name := range names {
+		out[i] = g[name]
+	}
+	return out
+}
+
 // SetVar binds a Go value to the session variable name (declaring it, or
 // redeclaring it with v's type). Cells then use name with v's static type.
 func (e *Evaluator) SetVar(name string, v any) error {
