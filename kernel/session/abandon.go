@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
-	goruntime "runtime"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -103,7 +103,7 @@ var goroutineHeader = regexp.MustCompile(`^goroutine (\d+) \[([^\]]*)\]`)
 // interpreter's ("chan receive, in reflect.Select").
 func blockedIn(id uint64) string {
 	buf := make([]byte, 1<<20)
-	buf = buf[:goruntime.Stack(buf, true)]
+	buf = buf[:runtime.Stack(buf, true)]
 	for _, g := range bytes.Split(buf, []byte("\n\n")) {
 		m := goroutineHeader.FindSubmatch(g)
 		if m == nil || string(m[1]) != strconv.FormatUint(id, 10) {

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"reflect"
-	goruntime "runtime"
+	"runtime"
 	"strings"
 	"time"
 
@@ -271,7 +271,7 @@ func (vm *vm) interpretedFuncs(names []string) []string {
 // IsInterpreted reports whether fn, a func value, runs as interpreted Go:
 // the interpreter's functions are reflect.MakeFunc closures of yaegi.
 func IsInterpreted(fn reflect.Value) bool {
-	f := goruntime.FuncForPC(fn.Pointer())
+	f := runtime.FuncForPC(fn.Pointer())
 	return f != nil && (strings.HasPrefix(f.Name(), "github.com/traefik/yaegi/") || strings.HasPrefix(f.Name(), "reflect."))
 }
 

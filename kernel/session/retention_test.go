@@ -8,7 +8,7 @@ import (
 	"go/printer"
 	"go/token"
 	"reflect"
-	goruntime "runtime"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -210,10 +210,10 @@ func TestTopLevelTemporariesAreNotKept(t *testing.T) {
 	s := newSession(t)
 	exec(t, s, 1, `import ("fmt"; "strings")`)
 	live := func() uint64 {
-		goruntime.GC()
-		goruntime.GC()
-		var ms goruntime.MemStats
-		goruntime.ReadMemStats(&ms)
+		runtime.GC()
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
 		return ms.HeapAlloc
 	}
 	const size = 64 << 20
