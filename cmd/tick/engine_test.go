@@ -100,7 +100,7 @@ func TestCompiledCodePrintsIntoTheCell(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer closeRunner()
-	sink := &textSink{}
+	sink := &sinktest.Recorder{}
 	res := r.Execute(context.Background(), session.Cell{Code: `import ("flag"; "os")
 fmt.Println("before")
 fd1 := os.NewFile(1, "the engine's stdout")
@@ -112,7 +112,7 @@ fmt.Println("after")`, Count: 1}, sink)
 	if res.Err != nil {
 		t.Fatal(res.Err)
 	}
-	out := sink.buf.String()
+	out := sink.Text("")
 	i, j, k, l := strings.Index(out, "before"), strings.Index(out, "written to fd 1"), strings.Index(out, "how many loops"), strings.Index(out, "after")
 	if i < 0 || j < 0 || k < 0 || l < 0 || !(i < j && j < k && k < l) {
 		t.Errorf("the cell's output, in order, should be before, fd 1, the flag usage, after; got %q (kernel log: %q)", out, log.buf.String())

@@ -2,7 +2,6 @@ package session
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/traefik/yaegi/interp"
@@ -11,9 +10,6 @@ import (
 	"github.com/tick-kernel/tick/kernel/session/diagnose"
 	"github.com/tick-kernel/tick/kernel/session/rt"
 )
-
-// yaegiFrame parses a frame line printed by yaegi: "3:5: panic: main.f(...)".
-var yaegiFrame = regexp.MustCompile(`^(?:\S+:)?(\d+:\d+): panic(?:: (.*))?$`)
 
 // panicError converts a panic of running code of c.
 func (vm *vm) panicError(c cell.Cell, p interp.Panic) *Error {
@@ -34,7 +30,7 @@ func (vm *vm) panicError(c cell.Cell, p interp.Panic) *Error {
 			tb = append(tb, fmt.Sprintf("    ... %d more frames", len(frames)-20))
 			break
 		}
-		m := yaegiFrame.FindStringSubmatch(f)
+		m := diagnose.YaegiFrame.FindStringSubmatch(f)
 		if m == nil {
 			continue
 		}

@@ -36,7 +36,7 @@ func (s *Session) runParsed(c cell.Cell, generated func(*cell.Parsed) []ast.Node
 	if err != nil {
 		return Result{Err: diagnose.CompileError(c, err)}
 	}
-	s.vm.funcs.add(pc) // names for runaway recursion (depth.go)
+	s.vm.funcs.Add(pc) // names for runaway recursion (diagnose/recursion.go)
 	if declaresMain(pc) {
 		s.cmd.reset() // a program run again defines its flags again (args.go)
 	}

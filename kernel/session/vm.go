@@ -26,10 +26,10 @@ type vm struct {
 	ct    *bridge.Types       // the struct types cells declared
 	diag  *diagnose.Diagnoser // explains the cells' errors
 
-	mu      sync.Mutex // guards the fields below
-	running bool       // a cell runs: its panics' frames are kept
-	frames  []string   // yaegi panic frames of the running cell
-	funcs   funcIndex  // the cells' function literals by position, to name runaway recursion (depth.go)
+	mu      sync.Mutex     // guards the fields below
+	running bool           // a cell runs: its panics' frames are kept
+	frames  []string       // yaegi panic frames of the running cell
+	funcs   diagnose.Funcs // the cells' function literals by position, to name runaway recursion (diagnose/recursion.go)
 	// topLevel is set while a statement frameless made runs
 	// (toplevel.go); only the cell's goroutine and the goroutine it runs
 	// a piece on touch it.

@@ -5,7 +5,8 @@
 // numbers of a bounds panic read from the cell's variables (BoundsDetail)
 // and the native frames of the stack (GoFrames); compile errors reworded
 // when the interpreter's message points the wrong way, and hints added
-// when it leaves the user guessing (Explain).
+// when it leaves the user guessing (Explain); runaway recursion named by
+// the function that went too deep (RecursionSite, DepthMessage).
 package diagnose
 
 import (
