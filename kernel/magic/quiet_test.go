@@ -15,7 +15,7 @@ func TestTimeitWaitsForTheAssistant(t *testing.T) {
 	s.Complete("strings.", len("strings."))
 	mustRun(t, s, 1, "import (\n\t\"encoding/xml\"\n\t\"net/url\"\n\t\"text/template\"\n\t\"time\"\n\n\t\"tick/timing\"\n)")
 	k := mustRun(t, s, 2, "%timeit -n 20 -r 7 timing.Spin(200 * time.Microsecond)")
-	r := decodeResult(t, k.final(t))
+	r := decodeResult(t, final(t, k))
 	if r.Memory.AllocsPerOp > 2 {
 		t.Errorf("%%timeit of timing.Spin counted %.0f allocations per call (%.0f B): another goroutine's", r.Memory.AllocsPerOp, r.Memory.BytesPerOp)
 	}
