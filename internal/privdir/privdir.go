@@ -54,15 +54,6 @@ func Root() string {
 	return filepath.Join(os.TempDir(), "tick-"+strconv.Itoa(os.Getuid()))
 }
 
-// Cache returns Root()/sub, created and checked (Ensure).
-func Cache(sub string) (string, error) {
-	dir := filepath.Join(Root(), sub)
-	if err := Ensure(dir); err != nil {
-		return "", err
-	}
-	return dir, nil
-}
-
 // Ensure creates dir (mode 0700 for every directory it creates) and checks
 // it and the directories above it; it returns an *UnsafeError when one of
 // them lets another user change what is in dir.
