@@ -132,7 +132,7 @@ fuzz() { # 10 s each: ZMTP framing and handshake before any decoding, wire decod
   for target in "FuzzScanner ./kernel/zmtp" "FuzzHandshake ./kernel/zmtp" "FuzzDecode ./kernel/wire" \
                 "FuzzSplitCell ./kernel/session/cell" "FuzzRead ./notebook"; do
     read -r name pkg <<<"$target"
-    go test -run '^$' -fuzz "^$name\$" -fuzztime 10s "$pkg" 2>&1 | tail -3 || rc=1
+    go test -run '^$' -fuzz "^$name\$" -fuzztime 10s "$pkg" 2>&1 | tail -25 || rc=1
   done
   return $rc
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"strconv"
@@ -193,6 +194,16 @@ func testEngine() *exec.Cmd {
 	return cmd
 }
 
+// quietRaceReports sends the race detector's reports of the engines a
+// test starts to files: the "mapwrite" script races on purpose, and under
+// -race the detector's reports and the runtime's "fatal error:" are two
+// writers on one stderr whose lines interleave ("fatal error:   <a race
+// report's frame>"), so the crash report a cell quotes would be garbled
+// by the test's own instrumentation. Without -race GORACE is not read.
+func quietRaceReports(t *testing.T) {
+	t.Setenv("GORACE", "log_path="+filepath.Join(t.TempDir(), "race"))
+}
+
 func newTestRunner(t *testing.T, cfg Config) *Runner {
 	t.Helper()
 	if cfg.Command == nil {
@@ -265,6 +276,7 @@ func TestOutputArrivesInOrderWithItsTypes(t *testing.T) {
 // engine; the cell's error quotes the fatal message and the goroutine,
 // says the variables were lost; the next cell runs in a fresh engine.
 func TestFatalErrorEndsTheCellNotTheKernel(t *testing.T) {
+	quietRaceReports(t)
 	r := newTestRunner(t, Config{})
 	exec1(r, "set x=42", nil)
 	pid := value(t, exec1(r, "pid", nil))
@@ -400,6 +412,7 @@ func TestStdin(t *testing.T) {
 // goroutine a cell left behind) is reported at the start of the next cell,
 // which runs in a fresh engine.
 func TestDeathBetweenCells(t *testing.T) {
+	quietRaceReports(t)
 	r := newTestRunner(t, Config{})
 	exec1(r, "later-mapwrite", nil)
 	time.Sleep(time.Second)
