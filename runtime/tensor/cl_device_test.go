@@ -334,6 +334,25 @@ func TestCLSpinIsWaitedFor(t *testing.T) {
 	}
 }
 
+// Spins on CL run one after another, as a device runs its work: three
+// 20 ms spins keep Synchronize waiting at least 60 ms (they ran side by
+// side on the host's cores, and notebook 07's "synchronized time covers
+// the device work" read 37 µs per 50 µs spin). A lower bound: load can
+// only lengthen it.
+func TestCLSpinsRunInOrder(t *testing.T) {
+	d := needCL(t)
+	t0 := time.Now()
+	for range 3 {
+		d.Spin(20 * time.Millisecond)
+	}
+	if err := d.Synchronize(); err != nil {
+		t.Fatal(err)
+	}
+	if el := time.Since(t0); el < 60*time.Millisecond {
+		t.Errorf("three 20 ms spins were done after %v: they overlapped", el)
+	}
+}
+
 // The work-group size chosen for a CL kernel is recorded in its plan.
 func TestCLPlanRecordsWorkGroups(t *testing.T) {
 	needCL(t)

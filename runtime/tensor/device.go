@@ -21,14 +21,17 @@ type Dev struct {
 	dev     device.Device
 	queue   device.Queue
 	// What the device can do beyond the interfaces, asked once at open.
-	batch      device.BatchLauncher // the queue's, or nil
-	async      bool                 // the queue is the device's own (device.Asynchronous)
-	pooler     device.Pooled        // or nil
-	pooled     bool                 // pooler != nil
-	offHeap    bool                 // device.OffHeap
-	inline     bool                 // device.Inliner
-	lanes      int                  // device.LaneFolder's width, or 0
-	stampedDev                      // device.Stamped and device.Clock (stamps.go)
+	batch device.BatchLauncher // the queue's, or nil
+	async bool                 // the queue is the device's own (device.Asynchronous)
+	// spinMu runs Spin's busy-waits beside an own queue one after another,
+	// as a device runs its work: n calls cost n × dur, not n × dur / cores.
+	spinMu     sync.Mutex
+	pooler     device.Pooled // or nil
+	pooled     bool          // pooler != nil
+	offHeap    bool          // device.OffHeap
+	inline     bool          // device.Inliner
+	lanes      int           // device.LaneFolder's width, or 0
+	stampedDev               // device.Stamped and device.Clock (stamps.go)
 
 	mu      sync.Mutex
 	cond    *sync.Cond // signals the worker that items arrived
@@ -398,7 +401,7 @@ var spinItems = sync.Pool{New: func() any { return &work{} }}
 // with no FLOPs or bytes; a JIT does not capture it. A device with a queue
 // of its own (CL) has no worker to spin on: there the busy-wait runs on a
 // goroutine beside its queue, which Synchronize waits for too, but it is
-// not ordered with the device's kernels.
+// not ordered with the device's kernels; Spins run one after another.
 func (d *Dev) Spin(dur time.Duration) {
 	if dur <= 0 {
 		return
@@ -512,7 +515,9 @@ func (d *Dev) spinBeside(w *work) {
 	d.pending++
 	d.mu.Unlock()
 	go func() {
+		d.spinMu.Lock()
 		err := d.run(w)
+		d.spinMu.Unlock()
 		d.recycle(w)
 		d.done(err)
 	}()
