@@ -63,25 +63,58 @@ func foldLanes32(rop ir.ReduceOp, acc, v []float32) {
 }
 
 // foldRows32 folds rows rows of len(acc) values into acc lane by lane, in
-// row order; row r starts at x[r*stride].
+// row order; row r starts at x[r*stride]. Where the assembly runs the lanes
+// go 64 at a time, in eight registers through a band of rows (about
+// foldBand bytes, so the band's rows are read as a few streams and stay in
+// cache while its column blocks are folded), then the next 64 lanes, then
+// the next band; each lane still folds its rows in order.
 func foldRows32(rop ir.ReduceOp, acc, x []float32, rows, stride int) {
 	if rows <= 0 || len(acc) == 0 {
 		return
 	}
 	_ = x[(rows-1)*stride+len(acc)-1]
-	if haveFold && len(acc) == 64 && stride >= 64 {
-		switch rop {
-		case ir.ReduceSum:
-			sumRows64(&acc[0], &x[0], rows, stride)
-		case ir.ReduceMax:
-			maxRows64(&acc[0], &x[0], rows, stride)
-		case ir.ReduceMin:
-			minRows64(&acc[0], &x[0], rows, stride)
+	c := 0
+	if haveFold && len(acc) >= 64 && stride >= 64 {
+		band := max(8, foldBand/(4*stride))
+		c = len(acc) &^ 63
+		for r0 := 0; r0 < rows; r0 += band {
+			n := min(band, rows-r0)
+			for c0 := 0; c0 < c; c0 += 64 {
+				rows64(rop, acc[c0:c0+64], x[r0*stride+c0:], n, stride)
+			}
 		}
+	}
+	if c == len(acc) {
 		return
 	}
 	for r := 0; r < rows; r++ {
-		foldLanes32(rop, acc, x[r*stride:r*stride+len(acc)])
+		foldLanes32(rop, acc[c:], x[r*stride+c:r*stride+len(acc)])
+	}
+}
+
+// foldBand is the bytes of rows foldRows32 folds per pass over the lanes.
+const foldBand = 64 << 10
+
+// rows64 folds rows rows of 64 lanes (stride floats apart) into acc[:64]
+// in the assembly: a max or min with one instruction per vector, folded
+// again with the scalar rules (NaN kept) when it saw a NaN.
+func rows64(rop ir.ReduceOp, acc, x []float32, rows, stride int) {
+	var keep [64]float32
+	switch rop {
+	case ir.ReduceSum:
+		sumRows64(&acc[0], &x[0], rows, stride)
+	case ir.ReduceMax:
+		copy(keep[:], acc)
+		if maxRows64f(&acc[0], &x[0], rows, stride) {
+			copy(acc, keep[:])
+			maxRows64(&acc[0], &x[0], rows, stride)
+		}
+	case ir.ReduceMin:
+		copy(keep[:], acc)
+		if minRows64f(&acc[0], &x[0], rows, stride) {
+			copy(acc, keep[:])
+			minRows64(&acc[0], &x[0], rows, stride)
+		}
 	}
 }
 

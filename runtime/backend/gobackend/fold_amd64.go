@@ -27,6 +27,15 @@ func maxRows64(acc, x *float32, rows, stride int)
 func minRows64(acc, x *float32, rows, stride int)
 
 //go:noescape
+func maxRows64f(acc, x *float32, rows, stride int) (nan bool)
+
+//go:noescape
+func minRows64f(acc, x *float32, rows, stride int) (nan bool)
+
+//go:noescape
+func sumBlocks64(out, x *float32, blocks, rows int)
+
+//go:noescape
 func sumSeqRows(out, x *float32, rows, r int)
 
 //go:noescape

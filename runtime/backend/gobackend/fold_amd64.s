@@ -354,6 +354,190 @@ mina_done:
 	VZEROUPPER
 	RET
 
+// func maxRows64f(acc, x *float32, rows, stride int) (nan bool)
+// maxRows64 without the NaN rule: exact unless nan (a NaN in acc or x).
+TEXT ·maxRows64f(SB), NOSPLIT, $0-33
+	MOVQ acc+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ rows+16(FP), CX
+	MOVQ stride+24(FP), DX
+	SHLQ $2, DX
+	VMOVUPS 0(DI), Y0
+	VMOVUPS 32(DI), Y1
+	VMOVUPS 64(DI), Y2
+	VMOVUPS 96(DI), Y3
+	VMOVUPS 128(DI), Y4
+	VMOVUPS 160(DI), Y5
+	VMOVUPS 192(DI), Y6
+	VMOVUPS 224(DI), Y7
+	VCMPPS $0x03, Y1, Y0, Y8
+	VCMPPS $0x03, Y3, Y2, Y9
+	VORPS Y9, Y8, Y8
+	VCMPPS $0x03, Y5, Y4, Y9
+	VORPS Y9, Y8, Y8
+	VCMPPS $0x03, Y7, Y6, Y9
+	VORPS Y9, Y8, Y8
+	TESTQ CX, CX
+	JEQ maxf_store
+maxf_loop:
+	VMOVUPS 0(SI), Y10
+	VMOVUPS 32(SI), Y11
+	VMAXPS Y10, Y0, Y0
+	VMAXPS Y11, Y1, Y1
+	VCMPPS $0x03, Y11, Y10, Y12
+	VORPS Y12, Y8, Y8
+	VMOVUPS 64(SI), Y10
+	VMOVUPS 96(SI), Y11
+	VMAXPS Y10, Y2, Y2
+	VMAXPS Y11, Y3, Y3
+	VCMPPS $0x03, Y11, Y10, Y12
+	VORPS Y12, Y8, Y8
+	VMOVUPS 128(SI), Y10
+	VMOVUPS 160(SI), Y11
+	VMAXPS Y10, Y4, Y4
+	VMAXPS Y11, Y5, Y5
+	VCMPPS $0x03, Y11, Y10, Y12
+	VORPS Y12, Y8, Y8
+	VMOVUPS 192(SI), Y10
+	VMOVUPS 224(SI), Y11
+	VMAXPS Y10, Y6, Y6
+	VMAXPS Y11, Y7, Y7
+	VCMPPS $0x03, Y11, Y10, Y12
+	VORPS Y12, Y8, Y8
+	ADDQ DX, SI
+	DECQ CX
+	JNE maxf_loop
+maxf_store:
+	VMOVUPS Y0, 0(DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	VMOVUPS Y4, 128(DI)
+	VMOVUPS Y5, 160(DI)
+	VMOVUPS Y6, 192(DI)
+	VMOVUPS Y7, 224(DI)
+	VMOVMSKPS Y8, AX
+	TESTL AX, AX
+	SETNE nan+32(FP)
+	VZEROUPPER
+	RET
+
+// func minRows64f(acc, x *float32, rows, stride int) (nan bool)
+// minRows64 without the NaN rule: exact unless nan (a NaN in acc or x).
+TEXT ·minRows64f(SB), NOSPLIT, $0-33
+	MOVQ acc+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ rows+16(FP), CX
+	MOVQ stride+24(FP), DX
+	SHLQ $2, DX
+	VMOVUPS 0(DI), Y0
+	VMOVUPS 32(DI), Y1
+	VMOVUPS 64(DI), Y2
+	VMOVUPS 96(DI), Y3
+	VMOVUPS 128(DI), Y4
+	VMOVUPS 160(DI), Y5
+	VMOVUPS 192(DI), Y6
+	VMOVUPS 224(DI), Y7
+	VCMPPS $0x03, Y1, Y0, Y8
+	VCMPPS $0x03, Y3, Y2, Y9
+	VORPS Y9, Y8, Y8
+	VCMPPS $0x03, Y5, Y4, Y9
+	VORPS Y9, Y8, Y8
+	VCMPPS $0x03, Y7, Y6, Y9
+	VORPS Y9, Y8, Y8
+	TESTQ CX, CX
+	JEQ minf_store
+minf_loop:
+	VMOVUPS 0(SI), Y10
+	VMOVUPS 32(SI), Y11
+	VMINPS Y10, Y0, Y0
+	VMINPS Y11, Y1, Y1
+	VCMPPS $0x03, Y11, Y10, Y12
+	VORPS Y12, Y8, Y8
+	VMOVUPS 64(SI), Y10
+	VMOVUPS 96(SI), Y11
+	VMINPS Y10, Y2, Y2
+	VMINPS Y11, Y3, Y3
+	VCMPPS $0x03, Y11, Y10, Y12
+	VORPS Y12, Y8, Y8
+	VMOVUPS 128(SI), Y10
+	VMOVUPS 160(SI), Y11
+	VMINPS Y10, Y4, Y4
+	VMINPS Y11, Y5, Y5
+	VCMPPS $0x03, Y11, Y10, Y12
+	VORPS Y12, Y8, Y8
+	VMOVUPS 192(SI), Y10
+	VMOVUPS 224(SI), Y11
+	VMINPS Y10, Y6, Y6
+	VMINPS Y11, Y7, Y7
+	VCMPPS $0x03, Y11, Y10, Y12
+	VORPS Y12, Y8, Y8
+	ADDQ DX, SI
+	DECQ CX
+	JNE minf_loop
+minf_store:
+	VMOVUPS Y0, 0(DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	VMOVUPS Y4, 128(DI)
+	VMOVUPS Y5, 160(DI)
+	VMOVUPS Y6, 192(DI)
+	VMOVUPS Y7, 224(DI)
+	VMOVMSKPS Y8, AX
+	TESTL AX, AX
+	SETNE nan+32(FP)
+	VZEROUPPER
+	RET
+
+// func sumBlocks64(out, x *float32, blocks, rows int)
+// out[i*64 + w] = the in-order sum over r < rows of x[(i*rows + r)*64 + w]
+// for i < blocks, w < 64 (rows at least 1): the lanes in eight registers.
+TEXT ·sumBlocks64(SB), NOSPLIT, $0-32
+	MOVQ out+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ blocks+16(FP), BX
+	MOVQ rows+24(FP), DX
+	TESTQ BX, BX
+	JEQ sumb_done
+sumb_block:
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	MOVQ DX, CX
+sumb_loop:
+	VADDPS 0(SI), Y0, Y0
+	VADDPS 32(SI), Y1, Y1
+	VADDPS 64(SI), Y2, Y2
+	VADDPS 96(SI), Y3, Y3
+	VADDPS 128(SI), Y4, Y4
+	VADDPS 160(SI), Y5, Y5
+	VADDPS 192(SI), Y6, Y6
+	VADDPS 224(SI), Y7, Y7
+	ADDQ $256, SI
+	DECQ CX
+	JNE sumb_loop
+sumb_store:
+	VMOVUPS Y0, 0(DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	VMOVUPS Y4, 128(DI)
+	VMOVUPS Y5, 160(DI)
+	VMOVUPS Y6, 192(DI)
+	VMOVUPS Y7, 224(DI)
+	ADDQ $256, DI
+	DECQ BX
+	JNE sumb_block
+sumb_done:
+	VZEROUPPER
+	RET
+
 // func sumSeqRows(out, x *float32, rows, r int)
 // out[i] = x[i*r] + x[i*r+1] + ... in order (a float32 sum rounded at each
 // step) for i < rows (a multiple of 8): eight rows at a time, lane l

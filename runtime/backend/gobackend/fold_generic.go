@@ -15,6 +15,9 @@ func minLanes32(acc, x *float32, n int)                      { panic("unreachabl
 func sumRows64(acc, x *float32, rows, stride int)            { panic("unreachable") }
 func maxRows64(acc, x *float32, rows, stride int)            { panic("unreachable") }
 func minRows64(acc, x *float32, rows, stride int)            { panic("unreachable") }
+func maxRows64f(acc, x *float32, rows, stride int) bool      { panic("unreachable") }
+func minRows64f(acc, x *float32, rows, stride int) bool      { panic("unreachable") }
+func sumBlocks64(out, x *float32, blocks, rows int)          { panic("unreachable") }
 func sumSeqRows(out, x *float32, rows, r int)                { panic("unreachable") }
 func maxAny32(x *float32, n int, out *[8]float32) (nan bool) { panic("unreachable") }
 func minAny32(x *float32, n int, out *[8]float32) (nan bool) { panic("unreachable") }

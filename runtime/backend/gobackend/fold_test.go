@@ -53,6 +53,25 @@ func TestGoFoldsMatchReference(t *testing.T) {
 				}
 				return math.Cos(float64(i))
 			}},
+		// Maxima and minima over rows, 64 lanes at a time with one
+		// instruction per vector: a NaN in any band of rows stays the
+		// result (a vector max alone would drop it at the next row).
+		{"min rows NaN", k("R_minn", []int{300, 130}, []int{0}, ir.ReduceMin, ld(1, f, []int{130, 1}, 0, nil), 130, 300*130), "lane fold",
+			func(i int) float64 {
+				if i == 150*130+70 || i == 299*130+5 || i == 3*130+129 {
+					return math.NaN()
+				}
+				return math.Sin(float64(i))
+			}},
+		{"max lanes NaN in a band", k("R_maxb", []int{2, 600, 64}, []int{1}, ir.ReduceMax, ld(1, f, []int{38400, 64, 1}, 0, nil), 128, 76800), "lane fold",
+			func(i int) float64 {
+				if i == 300*64+9 || i == 38400+599*64+63 {
+					return math.NaN()
+				}
+				return math.Cos(float64(i))
+			}},
+		{"sum lanes of negative zeros", k("R_sumz", []int{4, 10, 64}, []int{1}, ir.ReduceSum, ld(1, f, []int{640, 64, 1}, 0, nil), 256, 2560), "lane fold",
+			func(i int) float64 { return math.Copysign(0, -1) }},
 		{"max all", k("R_max", []int{10000}, []int{0}, ir.ReduceMax, ld(1, f, []int{1}, 0, nil), 1, 10000), "", nil},
 		{"min rows", k("R_minr", []int{8, 1000}, []int{1}, ir.ReduceMin, ld(1, f, []int{1000, 1}, 0, nil), 8, 8000), "", nil},
 		{"max all NaN", k("R_maxn", []int{3000}, []int{0}, ir.ReduceMax, ld(1, f, []int{1}, 0, nil), 1, 3000), "",
@@ -115,4 +134,92 @@ func checkGoFold(t *testing.T, name string, k *ir.Kernel, marker string, data fu
 			clear(got)
 		}
 	})
+}
+
+// A max or min over rows ties +0 and -0 as the CPU device's C does
+// (tick_maxf: (a > b || a != a) ? a : b, so a tie takes the later row),
+// not as the reference interpreter's math.Max: on every path, in uneven
+// launch ranges. A fold in another order, or a vector max that kept the
+// accumulator on ties, gives the other sign.
+func TestGoRowFoldsTieZerosAsC(t *testing.T) {
+	f := ir.Float32
+	tests := []struct {
+		name       string
+		rop        ir.ReduceOp
+		rows, cols int
+		data       func(r, c int) float64
+	}{
+		{"max", ir.ReduceMax, 40, 200, func(r, c int) float64 {
+			switch {
+			case (r*7+c*3)%5 == 0:
+				return math.Copysign(0, -1)
+			case (r+c)%3 == 0:
+				return 0
+			}
+			return -1 - float64(r%4)
+		}},
+		{"min", ir.ReduceMin, 33, 130, func(r, c int) float64 {
+			switch {
+			case (r*5+c)%4 == 0:
+				return math.Copysign(0, -1)
+			case (r+2*c)%3 == 0:
+				return 0
+			}
+			return 1 + float64(c%3)
+		}},
+	}
+	paths := []bool{false}
+	if haveFold {
+		paths = append(paths, true)
+	}
+	defer func(h bool) { haveFold = h }(haveFold)
+	for _, asm := range paths {
+		haveFold = asm
+		for _, tt := range tests {
+			t.Run(fmt.Sprintf("%s/assembly=%v", tt.name, asm), func(t *testing.T) {
+				k := &ir.Kernel{Name: "R_zeros", Shape: []int{tt.rows, tt.cols}, ReduceAxes: []int{0}, Reduce: tt.rop,
+					Expr: irtest.Ld(1, f, []int{tt.cols, 1}, 0, nil), Bufs: []ir.BufferSpec{{DType: f, Size: tt.cols}, {DType: f, Size: tt.rows * tt.cols}}}
+				p, err := goDevice{}.Compile(k)
+				if err != nil {
+					t.Fatal(err)
+				}
+				_, mems := goFloat32Mems(k, func(j int) float32 { return float32(tt.data(j/tt.cols, j%tt.cols)) })
+				want := make([]float32, tt.cols)
+				for c := range want {
+					acc := float32(math.Inf(1))
+					if tt.rop == ir.ReduceMax {
+						acc = float32(math.Inf(-1))
+					}
+					for r := 0; r < tt.rows; r++ {
+						x := float32(tt.data(r, c))
+						if tt.rop == ir.ReduceMax && !(acc > x || acc != acc) || tt.rop == ir.ReduceMin && !(acc < x || acc != acc) {
+							acc = x
+						}
+					}
+					want[c] = acc
+				}
+				signs := 0
+				for _, w := range want {
+					if w == 0 && math.Signbit(float64(w)) {
+						signs++
+					}
+				}
+				if signs == 0 || signs == len(want) {
+					t.Fatalf("the data tie no zeros of both signs (%d of %d results -0)", signs, len(want))
+				}
+				for _, cuts := range [][]int{{0, tt.cols}, {0, 70, 71, tt.cols}} {
+					for c := 0; c+1 < len(cuts); c++ {
+						p.(*goProgram).Run(mems, cuts[c], cuts[c+1])
+					}
+					got := mems[0].(*goMemory).typed.([]float32)
+					for i := range want {
+						if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+							t.Fatalf("ranges %v: out[%d] = %v, want %v", cuts, i, got[i], want[i])
+						}
+					}
+					clear(got)
+				}
+			})
+		}
+	}
 }

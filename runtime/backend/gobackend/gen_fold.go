@@ -56,6 +56,10 @@ func main() {
 	for _, f := range folds[1:] {
 		anyOrder(&b, f)
 	}
+	for _, f := range folds[1:] {
+		fastRows(&b, f)
+	}
+	sumBlocks(&b)
 	sumSeqRows(&b)
 	if err := os.WriteFile("fold_amd64.s", b.Bytes(), 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -171,6 +175,73 @@ TEXT ·%[1]sAny32(SB), NOSPLIT, $0-25
 	VZEROUPPER
 	RET
 `, f.name, op)
+}
+
+// fastRows: rows64's max or min with one VMAXPS/VMINPS per vector, in
+// order. VMAXPS acc, x is acc > x ? acc : x (VMINPS: <), the scalar fold
+// whenever acc is not NaN (ties take x, so signed zeros come out the same);
+// acc becomes NaN only from a NaN x (or a NaN it started with), so the
+// result is exact unless a NaN was seen, which nan reports (then acc means
+// nothing and the caller folds again with rows64).
+func fastRows(b *bytes.Buffer, f fold) {
+	op := strings.ToUpper(f.name) + "PS"
+	fmt.Fprintf(b, `
+// func %[1]sRows64f(acc, x *float32, rows, stride int) (nan bool)
+// %[1]sRows64 without the NaN rule: exact unless nan (a NaN in acc or x).
+TEXT ·%[1]sRows64f(SB), NOSPLIT, $0-33
+	MOVQ acc+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ rows+16(FP), CX
+	MOVQ stride+24(FP), DX
+	SHLQ $2, DX
+`, f.name)
+	for i := 0; i < 8; i++ {
+		fmt.Fprintf(b, "\tVMOVUPS %d(DI), Y%d\n", 32*i, i)
+	}
+	b.WriteString("\tVCMPPS $0x03, Y1, Y0, Y8\n")
+	for i := 2; i < 8; i += 2 {
+		fmt.Fprintf(b, "\tVCMPPS $0x03, Y%d, Y%d, Y9\n\tVORPS Y9, Y8, Y8\n", i+1, i)
+	}
+	fmt.Fprintf(b, "\tTESTQ CX, CX\n\tJEQ %[1]sf_store\n%[1]sf_loop:\n", f.name)
+	for i := 0; i < 8; i += 2 {
+		fmt.Fprintf(b, "\tVMOVUPS %d(SI), Y10\n\tVMOVUPS %d(SI), Y11\n\tV%s Y10, Y%d, Y%d\n\tV%s Y11, Y%d, Y%d\n\tVCMPPS $0x03, Y11, Y10, Y12\n\tVORPS Y12, Y8, Y8\n",
+			32*i, 32*(i+1), op, i, i, op, i+1, i+1)
+	}
+	fmt.Fprintf(b, "\tADDQ DX, SI\n\tDECQ CX\n\tJNE %[1]sf_loop\n%[1]sf_store:\n", f.name)
+	for i := 0; i < 8; i++ {
+		fmt.Fprintf(b, "\tVMOVUPS Y%d, %d(DI)\n", i, 32*i)
+	}
+	b.WriteString("\tVMOVMSKPS Y8, AX\n\tTESTL AX, AX\n\tSETNE nan+32(FP)\n\tVZEROUPPER\n\tRET\n")
+}
+
+// sumBlocks: stage one of a split sum, blocks of rows×64 contiguous
+// floats each folded into 64 lanes from zero, in row order.
+func sumBlocks(b *bytes.Buffer) {
+	b.WriteString(`
+// func sumBlocks64(out, x *float32, blocks, rows int)
+// out[i*64 + w] = the in-order sum over r < rows of x[(i*rows + r)*64 + w]
+// for i < blocks, w < 64 (rows at least 1): the lanes in eight registers.
+TEXT ·sumBlocks64(SB), NOSPLIT, $0-32
+	MOVQ out+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ blocks+16(FP), BX
+	MOVQ rows+24(FP), DX
+	TESTQ BX, BX
+	JEQ sumb_done
+sumb_block:
+`)
+	for i := 0; i < 8; i++ { // from +0, as the scalar fold (+0 + -0 is +0)
+		fmt.Fprintf(b, "\tVXORPS Y%d, Y%d, Y%d\n", i, i, i)
+	}
+	b.WriteString("\tMOVQ DX, CX\nsumb_loop:\n")
+	for i := 0; i < 8; i++ {
+		fmt.Fprintf(b, "\tVADDPS %d(SI), Y%d, Y%d\n", 32*i, i, i)
+	}
+	b.WriteString("\tADDQ $256, SI\n\tDECQ CX\n\tJNE sumb_loop\nsumb_store:\n")
+	for i := 0; i < 8; i++ {
+		fmt.Fprintf(b, "\tVMOVUPS Y%d, %d(DI)\n", i, 32*i)
+	}
+	b.WriteString("\tADDQ $256, DI\n\tDECQ BX\n\tJNE sumb_block\nsumb_done:\n\tVZEROUPPER\n\tRET\n")
 }
 
 // sumSeqRows: in-order row sums, eight rows at a time through gathers.

@@ -104,6 +104,16 @@ func makeLaneRun32(root evalFn[float32], rop ir.ReduceOp, l *goLane, dense *goLo
 		}
 		for li := start / l.W; li*l.W < end; li++ {
 			lo, hi := max(start-li*l.W, 0), min(end-li*l.W, l.W)
+			if nb := (end - li*l.W) / 64; dense != nil && rop == ir.ReduceSum && haveFold && l.W == 64 && lo == 0 && nb > 0 {
+				// Whole rows of 64 lanes (a split sum's first stage): nb of
+				// them folded in one call, each from zero in its registers.
+				src := st.bufs[dense.buf].([]float32)
+				b := dense.offset + li*l.K*64
+				_, _ = src[b+nb*l.K*64-1], o[(li+nb)*64-1]
+				sumBlocks64(&o[li*64], &src[b], nb, l.K)
+				li += nb - 1
+				continue
+			}
 			acc := st.acc32[lo:hi]
 			for i := range acc {
 				acc[i] = init
