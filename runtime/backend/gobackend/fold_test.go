@@ -2,6 +2,7 @@ package gobackend
 
 import (
 	"fmt"
+	"iter"
 	"math"
 	"strings"
 	"testing"
@@ -84,15 +85,27 @@ func TestGoFoldsMatchReference(t *testing.T) {
 		{"max all zero", k("R_max0", []int{3000}, []int{0}, ir.ReduceMax, ld(1, f, []int{1}, 0, nil), 1, 3000), "",
 			func(i int) float64 { return -float64(i % 5) }},
 	}
-	paths := []bool{false}
-	if haveFold {
-		paths = append(paths, true)
-	}
-	defer func(h bool) { haveFold = h }(haveFold)
-	for _, asm := range paths {
-		haveFold = asm
+	for asm := range foldPaths(t) {
 		for _, tt := range tests {
 			checkGoFold(t, fmt.Sprintf("%s/assembly=%v", tt.name, asm), tt.k, tt.marker, tt.data)
+		}
+	}
+}
+
+// foldPaths yields false (the portable loops) and, where the CPU has AVX2,
+// true (the assembly folds), with haveFold set so; t's cleanup restores it.
+func foldPaths(t *testing.T) iter.Seq[bool] {
+	h := haveFold
+	t.Cleanup(func() { haveFold = h })
+	return func(yield func(bool) bool) {
+		for _, asm := range []bool{false, true} {
+			if asm && !h {
+				return
+			}
+			haveFold = asm
+			if !yield(asm) {
+				return
+			}
 		}
 	}
 }
@@ -168,13 +181,7 @@ func TestGoRowFoldsTieZerosAsC(t *testing.T) {
 			return 1 + float64(c%3)
 		}},
 	}
-	paths := []bool{false}
-	if haveFold {
-		paths = append(paths, true)
-	}
-	defer func(h bool) { haveFold = h }(haveFold)
-	for _, asm := range paths {
-		haveFold = asm
+	for asm := range foldPaths(t) {
 		for _, tt := range tests {
 			t.Run(fmt.Sprintf("%s/assembly=%v", tt.name, asm), func(t *testing.T) {
 				k := &ir.Kernel{Name: "R_zeros", Shape: []int{tt.rows, tt.cols}, ReduceAxes: []int{0}, Reduce: tt.rop,

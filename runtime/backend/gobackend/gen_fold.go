@@ -177,6 +177,17 @@ TEXT ·%[1]sAny32(SB), NOSPLIT, $0-25
 `, f.name, op)
 }
 
+// eight writes line(i) for the eight registers Y0..Y7 of a 64-lane tile.
+func eight(b *bytes.Buffer, line func(i int) string) {
+	for i := 0; i < 8; i++ {
+		b.WriteString("\t" + line(i) + "\n")
+	}
+}
+
+// loadTile and storeTile move the 64 lanes at (DI) to and from Y0..Y7.
+func loadTile(i int) string  { return fmt.Sprintf("VMOVUPS %d(DI), Y%d", 32*i, i) }
+func storeTile(i int) string { return fmt.Sprintf("VMOVUPS Y%d, %d(DI)", i, 32*i) }
+
 // fastRows: rows64's max or min with one VMAXPS/VMINPS per vector, in
 // order. VMAXPS acc, x is acc > x ? acc : x (VMINPS: <), the scalar fold
 // whenever acc is not NaN (ties take x, so signed zeros come out the same);
@@ -195,9 +206,7 @@ TEXT ·%[1]sRows64f(SB), NOSPLIT, $0-33
 	MOVQ stride+24(FP), DX
 	SHLQ $2, DX
 `, f.name)
-	for i := 0; i < 8; i++ {
-		fmt.Fprintf(b, "\tVMOVUPS %d(DI), Y%d\n", 32*i, i)
-	}
+	eight(b, loadTile)
 	b.WriteString("\tVCMPPS $0x03, Y1, Y0, Y8\n")
 	for i := 2; i < 8; i += 2 {
 		fmt.Fprintf(b, "\tVCMPPS $0x03, Y%d, Y%d, Y9\n\tVORPS Y9, Y8, Y8\n", i+1, i)
@@ -208,9 +217,7 @@ TEXT ·%[1]sRows64f(SB), NOSPLIT, $0-33
 			32*i, 32*(i+1), op, i, i, op, i+1, i+1)
 	}
 	fmt.Fprintf(b, "\tADDQ DX, SI\n\tDECQ CX\n\tJNE %[1]sf_loop\n%[1]sf_store:\n", f.name)
-	for i := 0; i < 8; i++ {
-		fmt.Fprintf(b, "\tVMOVUPS Y%d, %d(DI)\n", i, 32*i)
-	}
+	eight(b, storeTile)
 	b.WriteString("\tVMOVMSKPS Y8, AX\n\tTESTL AX, AX\n\tSETNE nan+32(FP)\n\tVZEROUPPER\n\tRET\n")
 }
 
@@ -230,17 +237,12 @@ TEXT ·sumBlocks64(SB), NOSPLIT, $0-32
 	JEQ sumb_done
 sumb_block:
 `)
-	for i := 0; i < 8; i++ { // from +0, as the scalar fold (+0 + -0 is +0)
-		fmt.Fprintf(b, "\tVXORPS Y%d, Y%d, Y%d\n", i, i, i)
-	}
+	// From +0, as the scalar fold (+0 + -0 is +0).
+	eight(b, func(i int) string { return fmt.Sprintf("VXORPS Y%d, Y%d, Y%d", i, i, i) })
 	b.WriteString("\tMOVQ DX, CX\nsumb_loop:\n")
-	for i := 0; i < 8; i++ {
-		fmt.Fprintf(b, "\tVADDPS %d(SI), Y%d, Y%d\n", 32*i, i, i)
-	}
+	eight(b, func(i int) string { return fmt.Sprintf("VADDPS %d(SI), Y%d, Y%d", 32*i, i, i) })
 	b.WriteString("\tADDQ $256, SI\n\tDECQ CX\n\tJNE sumb_loop\nsumb_store:\n")
-	for i := 0; i < 8; i++ {
-		fmt.Fprintf(b, "\tVMOVUPS Y%d, %d(DI)\n", i, 32*i)
-	}
+	eight(b, storeTile)
 	b.WriteString("\tADDQ $256, DI\n\tDECQ BX\n\tJNE sumb_block\nsumb_done:\n\tVZEROUPPER\n\tRET\n")
 }
 
