@@ -271,6 +271,7 @@ type cRender struct {
 	loads map[*ir.Node]*loadInfo
 	list  []*loadInfo // loads in first-appearance order
 	vec   string      // vector type of the expression being emitted, "" for scalar
+	band  int         // >0: a reduce folds its one reduced axis in bands of this many steps (rowBand)
 	temps map[*ir.Node]string
 	body  strings.Builder
 }
@@ -562,6 +563,7 @@ func (r *cRender) reduce(sb *strings.Builder, symbol string) {
 	}
 	vec := r.vectorType(L)
 	packed := r.markPanels(vec, L, rowAxes)
+	r.band = r.rowBand(vec, packed, L)
 	params, args := r.bufParams()
 	segParams, segArgs, nullArgs := params, args, args
 	for _, li := range packed {
@@ -569,7 +571,12 @@ func (r *cRender) reduce(sb *strings.Builder, symbol string) {
 		segArgs += ", " + li.panel
 		nullArgs += ", 0"
 	}
-	fmt.Fprintf(sb, "static inline void tick_seg(%s, int64_t row, int64_t j0, int64_t j1) {\n", segParams)
+	kr, kArgs := "", ""
+	if r.band > 0 {
+		K := k.Shape[k.ReduceAxes[0]]
+		kr, kArgs = ", int64_t k0, int64_t k1", fmt.Sprintf(", kb, kb + %d < %d ? kb + %d : %d", r.band, K, r.band, K)
+	}
+	fmt.Fprintf(sb, "static inline void tick_seg(%s, int64_t row, int64_t j0, int64_t j1%s) {\n", segParams, kr)
 	fmt.Fprintf(sb, "\t\tint64_t i = row * %d + j0;\n", sl)
 	r.outerIndex(sb, "row", rowAxes, k.Shape)
 	if vec != "" {
@@ -583,11 +590,16 @@ func (r *cRender) reduce(sb *strings.Builder, symbol string) {
 	sb.WriteString("}\n")
 
 	fmt.Fprintf(sb, "static void tick_part(%s, int64_t start, int64_t end) {\n", params)
+	r.bandLoop(sb, "\t")
 	fmt.Fprintf(sb, "\tfor (int64_t i = start; i < end;) {\n")
 	fmt.Fprintf(sb, "\t\tconst int64_t row = i / %d, j0 = i - row * %d;\n", sl, sl)
 	fmt.Fprintf(sb, "\t\tint64_t j1 = (%d - j0 > end - i) ? j0 + (end - i) : %d;\n", sl, sl)
 	fmt.Fprintf(sb, "\t\tif (j1 - j0 > %d) j1 = j0 + %d;\n", Tile, Tile)
-	fmt.Fprintf(sb, "\t\ttick_seg(%s, row, j0, j1);\n\t\ti += j1 - j0;\n\t}\n}\n", nullArgs)
+	fmt.Fprintf(sb, "\t\ttick_seg(%s, row, j0, j1%s);\n\t\ti += j1 - j0;\n\t}\n", nullArgs, kArgs)
+	if r.band > 0 {
+		sb.WriteString("\t}\n")
+	}
+	sb.WriteString("}\n")
 
 	fmt.Fprintf(sb, "void %s(void **bufs, int64_t start, int64_t end) {\n", symbol)
 	r.bufDecls(sb)
@@ -598,13 +610,17 @@ func (r *cRender) reduce(sb *strings.Builder, symbol string) {
 		fmt.Fprintf(sb, "\t%s *%s_buf = r1 - r0 > 1 ? malloc(sizeof(%s) * %d) : 0;\n", cTypes[li.n.DType], li.panel, cTypes[li.n.DType], k.ReduceSize()*Tile)
 	}
 	fmt.Fprintf(sb, "\tfor (int64_t rb = r0; rb < r1; rb += %d) {\n", cRowBlock)
+	r.bandLoop(sb, "\t")
 	fmt.Fprintf(sb, "\t\tfor (int64_t j0 = 0; j0 < %d; j0 += %d) {\n", sl, Tile)
 	fmt.Fprintf(sb, "\t\t\tconst int64_t j1 = j0 + %d < %d ? j0 + %d : %d;\n", Tile, sl, Tile, sl)
 	for _, li := range packed {
 		r.packPanel(sb, li)
 	}
-	fmt.Fprintf(sb, "\t\t\tfor (int64_t row = rb; row < rb + %d && row < r1; row++) tick_seg(%s, row, j0, j1);\n", cRowBlock, segArgs)
+	fmt.Fprintf(sb, "\t\t\tfor (int64_t row = rb; row < rb + %d && row < r1; row++) tick_seg(%s, row, j0, j1%s);\n", cRowBlock, segArgs, kArgs)
 	fmt.Fprintf(sb, "\t\t}\n\t}\n")
+	if r.band > 0 {
+		sb.WriteString("\t}\n")
+	}
 	for _, li := range packed {
 		fmt.Fprintf(sb, "\tfree(%s_buf);\n", li.panel)
 	}
@@ -617,7 +633,11 @@ func (r *cRender) reduce(sb *strings.Builder, symbol string) {
 // contiguous buffer, so rows at a power-of-two stride (matmul's B) do not
 // evict each other from cache.
 func (r *cRender) markPanels(vec string, L int, rowAxes []int) []*loadInfo {
-	if vec == "" || r.k.ReduceSize()*Tile > 1<<22 {
+	rows := 1
+	for _, d := range rowAxes {
+		rows *= r.k.Shape[d]
+	}
+	if vec == "" || r.k.ReduceSize()*Tile > 1<<22 || rows == 1 { // one row: nothing to share a panel with
 		return nil
 	}
 	var out []*loadInfo
@@ -651,6 +671,64 @@ func (r *cRender) packPanel(sb *strings.Builder, li *loadInfo) {
 	fmt.Fprintf(sb, "\t\t\t\t\t__builtin_memcpy(%s_buf + %d * rr++, &b%d[%s + j0], %d);\n\t\t\t}\n", li.panel, Tile, li.n.Buf, base, Tile*sz)
 }
 
+// rowBand returns the steps of the reduced axis a reduce folds per pass
+// over its outputs, or 0 for one pass: a vector fold (vec set, no packed
+// panels) over one axis outside L whose loads step at least cBandStride
+// bytes along it. Such a fold (Max(0) of a matrix) walks each tile column
+// down the whole reduced axis, one row of the input per step, so every step
+// is a new page and no stream the prefetcher follows; in bands of about
+// cBandBytes of rows each tile column reads a few rows in order and the
+// band stays in cache for the next column. Each output still folds the
+// reduced axis in order (a band continues from the partial the previous
+// one stored), so the bits are the same.
+func (r *cRender) rowBand(vec string, packed []*loadInfo, L int) int {
+	k := r.k
+	if vec == "" || len(packed) > 0 || len(k.ReduceAxes) != 1 || k.ReduceAxes[0] > L {
+		return 0
+	}
+	d := k.ReduceAxes[0]
+	step := 0
+	for _, li := range r.list {
+		step = max(step, abs(li.strides[d])*li.n.DType.Size())
+	}
+	band := max(8, cBandBytes/max(step, 1))
+	if step < cBandStride || k.Shape[d] <= band {
+		return 0
+	}
+	return band
+}
+
+// bandLoop opens the loop over rowBand's bands (closed by the caller).
+func (r *cRender) bandLoop(sb *strings.Builder, indent string) {
+	if r.band > 0 {
+		fmt.Fprintf(sb, "%sfor (int64_t kb = 0; kb < %d; kb += %d) {\n", indent, r.k.Shape[r.k.ReduceAxes[0]], r.band)
+	}
+}
+
+// reduceLoops opens the loops over the reduced axes (a banded one from k0
+// to k1).
+func (r *cRender) reduceLoops(sb *strings.Builder) {
+	for _, d := range r.k.ReduceAxes {
+		if r.band > 0 {
+			fmt.Fprintf(sb, "\t\tfor (int64_t i%d = k0; i%d < k1; i%d++) {\n", d, d, d)
+			continue
+		}
+		fmt.Fprintf(sb, "\t\tfor (int64_t i%d = 0; i%d < %d; i%d++) {\n", d, d, r.k.Shape[d], d)
+	}
+}
+
+const (
+	cBandBytes  = 64 << 10 // bytes of input rows per band
+	cBandStride = 1 << 10  // bytes between reduced steps from which a fold is banded
+)
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
 // cRowBlock is the number of full output rows a reduce kernel walks together.
 const cRowBlock = 32
 
@@ -661,10 +739,12 @@ func (r *cRender) reduceScalar(sb *strings.Builder, fixed []int, L int) {
 	if k.Expr.DType == ir.Bool {
 		acc = "int32_t"
 	}
-	fmt.Fprintf(sb, "\t\t%s acc[%d];\n\t\tfor (int64_t t = 0; t < j1 - j0; t++) acc[t] = %s;\n", acc, Tile, r.identity())
-	for _, d := range k.ReduceAxes {
-		fmt.Fprintf(sb, "\t\tfor (int64_t i%d = 0; i%d < %d; i%d++) {\n", d, d, k.Shape[d], d)
+	init := r.identity()
+	if r.band > 0 { // a later band continues from the partial stored (same type: vectorType)
+		init = fmt.Sprintf("k0 ? b0[i + t] : %s", init)
 	}
+	fmt.Fprintf(sb, "\t\t%s acc[%d];\n\t\tfor (int64_t t = 0; t < j1 - j0; t++) acc[t] = %s;\n", acc, Tile, init)
+	r.reduceLoops(sb)
 	r.bases(sb, fixed, L, "j")
 	fmt.Fprintf(sb, "\t\tfor (int64_t j = j0; j < j1; j++) {\n")
 	v := r.expr(k.Expr)
@@ -722,12 +802,14 @@ func (r *cRender) reduceVector(sb *strings.Builder, vec string, fixed []int, L i
 	lanes := fmt.Sprintf("(TICK_VB / %d)", sz)
 	nv := fmt.Sprintf("(%d / TICK_VB)", Tile*sz)
 	fmt.Fprintf(sb, "\t\t%s va[%s];\n", vec, nv)
-	initAcc := fmt.Sprintf("\t\tfor (int u = 0; u < %s; u++) va[u] = (%s){} + %s;\n\t\tint64_t rr = 0;\n", nv, vec, r.identity())
+	init := fmt.Sprintf("(%s){} + %s", vec, r.identity())
+	if r.band > 0 { // a later band continues from the partial stored
+		init = fmt.Sprintf("k0 ? %s_ld(&b0[i + u * %s]) : %s", vec, lanes, init)
+	}
+	initAcc := fmt.Sprintf("\t\tfor (int u = 0; u < %s; u++) va[u] = %s;\n\t\tint64_t rr = 0;\n", nv, init)
 	r.vec = vec
 	var loops strings.Builder
-	for _, d := range r.k.ReduceAxes {
-		fmt.Fprintf(&loops, "\t\tfor (int64_t i%d = 0; i%d < %d; i%d++) {\n", d, d, r.k.Shape[d], d)
-	}
+	r.reduceLoops(&loops)
 	r.bases(&loops, fixed, L, "j")
 	fmt.Fprintf(&loops, "\t\tfor (int u = 0; u < %s; u++) {\n\t\t\tconst int64_t j = j0 + u * %s;\n", nv, lanes)
 	v := r.expr(r.k.Expr)
@@ -746,7 +828,11 @@ func (r *cRender) reduceVector(sb *strings.Builder, vec string, fixed []int, L i
 		}
 		sb.WriteString("\t\tint tick_exact = 1;\n#ifdef TICK_IEEE_MINMAX\n\t\t{\n")
 		fmt.Fprintf(sb, "\t\t%s tick_nan = {};\n", vi)
-		sb.WriteString(initAcc + head)
+		sb.WriteString(initAcc)
+		if r.band > 0 { // a NaN stored by an earlier band: the quick fold would drop it
+			fmt.Fprintf(sb, "\t\tfor (int u = 0; u < %s; u++) tick_nan |= (%s)(va[u] != va[u]);\n", nv, vi)
+		}
+		sb.WriteString(head)
 		fmt.Fprintf(sb, "\t\t\tva[u] = %s(va[u], %s);\n\t\t\ttick_nan |= (%s)(%s != %s);\n", q, v, vi, v, v)
 		sb.WriteString(tail.String())
 		fmt.Fprintf(sb, "\t\ttick_exact = 0;\n\t\tfor (int l = 0; l < %s; l++) tick_exact |= tick_nan[l] != 0;\n\t\t}\n#endif\n", lanes)

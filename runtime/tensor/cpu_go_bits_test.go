@@ -103,7 +103,9 @@ func TestCPUQuickMaxMinFoldsMatchGoBitForBit(t *testing.T) {
 		x[(rows-3)*cols+17] = nan
 		return x
 	}
-	data := map[string][]float32{"no NaN": base, "signed zeros": nonPos, "NaN": withNaN(false), "-NaN": withNaN(true)}
+	early := append([]float32(nil), base...) // a NaN in the first band of rows of a banded fold, none after it
+	early[17] = float32(math.NaN())
+	data := map[string][]float32{"no NaN": base, "signed zeros": nonPos, "NaN": withNaN(false), "-NaN": withNaN(true), "early NaN": early}
 	ops := map[string]func(x *Tensor) *Tensor{
 		"max":         func(x *Tensor) *Tensor { return x.Max() },
 		"min":         func(x *Tensor) *Tensor { return x.Min() },
@@ -112,6 +114,11 @@ func TestCPUQuickMaxMinFoldsMatchGoBitForBit(t *testing.T) {
 		"max ax1":     func(x *Tensor) *Tensor { return x.Reshape(cols, rows).Max(1) },
 		"f64 max ax0": func(x *Tensor) *Tensor { return x.Cast(Float64).Reshape(rows, cols).Max(0) },
 		"f64 min ax0": func(x *Tensor) *Tensor { return x.Cast(Float64).Reshape(rows, cols).Min(0) },
+		// Rows 2 KB and 4 KB apart: folded in bands of rows (render.rowBand),
+		// each band continuing from the partial the previous one stored.
+		"max ax0 wide":     func(x *Tensor) *Tensor { return x.Reshape(cols, rows).Max(0) },
+		"min ax0 wide":     func(x *Tensor) *Tensor { return x.Reshape(cols, rows).Min(0) },
+		"f64 max ax0 wide": func(x *Tensor) *Tensor { return x.Cast(Float64).Reshape(cols, rows).Max(0) },
 	}
 	quick := false
 	for dn, xs := range data {
