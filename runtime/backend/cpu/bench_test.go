@@ -228,3 +228,23 @@ func BenchmarkCPUGemmVsReduce(b *testing.B) {
 	b.ReportMetric(flop/tg.Seconds()/1e9, "gemm_GFLOP/s")
 	b.ReportMetric(flop/tr.Seconds()/1e9, "reduce_GFLOP/s")
 }
+
+// BenchmarkCPUAxis0Fold is Sum(0) and Max(0) of a 4096×4096 float32 matrix,
+// rows 16 KB apart (render.rowBand folds them in bands of rows; SetBytes:
+// the matrix read).
+//
+//	go test -run '^$' -bench CPUAxis0Fold -cpu 1 -count 5 ./runtime/backend/cpu/
+func BenchmarkCPUAxis0Fold(b *testing.B) {
+	const n = 4096
+	for _, rop := range []ir.ReduceOp{ir.ReduceSum, ir.ReduceMax} {
+		b.Run(rop.String(), func(b *testing.B) {
+			run := cpuBench(b, &ir.Kernel{Name: "R_axis0", Shape: []int{n, n}, ReduceAxes: []int{0}, Reduce: rop,
+				Expr: irtest.Ld(1, ir.Float32, []int{n, 1}, 0, nil),
+				Bufs: []ir.BufferSpec{{DType: ir.Float32, Size: n}, {DType: ir.Float32, Size: n * n}}})
+			b.SetBytes(4 * n * n)
+			for b.Loop() {
+				run()
+			}
+		})
+	}
+}
