@@ -5,9 +5,11 @@ package render
 // C-style base's and the C renderer's (cRender with OpenCL's Lang); the
 // loop structure is OpenCL's own: one work item per output element
 // (elementwise: the element; reduce: its fold over the reduced axes, in the
-// IR's order, so sums are the reference's in-order sums), and matmul as
-// tiles of TS×TS outputs per work group, A and B staged through local
-// memory. Every kernel is compiled with FP_CONTRACT off (no fused
+// IR's order, so sums are the reference's in-order sums), and matmul in
+// one of two shapes (opencl_gemm.go): on a CPU device (pocl) a
+// register-blocked kernel, each work item a block of outputs in vector
+// registers; elsewhere (a GPU) tiles of TS×TS outputs per work group, A
+// and B staged through local memory. Every kernel is compiled with FP_CONTRACT off (no fused
 // multiply-adds) and, where the device allows, correctly rounded division
 // and square root, so +, −, ×, ÷, √, comparisons, selects and folds give
 // the reference's bits; the transcendental functions are the device's,
@@ -31,7 +33,12 @@ var clLang = Lang{Types: [...]string{ir.Float32: "float", ir.Float64: "double", 
 const GemmTile = 16
 
 // OpenCL renders kernels as OpenCL C.
-type OpenCL struct{}
+type OpenCL struct {
+	// CPU selects the kernel shapes for an OpenCL device that runs on the
+	// host's CPUs (CL_DEVICE_TYPE_CPU, pocl): a register-blocked matmul
+	// instead of local-memory tiles.
+	CPU bool
+}
 
 // CLKernel is a rendered OpenCL kernel: its source, the function name,
 // the number of work items it needs (its global size before rounding up to
@@ -42,13 +49,13 @@ type CLKernel struct {
 	Name   string
 	Items  int    // elementwise and reduce: one work item per output; the backend chooses Local
 	Global [3]int // matmul: the grid, in whole work groups
-	Local  [3]int // matmul: GemmTile × GemmTile
+	Local  [3]int // matmul: GemmTile × GemmTile, or a column of GemmGroup blocks (CPU)
 	Fixed  bool   // Global and Local are set (reqd_work_group_size)
 	F64    bool   // the kernel uses double (needs cl_khr_fp64)
 }
 
 // Render returns k as an OpenCL C kernel named name.
-func (OpenCL) Render(k *ir.Kernel, name string) CLKernel {
+func (o OpenCL) Render(k *ir.Kernel, name string) CLKernel {
 	out := CLKernel{Name: name, Items: k.OutSize(), F64: usesF64(k)}
 	r := &cRender{k: k, temps: map[*ir.Node]string{}, lang: &clLang, idx: clIndex(k)}
 	var sb strings.Builder
@@ -58,9 +65,16 @@ func (OpenCL) Render(k *ir.Kernel, name string) CLKernel {
 			n *= b
 		}
 		out.Fixed = true
-		out.Global = [3]int{roundUp(g.N, GemmTile), roundUp(g.M, GemmTile), n}
-		out.Local = [3]int{GemmTile, GemmTile, 1}
-		r.gemmCL(&sb, name, g)
+		if o.CPU {
+			w := gemmWidth(g.N)
+			out.Global = [3]int{(g.N + w - 1) / w, roundUp((g.M+GemmRows-1)/GemmRows, GemmGroup), n}
+			out.Local = [3]int{1, GemmGroup, 1}
+			r.gemmCLBlocked(&sb, name, g)
+		} else {
+			out.Global = [3]int{roundUp(g.N, GemmTile), roundUp(g.M, GemmTile), n}
+			out.Local = [3]int{GemmTile, GemmTile, 1}
+			r.gemmCL(&sb, name, g)
+		}
 	} else {
 		fmt.Fprintf(&sb, "__kernel void %s(%s) {\n", name, r.clParams())
 		fmt.Fprintf(&sb, "\tconst %s gid = get_global_id(0);\n\tif (gid >= %d) return;\n", r.idx, out.Items)
@@ -180,36 +194,4 @@ func (r *cRender) clReduce(sb *strings.Builder) {
 		sb.WriteString("\t}\n")
 	}
 	fmt.Fprintf(sb, "\tb0[gid] = %s;\n", r.store("acc"))
-}
-
-// gemmCL renders the contraction g as tiles through local memory: work
-// item (lj, li) of group (gj, gi) computes output (i0+li, j0+lj) of batch
-// get_global_id(2); each K step of GemmTile loads one element of A's and
-// one of B's tile into local memory, and every output adds its products in
-// k order (the reference's sum).
-func (r *cRender) gemmCL(sb *strings.Builder, name string, g *ir.Gemm) {
-	const ts = GemmTile
-	fmt.Fprintf(sb, "__kernel __attribute__((reqd_work_group_size(%d, %d, 1)))\nvoid %s(__global float *restrict c, ", ts, ts, name)
-	params := make([]string, 0, len(r.k.Bufs)-1)
-	for i := 1; i < len(r.k.Bufs); i++ {
-		params = append(params, fmt.Sprintf("__global const float *restrict b%d", i))
-	}
-	sb.WriteString(strings.Join(params, ", ") + ") {\n")
-	fmt.Fprintf(sb, "\t__global const float *A = b%d, *B = b%d;\n", g.BufA, g.BufB)
-	sb.WriteString("\tconst int j = get_global_id(0), i = get_global_id(1), bi = get_global_id(2);\n")
-	sb.WriteString("\tconst int lj = get_local_id(0), li = get_local_id(1);\n")
-	fmt.Fprintf(sb, "\t__local float As[%d][%d], Bs[%d][%d];\n", ts, ts, ts, ts)
-	fmt.Fprintf(sb, "\t%s oa = %d, ob = %d, rem = bi;\n", r.idx, g.OffA, g.OffB)
-	for d := len(g.Batch) - 1; d >= 0; d-- {
-		fmt.Fprintf(sb, "\t{ const %s x = rem %% %d; rem /= %d; oa += x * %d; ob += x * %d; }\n", r.idx, g.Batch[d], g.Batch[d], g.BsA[d], g.BsB[d])
-	}
-	fmt.Fprintf(sb, "\tconst int M = %d, N = %d, K = %d;\n\tfloat acc = 0.0f;\n", g.M, g.N, g.K)
-	fmt.Fprintf(sb, "\tfor (int k0 = 0; k0 < K; k0 += %d) {\n", ts)
-	fmt.Fprintf(sb, "\t\tAs[li][lj] = (i < M && k0 + lj < K) ? A[oa + i * %d + (k0 + lj) * %d] : 0.0f;\n", g.SAi, g.SAk)
-	fmt.Fprintf(sb, "\t\tBs[li][lj] = (j < N && k0 + li < K) ? B[ob + j * %d + (k0 + li) * %d] : 0.0f;\n", g.SBj, g.SBk)
-	sb.WriteString("\t\tbarrier(CLK_LOCAL_MEM_FENCE);\n")
-	fmt.Fprintf(sb, "\t\tconst int kn = K - k0 < %d ? K - k0 : %d;\n", ts, ts)
-	sb.WriteString("\t\tfor (int kk = 0; kk < kn; kk++) acc = acc + As[li][kk] * Bs[kk][lj];\n")
-	sb.WriteString("\t\tbarrier(CLK_LOCAL_MEM_FENCE);\n\t}\n")
-	fmt.Fprintf(sb, "\tif (i < M && j < N) c[(%s)bi * %d + i * N + j] = acc;\n}\n", r.idx, g.M*g.N)
 }

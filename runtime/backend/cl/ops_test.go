@@ -150,9 +150,10 @@ func opCases() []opCase {
 		Bufs: []ir.BufferSpec{{DType: f, Size: 1}, {DType: f, Size: 1}}}, 0)
 	add("fused chain", &ir.Kernel{Name: "E_chain", Shape: []int{1000}, Expr: irtest.Un(ir.OpRelu, f, irtest.Bin(ir.OpAdd, f, irtest.Bin(ir.OpMul, f, ld(1, f), irtest.Cst(f, 2)), irtest.Cst(f, 1))),
 		Bufs: []ir.BufferSpec{{DType: f, Size: 1000}, {DType: f, Size: 1000}}}, 0)
-	// Matmul through local-memory tiles: edges of every tile, a batch, a
-	// transposed B, and a K of several tiles.
-	for _, g := range [][5]int{{1, 1, 1, 1, 0}, {1, 7, 5, 3, 0}, {1, 33, 19, 70, 0}, {2, 25, 40, 17, 1}, {1, 100, 70, 130, 1}} {
+	// Matmul (the device's own kernel; gemm_test.go runs both kernels on
+	// irregular data): edges of every block, batches, a transposed B, a K
+	// of several tiles.
+	for _, g := range gemmShapes {
 		add(fmt.Sprintf("matmul %v", g), gemmKernel(g[0], g[1], g[2], g[3], g[4] == 1), 0)
 	}
 	return cs

@@ -37,8 +37,13 @@ func (p *Program) CacheOrigin() device.Origin { return p.origin }
 
 // Render is the OpenCL C the device would build for k.
 func (d *Device) Render(k *ir.Kernel) (string, error) {
-	return render.OpenCL{}.Render(k, symbol(k)).Source, nil
+	return d.renderer().Render(k, symbol(k)).Source, nil
 }
+
+// renderer renders for this device's kind: a CPU device (pocl) gets the
+// register-blocked matmul, any other the local-memory tiles (the kernel's
+// first comment line names the one chosen; plans and DEBUG=4 show it).
+func (d *Device) renderer() render.OpenCL { return render.OpenCL{CPU: d.f.kind == "cpu"} }
 
 // symbol is k's kernel function name (render.Symbol: C identifier
 // characters).
@@ -52,7 +57,7 @@ func (d *Device) Compile(k *ir.Kernel) (prog device.Program, err error) {
 			prog, err = nil, fmt.Errorf("rendering %s as OpenCL C: %v (please report this kernel: run with DEBUG=3)", k.Name, r)
 		}
 	}()
-	ck := render.OpenCL{}.Render(k, symbol(k))
+	ck := d.renderer().Render(k, symbol(k))
 	if ck.F64 && !d.f.fp64 {
 		return nil, fmt.Errorf("%s (%s) has no float64 (cl_khr_fp64): cast to float32 first, or use another device", d.name(), d.f.name)
 	}

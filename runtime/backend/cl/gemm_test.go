@@ -1,0 +1,127 @@
+package cl
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/tick-kernel/tick/runtime/device"
+	"github.com/tick-kernel/tick/runtime/ir"
+	"github.com/tick-kernel/tick/runtime/ir/irtest"
+)
+
+// gemmShapes are matmuls (batch, M, N, K, B transposed) at the edges of
+// both kernels' blocks: the blocked kernel's 4 rows and 64 columns (16
+// per vector; narrower outputs get fewer vectors) and the tiled kernel's
+// 16×16 tiles. N = 70 and 130 are whole 64-column blocks plus an edge
+// block, 17 and 33 only edge blocks of two and three vectors, 128 whole
+// blocks; M = 1, 5, 37 leave rows past M in the last block; transposed B
+// takes the gathering path; batches place each output matrix.
+var gemmShapes = [][5]int{
+	{1, 1, 1, 1, 0}, {1, 7, 5, 3, 0}, {1, 33, 19, 70, 0}, {2, 25, 40, 17, 1}, {1, 100, 70, 130, 1},
+	{1, 37, 70, 33, 0}, {3, 9, 130, 20, 0}, {1, 5, 128, 7, 0}, {2, 6, 33, 5, 1}, {1, 1, 17, 3, 0}, {2, 13, 64, 200, 0},
+}
+
+// gemmData is irregular float32 data: sums of its products round at
+// almost every step, so an output summed in any order but k's differs
+// from the reference in its last bits (irtest.Data's quarter steps sum
+// exactly in any order).
+func gemmData(n, seed int) []float64 {
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = float64(float32(math.Sin(float64(i)*0.731+float64(seed)) * 1.37))
+	}
+	return out
+}
+
+// withKind runs f with the device taken for a device of kind ("cpu":
+// the register-blocked matmul; "gpu": the local-memory tiles), so pocl
+// checks both kernels.
+func withKind(d *Device, kind string, f func()) {
+	old := d.f.kind
+	d.f.kind = kind
+	defer func() { d.f.kind = old }()
+	f()
+}
+
+// TestMatmulKernelsMatchReference runs both matmul kernels at every shape
+// of gemmShapes against the reference interpreter: bit-identical (each
+// output summed in k order, no fused multiply-add), on irregular data.
+func TestMatmulKernelsMatchReference(t *testing.T) {
+	d := testDevice(t)
+	for _, kind := range []string{"cpu", "gpu"} {
+		for _, s := range gemmShapes {
+			t.Run(fmt.Sprintf("%s %v", kind, s), func(t *testing.T) {
+				k := gemmKernel(s[0], s[1], s[2], s[3], s[4] == 1)
+				in := [][]float64{nil, gemmData(k.Bufs[1].Size, 1), gemmData(k.Bufs[2].Size, 2)}
+				want := irtest.Eval(k, in)
+				var got []float64
+				var src string
+				withKind(d, kind, func() { got, src = clRun(t, d, k, in) })
+				if want := map[string]string{"cpu": "register-blocked", "gpu": "local memory"}[kind]; !strings.Contains(src, want) {
+					t.Fatalf("the %s kernel does not say %q:\n%s", kind, want, src)
+				}
+				for i := range want {
+					if math.Float32bits(float32(got[i])) != math.Float32bits(float32(want[i])) {
+						t.Fatalf("out[%d] (row %d, column %d of batch %d) = %v, reference %v\nsource:\n%s",
+							i, i%(s[1]*s[2])/s[2], i%s[2], i/(s[1]*s[2]), got[i], want[i], src)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestMatmulWritesOnlyItsOutput: the blocked kernel's edge blocks store
+// no column past N and no row past M. The output buffer is allocated 64
+// floats longer than the matrix, filled with a canary, and the canary must
+// survive.
+func TestMatmulWritesOnlyItsOutput(t *testing.T) {
+	d := testDevice(t)
+	for _, s := range [][5]int{{1, 37, 70, 33, 0}, {1, 6, 17, 4, 1}} {
+		k := gemmKernel(s[0], s[1], s[2], s[3], s[4] == 1)
+		p, err := d.Compile(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := k.Bufs[0].Size
+		const pad = 64
+		canary := make([]float64, n+pad)
+		for i := range canary {
+			canary[i] = -12345
+		}
+		mems := make([]device.Memory, 3)
+		for i, vals := range [][]float64{canary, gemmData(k.Bufs[1].Size, 1), gemmData(k.Bufs[2].Size, 2)} {
+			m, err := d.Alloc(ir.Float32, len(vals))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer d.Free(m)
+			raw := make([]byte, 4*len(vals))
+			irtest.Put(raw, ir.Float32, vals)
+			if err := d.CopyIn(m, 0, raw); err != nil {
+				t.Fatal(err)
+			}
+			mems[i] = m
+		}
+		if err := d.Launch(p, mems, p.Dims()); err != nil {
+			t.Fatal(err)
+		}
+		out := make([]byte, 4*(n+pad))
+		if err := d.CopyOut(out, mems[0], 0); err != nil {
+			t.Fatal(err)
+		}
+		if err := d.Synchronize(); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := d.Stamps(nil); err != nil {
+			t.Fatal(err)
+		}
+		for i, v := range irtest.Get(out, ir.Float32, n+pad)[n:] {
+			if v != -12345 {
+				t.Fatalf("%v: the kernel wrote %v at %d past its %d outputs\nsource:\n%s", s, v, i, n, p.Source())
+			}
+		}
+	}
+}
