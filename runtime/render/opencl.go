@@ -38,6 +38,11 @@ type OpenCL struct {
 	// host's CPUs (CL_DEVICE_TYPE_CPU, pocl): a register-blocked matmul
 	// instead of local-memory tiles.
 	CPU bool
+	// FMA fuses the matmul kernels' multiply-adds (fma(), one rounding):
+	// each output is then the in-order chain of fused multiply-adds, the
+	// CPU and GO devices' bits; without it products and sums round
+	// separately, the reference's bits.
+	FMA bool
 }
 
 // CLKernel is a rendered OpenCL kernel: its source, the function name,
@@ -57,7 +62,7 @@ type CLKernel struct {
 // Render returns k as an OpenCL C kernel named name.
 func (o OpenCL) Render(k *ir.Kernel, name string) CLKernel {
 	out := CLKernel{Name: name, Items: k.OutSize(), F64: usesF64(k)}
-	r := &cRender{k: k, temps: map[*ir.Node]string{}, lang: &clLang, idx: clIndex(k)}
+	r := &cRender{k: k, temps: map[*ir.Node]string{}, lang: &clLang, idx: clIndex(k), opt: C{FMA: o.FMA}}
 	var sb strings.Builder
 	if g := ir.MatchGemm(k); g != nil && g.K > 0 && g.M*g.N > 0 {
 		n := 1

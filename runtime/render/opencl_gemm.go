@@ -24,9 +24,9 @@ import (
 // The register-blocked matmul's shape (measured on pocl 3.1, AVX-512:
 // docs/benchmarks.md lists the shapes tried).
 const (
-	GemmRows  = 4  // output rows per work item
+	GemmRows  = 8  // output rows per work item
 	GemmVec   = 16 // floats per vector (float16)
-	GemmVecs  = 4  // vectors of columns per work item, at most
+	GemmVecs  = 2  // vectors of columns per work item, at most
 	GemmGroup = 4  // work items per work group, along the rows: they share B's columns in cache
 )
 
@@ -70,7 +70,7 @@ func (r *cRender) gemmCL(sb *strings.Builder, name string, g *ir.Gemm) {
 	fmt.Fprintf(sb, "\t\tBs[li][lj] = (j < N && k0 + li < K) ? B[ob + j * %d + (k0 + li) * %d] : 0.0f;\n", g.SBj, g.SBk)
 	sb.WriteString("\t\tbarrier(CLK_LOCAL_MEM_FENCE);\n")
 	fmt.Fprintf(sb, "\t\tconst int kn = K - k0 < %d ? K - k0 : %d;\n", ts, ts)
-	sb.WriteString("\t\tfor (int kk = 0; kk < kn; kk++) acc = acc + As[li][kk] * Bs[kk][lj];\n")
+	fmt.Fprintf(sb, "\t\tfor (int kk = 0; kk < kn; kk++) acc = %s;\n", r.madd("As[li][kk]", "Bs[kk][lj]", "acc"))
 	sb.WriteString("\t\tbarrier(CLK_LOCAL_MEM_FENCE);\n\t}\n")
 	fmt.Fprintf(sb, "\tif (i < M && j < N) c[(%s)bi * %d + i * N + j] = acc;\n}\n", r.idx, g.M*g.N)
 }
@@ -136,6 +136,15 @@ func (r *cRender) gemmCLBlocked(sb *strings.Builder, name string, g *ir.Gemm) {
 	sb.WriteString("}\n")
 }
 
+// madd is s + a*b as the matmul kernels add a product: fma(a, b, s) when
+// the kernel fuses (one rounding), else rounded product then rounded sum.
+func (r *cRender) madd(a, b, s string) string {
+	if r.opt.FMA {
+		return fmt.Sprintf("fma(%s, %s, %s)", a, b, s)
+	}
+	return fmt.Sprintf("%s + %s * %s", s, a, b)
+}
+
 // gemmKLoop is the blocked kernel's k loop at indent, B's vector v loaded
 // by loadB(v) from q (B's row k).
 func (r *cRender) gemmKLoop(sb *strings.Builder, g *ir.Gemm, tm, nv int, indent string, loadB func(v int) string) {
@@ -145,9 +154,13 @@ func (r *cRender) gemmKLoop(sb *strings.Builder, g *ir.Gemm, tm, nv int, indent 
 		fmt.Fprintf(sb, "%s\tconst float16 v%d = %s;\n", indent, v, loadB(v))
 	}
 	for i := range tm {
-		fmt.Fprintf(sb, "%s\t{ const float a = a%d[k * %d];", indent, i, g.SAk)
+		if r.opt.FMA {
+			fmt.Fprintf(sb, "%s\t{ const float16 a = a%d[k * %d];", indent, i, g.SAk)
+		} else {
+			fmt.Fprintf(sb, "%s\t{ const float a = a%d[k * %d];", indent, i, g.SAk)
+		}
 		for v := range nv {
-			fmt.Fprintf(sb, " acc%d_%d = acc%d_%d + a * v%d;", i, v, i, v, v)
+			fmt.Fprintf(sb, " acc%d_%d = %s;", i, v, r.madd("a", fmt.Sprint("v", v), fmt.Sprintf("acc%d_%d", i, v)))
 		}
 		sb.WriteString(" }\n")
 	}

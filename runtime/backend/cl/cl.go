@@ -13,6 +13,7 @@ package cl
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 
@@ -37,8 +38,16 @@ const (
 	deviceCVersion     = 0x103D
 
 	typeCPU, typeGPU, typeAccelerator = 1 << 1, 1 << 2, 1 << 3
+	fpFMA, fpSoftFloat                = 1 << 5, 1 << 6
 	fpCorrectlyRoundedDivideSqrt      = 1 << 7
 )
+
+// envFMA, set to 0, keeps the matmul kernels from fusing multiply-adds
+// (as for the CPU and GO devices): results are then bit-identical to the
+// reference interpreter. Otherwise, where the device has hardware FMA
+// (CL_FP_FMA, not CL_FP_SOFT_FLOAT), each output is the in-order chain of
+// fma()s, the CPU and GO devices' bits. Read when a kernel is rendered.
+const envFMA = "TICK_FMA"
 
 // Backend is the OpenCL backend.
 type Backend struct{}
@@ -56,6 +65,7 @@ type found struct {
 	maxWG         int
 	fp64          bool
 	exactDivSqrt  bool // correctly rounded float division and sqrt available
+	fma           bool // fused multiply-add in hardware
 }
 
 var enum struct {
@@ -107,7 +117,9 @@ func list() ([]found, error) {
 				f.kind = "other"
 			}
 			f.fp64 = strings.Contains(deviceString(d, deviceExtensions), "cl_khr_fp64")
-			f.exactDivSqrt = deviceUint(d, deviceSingleFP)&fpCorrectlyRoundedDivideSqrt != 0
+			fp := deviceUint(d, deviceSingleFP)
+			f.exactDivSqrt = fp&fpCorrectlyRoundedDivideSqrt != 0
+			f.fma = fp&fpFMA != 0 && fp&fpSoftFloat == 0
 			out = append(out, f)
 		}
 	}
@@ -185,8 +197,12 @@ func (d *Device) name() string { return fmt.Sprintf("CL:%d", d.ordinal) }
 func (d *Device) Info() device.Info {
 	return device.Info{Name: "CL", Backend: fmt.Sprintf("OpenCL C (%s, %s)", d.short(), d.f.kind),
 		Compiler: d.f.platName, CompilerVersion: d.f.platVersion, Flags: strings.Fields(d.opts),
-		Device: d.f.name, Driver: d.f.driver, Computes: true}
+		Device: d.f.name, Driver: d.f.driver, MatmulFMA: d.fused(), Computes: true}
 }
+
+// fused reports whether matmul kernels fuse multiply-adds: the device
+// has hardware FMA and $TICK_FMA is not 0.
+func (d *Device) fused() bool { return d.f.fma && os.Getenv(envFMA) != "0" }
 
 // short is the driver in a few words: "pocl 3.1+debian".
 func (d *Device) short() string {
@@ -199,7 +215,11 @@ func (d *Device) short() string {
 
 // Describe is one line for timing provenance.
 func (d *Device) Describe() string {
-	return fmt.Sprintf("%s (OpenCL C on %s, %s, %d compute units; %s %s)", d.name(), d.f.name, d.f.kind, d.f.units, d.short(), d.opts)
+	mm := "matmul with fma"
+	if !d.fused() {
+		mm = "matmul without fma"
+	}
+	return fmt.Sprintf("%s (OpenCL C on %s, %s, %d compute units; %s %s; %s)", d.name(), d.f.name, d.f.kind, d.f.units, d.short(), d.opts, mm)
 }
 
 // OffHeap: device buffers are outside Go's heap.

@@ -12,12 +12,13 @@ import (
 )
 
 // gemmShapes are matmuls (batch, M, N, K, B transposed) at the edges of
-// both kernels' blocks: the blocked kernel's 4 rows and 64 columns (16
-// per vector; narrower outputs get fewer vectors) and the tiled kernel's
-// 16×16 tiles. N = 70 and 130 are whole 64-column blocks plus an edge
-// block, 17 and 33 only edge blocks of two and three vectors, 128 whole
-// blocks; M = 1, 5, 37 leave rows past M in the last block; transposed B
-// takes the gathering path; batches place each output matrix.
+// both kernels' blocks: the blocked kernel's 8 rows and 32 columns (two
+// float16s; narrower outputs get one) and the tiled kernel's 16×16 tiles.
+// N = 70 and 130 are whole 32-column blocks plus an edge block, 5, 17 and
+// 19 only an edge block, 33 one column past a block, 64 and 128 whole
+// blocks; M = 1, 5, 9, 13, 37 leave rows past M in the last block;
+// transposed B takes the gathering path; batches place each output
+// matrix.
 var gemmShapes = [][5]int{
 	{1, 1, 1, 1, 0}, {1, 7, 5, 3, 0}, {1, 33, 19, 70, 0}, {2, 25, 40, 17, 1}, {1, 100, 70, 130, 1},
 	{1, 37, 70, 33, 0}, {3, 9, 130, 20, 0}, {1, 5, 128, 7, 0}, {2, 6, 33, 5, 1}, {1, 1, 17, 3, 0}, {2, 13, 64, 200, 0},
@@ -46,31 +47,90 @@ func withKind(d *Device, kind string, f func()) {
 }
 
 // TestMatmulKernelsMatchReference runs both matmul kernels at every shape
-// of gemmShapes against the reference interpreter: bit-identical (each
-// output summed in k order, no fused multiply-add), on irregular data.
+// of gemmShapes on irregular data, with and without fused multiply-adds:
+// with TICK_FMA=0 bit-identical to the reference interpreter (each output
+// summed in k order, products and sums rounded separately); fused, bit
+// for bit the in-order chain of fused multiply-adds (the CPU and GO
+// devices' matmul), and some outputs differ from the reference (the
+// contraction is in effect).
 func TestMatmulKernelsMatchReference(t *testing.T) {
 	d := testDevice(t)
-	for _, kind := range []string{"cpu", "gpu"} {
-		for _, s := range gemmShapes {
-			t.Run(fmt.Sprintf("%s %v", kind, s), func(t *testing.T) {
-				k := gemmKernel(s[0], s[1], s[2], s[3], s[4] == 1)
-				in := [][]float64{nil, gemmData(k.Bufs[1].Size, 1), gemmData(k.Bufs[2].Size, 2)}
-				want := irtest.Eval(k, in)
-				var got []float64
-				var src string
-				withKind(d, kind, func() { got, src = clRun(t, d, k, in) })
-				if want := map[string]string{"cpu": "register-blocked", "gpu": "local memory"}[kind]; !strings.Contains(src, want) {
-					t.Fatalf("the %s kernel does not say %q:\n%s", kind, want, src)
-				}
-				for i := range want {
-					if math.Float32bits(float32(got[i])) != math.Float32bits(float32(want[i])) {
-						t.Fatalf("out[%d] (row %d, column %d of batch %d) = %v, reference %v\nsource:\n%s",
-							i, i%(s[1]*s[2])/s[2], i%s[2], i/(s[1]*s[2]), got[i], want[i], src)
-					}
-				}
-			})
+	for _, fused := range []bool{false, true} {
+		if fused && !d.f.fma {
+			t.Logf("%s has no hardware FMA: the fused kernels are not tested", d.f.name)
+			continue
+		}
+		t.Setenv(envFMA, map[bool]string{false: "0", true: ""}[fused])
+		for _, kind := range []string{"cpu", "gpu"} {
+			differ := 0
+			for _, s := range gemmShapes {
+				t.Run(fmt.Sprintf("%s fma=%v %v", kind, fused, s), func(t *testing.T) {
+					differ += checkGemm(t, d, kind, fused, s)
+				})
+			}
+			if fused && differ == 0 {
+				t.Errorf("%s kernel with fma: every output equals the separately rounded reference: no contraction happened", kind)
+			}
 		}
 	}
+}
+
+// checkGemm runs the matmul of shape s with the kernel for kind and
+// compares it bit for bit with the reference (fused: the in-order chain of
+// fused multiply-adds); it returns the number of outputs that differ from
+// the separately rounded reference.
+func checkGemm(t *testing.T, d *Device, kind string, fused bool, s [5]int) int {
+	k := gemmKernel(s[0], s[1], s[2], s[3], s[4] == 1)
+	in := [][]float64{nil, gemmData(k.Bufs[1].Size, 1), gemmData(k.Bufs[2].Size, 2)}
+	ref := irtest.Eval(k, in)
+	want := ref
+	if fused {
+		want = fmaChain(k, in)
+	}
+	var got []float64
+	var src string
+	withKind(d, kind, func() { got, src = clRun(t, d, k, in) })
+	if want := map[string]string{"cpu": "register-blocked", "gpu": "local memory"}[kind]; !strings.Contains(src, want) {
+		t.Fatalf("the %s kernel does not say %q:\n%s", kind, want, src)
+	}
+	if strings.Contains(src, "fma(") != fused {
+		t.Fatalf("fused %v, but the kernel's source says otherwise:\n%s", fused, src)
+	}
+	differ := 0
+	for i := range want {
+		if math.Float32bits(float32(got[i])) != math.Float32bits(float32(want[i])) {
+			t.Fatalf("out[%d] (row %d, column %d of batch %d) = %v, want %v (fused %v)\nsource:\n%s",
+				i, i%(s[1]*s[2])/s[2], i%s[2], i/(s[1]*s[2]), got[i], want[i], fused, src)
+		}
+		if got[i] != ref[i] {
+			differ++
+		}
+	}
+	return differ
+}
+
+// fmaChain is the matmul k as the in-order chain s = fma(a_k, b_k, s)
+// from s = 0, per output (irtest.FMA32: one rounding per step).
+func fmaChain(k *ir.Kernel, in [][]float64) []float64 {
+	g := ir.MatchGemm(k)
+	out := make([]float64, k.Bufs[0].Size)
+	for o := range out {
+		bi, i, j := o/(g.M*g.N), o/g.N%g.M, o%g.N
+		oa, ob := g.OffA, g.OffB
+		for d := len(g.Batch) - 1; d >= 0; d-- { // the batch index's digits, innermost last
+			x := bi % g.Batch[d]
+			bi /= g.Batch[d]
+			oa, ob = oa+x*g.BsA[d], ob+x*g.BsB[d]
+		}
+		var s float32
+		for kk := range g.K {
+			a := in[g.BufA][oa+i*g.SAi+kk*g.SAk]
+			b := in[g.BufB][ob+j*g.SBj+kk*g.SBk]
+			s = irtest.FMA32(float32(a), float32(b), s)
+		}
+		out[o] = float64(s)
+	}
+	return out
 }
 
 // TestMatmulWritesOnlyItsOutput: the blocked kernel's edge blocks store

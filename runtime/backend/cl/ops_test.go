@@ -175,8 +175,13 @@ func gemmKernel(batch, M, N, K int, bT bool) *ir.Kernel {
 // TestEveryOpMatchesReference runs every op of the IR on the OpenCL device
 // against the reference interpreter: bit-identical where the arithmetic is
 // exact, else within the op's ulp bound (opULPs).
+//
+// Matmul is rendered with TICK_FMA=0 here (products and sums rounded
+// separately, the reference's bits); the fused kernels are
+// TestMatmulKernelsMatchReference's.
 func TestEveryOpMatchesReference(t *testing.T) {
 	d := testDevice(t)
+	t.Setenv(envFMA, "0")
 	worst := map[string]float64{}
 	for _, c := range opCases() {
 		t.Run(c.name, func(t *testing.T) {

@@ -42,8 +42,11 @@ func (d *Device) Render(k *ir.Kernel) (string, error) {
 
 // renderer renders for this device's kind: a CPU device (pocl) gets the
 // register-blocked matmul, any other the local-memory tiles (the kernel's
-// first comment line names the one chosen; plans and DEBUG=4 show it).
-func (d *Device) renderer() render.OpenCL { return render.OpenCL{CPU: d.f.kind == "cpu"} }
+// first comment line names the one chosen; plans and DEBUG=4 show it);
+// matmul fuses multiply-adds where the device has FMA, unless TICK_FMA=0.
+func (d *Device) renderer() render.OpenCL {
+	return render.OpenCL{CPU: d.f.kind == "cpu", FMA: d.fused()}
+}
 
 // symbol is k's kernel function name (render.Symbol: C identifier
 // characters).
