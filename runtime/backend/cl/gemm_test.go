@@ -165,19 +165,7 @@ func TestMatmulWritesOnlyItsOutput(t *testing.T) {
 			}
 			mems[i] = m
 		}
-		if err := d.Launch(p, mems, p.Dims()); err != nil {
-			t.Fatal(err)
-		}
-		out := make([]byte, 4*(n+pad))
-		if err := d.CopyOut(out, mems[0], 0); err != nil {
-			t.Fatal(err)
-		}
-		if err := d.Synchronize(); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := d.Stamps(nil); err != nil {
-			t.Fatal(err)
-		}
+		out := launchRead(t, d, p, mems, 4*(n+pad))
 		for i, v := range irtest.Get(out, ir.Float32, n+pad)[n:] {
 			if v != -12345 {
 				t.Fatalf("%v: the kernel wrote %v at %d past its %d outputs\nsource:\n%s", s, v, i, n, p.Source())

@@ -279,10 +279,18 @@ func runProgram(t *testing.T, d *Device, p device.Program, k *ir.Kernel, in [][]
 			}
 		}
 	}
+	out := launchRead(t, d, p, mems, k.Bufs[0].Size*k.Bufs[0].DType.Size())
+	return irtest.Get(out, k.Bufs[0].DType, k.Bufs[0].Size)
+}
+
+// launchRead launches p over mems and returns the first n bytes of
+// mems[0] after it ran.
+func launchRead(t *testing.T, d *Device, p device.Program, mems []device.Memory, n int) []byte {
+	t.Helper()
 	if err := d.Launch(p, mems, p.Dims()); err != nil {
 		t.Fatal(err)
 	}
-	out := make([]byte, k.Bufs[0].Size*k.Bufs[0].DType.Size())
+	out := make([]byte, n)
 	if err := d.CopyOut(out, mems[0], 0); err != nil {
 		t.Fatal(err)
 	}
@@ -292,5 +300,5 @@ func runProgram(t *testing.T, d *Device, p device.Program, k *ir.Kernel, in [][]
 	if _, err := d.Stamps(nil); err != nil {
 		t.Fatal(err)
 	}
-	return irtest.Get(out, k.Bufs[0].DType, k.Bufs[0].Size)
+	return out
 }
