@@ -11,7 +11,8 @@ import (
 // BenchmarkGoFolds times the GO device's float32 fold kernels on the
 // calling thread (no queue, no split across threads): the kernels the
 // runtime schedules for Sum(1), Sum(0), Max(0), Min(0) of a 512×512
-// matrix and Max of 256K (docs/benchmarks.md, issue 30).
+// matrix and Max of 256K, and Sum(0), Max(0) of 4096×4096 (docs/benchmarks.md,
+// issue 30).
 //
 //	go test -run '^$' -bench GoFolds -count 5 ./runtime/backend/gobackend/
 func BenchmarkGoFolds(b *testing.B) {
@@ -34,6 +35,8 @@ func BenchmarkGoFolds(b *testing.B) {
 		{"max axis 1 512x512", k([]int{n, n}, []int{1}, ir.ReduceMax, []int{n, 1}, n, n*n)},
 		{"max 256K partials [8,512,64]", k([]int{8, 512, 64}, []int{1}, ir.ReduceMax, []int{512 * 64, 64, 1}, 8*64, n*n)},
 		{"max 256K one kernel", k([]int{n * n}, []int{0}, ir.ReduceMax, []int{1}, 1, n*n)},
+		{"sum axis 0 4096x4096", k([]int{4096, 4096}, []int{0}, ir.ReduceSum, []int{4096, 1}, 4096, 4096*4096)},
+		{"max axis 0 4096x4096", k([]int{4096, 4096}, []int{0}, ir.ReduceMax, []int{4096, 1}, 4096, 4096*4096)},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			p, err := goDevice{}.Compile(c.k)
