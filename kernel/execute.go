@@ -33,13 +33,7 @@ var errStdinNotAllowed = errors.New("kernel: this frontend does not accept input
 	"pass the input some other way, for example as a variable in a cell")
 
 func (s *Service) execute(w Responder, r *Request) {
-	cellStarted()
-	before := allocated()
-	defer func() { // a cell's burst of allocations goes back to the OS
-		if allocated()-before > burstBytes {
-			releaseSoon()
-		}
-	}()
+	defer memory.cell()() // a cell's burst of allocations goes back to the OS (memory.go)
 	var req executeRequest
 	if err := r.Decode(&req); err != nil {
 		replyError(w, "execute_reply", err)

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// TestReadBackOneCopy: Float32s, Float64s and Int32s of a realized tensor
+// TestReadBackOneCopy: Float32s, Float64s, Int32s and Bools of a realized tensor
 // allocate the slice they return and nothing of its size besides (one
 // copy out of device memory, no intermediate byte slice), on every device.
 func TestReadBackOneCopy(t *testing.T) {
@@ -23,6 +23,7 @@ func TestReadBackOneCopy(t *testing.T) {
 				{"Float32s", x, 4, func(t *Tensor) int { return len(t.Float32s()) }},
 				{"Float64s", x.Cast(Float64).Realize(), 8, func(t *Tensor) int { return len(t.Float64s()) }},
 				{"Int32s", x.Cast(Int32).Realize(), 4, func(t *Tensor) int { return len(t.Int32s()) }},
+				{"Bools", x.Gt(float32(n / 2)).Realize(), 1, func(t *Tensor) int { return len(t.Bools()) }},
 			} {
 				c.read(c.t) // warm
 				var m0, m1 runtime.MemStats

@@ -175,17 +175,17 @@ func Eye(n int) *Tensor {
 	return FromFloat32s(v, n, n)
 }
 
-// readRaw synchronizes, makes t contiguous and returns its bytes (a copy).
-func (t *Tensor) readRaw() []byte {
-	out := make([]byte, t.Numel()*t.l.dtype.Size())
-	t.readInto(out)
-	return out
-}
-
 // readInto synchronizes, makes t contiguous and copies its bytes into dst
 // (len(dst) = Numel × dtype size) with one copy from device memory
-// (Allocator.CopyOut): dst may be the slice a read returns.
+// (Allocator.CopyOut).
 func (t *Tensor) readInto(dst []byte) {
+	buf, off := t.readSource()
+	copyOut(dst, buf, off)
+}
+
+// readSource synchronizes and makes t contiguous: the buffer that holds
+// its bytes, from byte off on.
+func (t *Tensor) readSource() (*Buffer, int) {
 	if t.l.base().kind != kBuffer {
 		t.Realize()
 	}
@@ -202,7 +202,7 @@ func (t *Tensor) readInto(dst []byte) {
 	if c.l.kind == kView {
 		off = c.l.view.Offset * c.l.dtype.Size()
 	}
-	copyOut(dst, base.buf, off)
+	return base.buf, off
 }
 
 // Reading results back costs one copy: the slice a read returns is the
@@ -232,9 +232,7 @@ func (t *Tensor) Float32s() []float32 {
 	if t.l.dtype != Float32 {
 		return t.Cast(Float32).Float32s()
 	}
-	out := make([]float32, t.Numel())
-	t.readInto(sliceBytes(out))
-	return out
+	return readSlice[float32](t)
 }
 
 // Float64s synchronizes and returns the elements as float64 (converting on
@@ -243,9 +241,7 @@ func (t *Tensor) Float64s() []float64 {
 	if t.l.dtype != Float64 {
 		return t.Cast(Float64).Float64s()
 	}
-	out := make([]float64, t.Numel())
-	t.readInto(sliceBytes(out))
-	return out
+	return readSlice[float64](t)
 }
 
 // Int32s synchronizes and returns the elements as int32 (converting on
@@ -254,20 +250,20 @@ func (t *Tensor) Int32s() []int32 {
 	if t.l.dtype != Int32 {
 		return t.Cast(Int32).Int32s()
 	}
-	out := make([]int32, t.Numel())
-	t.readInto(sliceBytes(out))
-	return out
+	return readSlice[int32](t)
 }
 
-// Bools synchronizes and returns the elements as bool (x != 0).
+// Bools synchronizes and returns the elements as bool (x != 0), with one
+// copy.
 func (t *Tensor) Bools() []bool {
 	if t.l.dtype != Bool {
 		return t.Cast(Bool).Bools()
 	}
-	raw := t.readRaw()
-	out := make([]bool, len(raw))
-	for i, b := range raw {
-		out[i] = b != 0
+	out := readSlice[bool](t)
+	for i, b := range sliceBytes(out) { // one byte per element: make each 0 or 1 before Go reads it as a bool
+		if b > 1 {
+			sliceBytes(out)[i] = 1
+		}
 	}
 	return out
 }

@@ -30,15 +30,15 @@ func out[T any](st *runState, slot, n int, dst []T) []T {
 }
 
 func constEval[T any](v T) evalFn[T] {
-	var blk []T
+	// Filled here, read-only afterwards: the program's blocks run on
+	// several goroutines at once (host.Split), and a block filled on first
+	// use was written by one while another read it (a data race -race
+	// reported for a comparison with a constant over 1 Mi elements).
+	blk := make([]T, goBlock)
+	for i := range blk {
+		blk[i] = v
+	}
 	return func(st *runState, g0, n int, dst []T) []T {
-		if blk == nil { // filled once; read-only afterwards
-			b := make([]T, goBlock)
-			for i := range b {
-				b[i] = v
-			}
-			blk = b
-		}
 		return blk[:n]
 	}
 }
