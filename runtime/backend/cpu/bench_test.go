@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -235,19 +236,22 @@ func BenchmarkCPUGemmVsReduce(b *testing.B) {
 	b.ReportMetric(flop/tr.Seconds()/1e9, "reduce_GFLOP/s")
 }
 
-// BenchmarkCPUAxis0Fold is Sum(0) and Max(0) of a 4096×4096 float32 matrix,
-// rows 16 KB apart (render.rowBand folds them in bands of rows; SetBytes:
+// BenchmarkCPUAxis0Fold is Sum(0) and Max(0) of a 4096×4096 float32 matrix
+// (rows 16 KB apart) and of a 512×512 one (render.rowBand folds them in bands of rows; SetBytes:
 // the matrix read).
 //
 //	go test -run '^$' -bench CPUAxis0Fold -cpu 1 -count 5 ./runtime/backend/cpu/
 func BenchmarkCPUAxis0Fold(b *testing.B) {
-	const n = 4096
-	for _, rop := range []ir.ReduceOp{ir.ReduceSum, ir.ReduceMax} {
-		b.Run(rop.String(), func(b *testing.B) {
+	for _, c := range []struct {
+		n   int
+		rop ir.ReduceOp
+	}{{4096, ir.ReduceSum}, {4096, ir.ReduceMax}, {512, ir.ReduceSum}, {512, ir.ReduceMax}} {
+		n, rop := c.n, c.rop
+		b.Run(fmt.Sprintf("%s %dx%d", rop, n, n), func(b *testing.B) {
 			run := cpuBench(b, &ir.Kernel{Name: "R_axis0", Shape: []int{n, n}, ReduceAxes: []int{0}, Reduce: rop,
 				Expr: irtest.Ld(1, ir.Float32, []int{n, 1}, 0, nil),
 				Bufs: []ir.BufferSpec{{DType: ir.Float32, Size: n}, {DType: ir.Float32, Size: n * n}}})
-			b.SetBytes(4 * n * n)
+			b.SetBytes(int64(4 * n * n))
 			for b.Loop() {
 				run()
 			}
