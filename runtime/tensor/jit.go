@@ -409,9 +409,14 @@ type workPool struct {
 	seg  *replaySeg
 }
 
-// maxFreeWork bounds a pool: items beyond it (a burst of replays without a
-// synchronize) are left to the garbage collector.
-const maxFreeWork = 16
+// maxFreeWork bounds a pool. A loop of replays without a synchronize
+// between them (a benchmark's hundred calls, then one wait) runs ahead of
+// the worker and has up to that many items out at once; with a bound of 16
+// every item past the sixteenth was garbage, 10 allocations a replay of a
+// ten-kernel step (BenchmarkJITReplayKernel: 980 allocations per hundred
+// calls, half its CPU profile). A pool keeps what the deepest such burst
+// needed, up to this many items (a ten-kernel item is about 1 KB).
+const maxFreeWork = 256
 
 // get returns an item with in's buffers swapped in.
 func (p *workPool) get(in []*Tensor) *work {
@@ -444,12 +449,20 @@ func (p *workPool) put(w *work) {
 	p.mu.Unlock()
 }
 
-// newItem copies the template, with its own buffer tables.
+// newItem copies the template, with its own buffer tables (one backing
+// array for all launches' tables).
 func (s *replaySeg) newItem() *work {
 	w := *s.tmpl
 	w.mems = make([][]device.Memory, len(s.tmpl.mems))
+	n := 0
+	for _, m := range s.tmpl.mems {
+		n += len(m)
+	}
+	flat := make([]device.Memory, 0, n)
 	for i, m := range s.tmpl.mems {
-		w.mems[i] = append([]device.Memory(nil), m...)
+		at := len(flat)
+		flat = append(flat, m...)
+		w.mems[i] = flat[at:len(flat):len(flat)]
 	}
 	w.pool = &s.pool
 	w.keep = make([]*Buffer, s.nIn)

@@ -1,6 +1,7 @@
 package tensor
 
 import (
+	"slices"
 	"testing"
 )
 
@@ -56,6 +57,50 @@ func TestJITReplayAllocs(t *testing.T) {
 				})
 			}
 		}
+	}
+}
+
+// TestJITReplayBurstAllocs: a hundred replays without a synchronize
+// between them (bench/cpubench's and BenchmarkJITReplayKernel's loop) run
+// ahead of the device's worker; the items they have out at once come back
+// to the pool and serve the next burst, so a warm burst allocates nothing.
+// The worker is held (execMu) while the burst is enqueued, so every item
+// is out at once whatever the machine's load. With a pool of 16 items each
+// burst allocated 84 items, about a thousand allocations.
+func TestJITReplayBurstAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts are not meaningful under -race")
+	}
+	const burst = 100
+	for _, dev := range testDevices(t) {
+		t.Run(dev, func(t *testing.T) {
+			onDevice(t, dev)
+			d := Device(dev)
+			if d.async {
+				t.Skip("a device with its own queue has no worker to hold")
+			}
+			x := Arange(256).Realize()
+			step := JIT(tenKernelStepT)
+			step.Call(x)
+			step.Call(x)
+			want := step.Call(x).Float32s()
+			got := testing.AllocsPerRun(3, func() {
+				d.execMu.Lock() // the worker waits here with the burst's first item
+				for range burst {
+					step.Call(x)
+				}
+				d.execMu.Unlock()
+				if err := SynchronizeAll(); err != nil {
+					t.Fatal(err)
+				}
+			})
+			if got > 1 {
+				t.Errorf("a warm burst of %d replays allocates %.0f times, want ≤ 1", burst, got)
+			}
+			if out := step.Call(x).Float32s(); !slices.Equal(out, want) {
+				t.Errorf("replay after bursts = %v..., want %v...", out[:4], want[:4])
+			}
+		})
 	}
 }
 
