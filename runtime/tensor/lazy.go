@@ -53,9 +53,10 @@ func newElem(op Op, dt DType, shape []int, dev *Dev, srcs ...*lazy) *Tensor {
 	return initElem(&tensorNode{}, op, dt, shape, dev, srcs...)
 }
 
-// initElem is newElem in n.
+// initElem is newElem in n, a new (zero) node; it sets the fields one by
+// one (see setNumber).
 func initElem(n *tensorNode, op Op, dt DType, shape []int, dev *Dev, srcs ...*lazy) *Tensor {
-	n.l = lazy{kind: kElem, shape: shape, dtype: dt, dev: dev, op: op}
+	n.l.kind, n.l.shape, n.l.dtype, n.l.dev, n.l.op = kElem, shape, dt, dev, op
 	if len(srcs) <= len(n.l.inl) {
 		n.l.srcs = n.l.inl[:len(srcs):len(srcs)]
 		copy(n.l.srcs, srcs)
