@@ -152,7 +152,7 @@ func (w *tapeWalk) node(n *lazy) bool {
 		if !ok || !w.put(tView|uint64(n.dtype)<<8|uint64(b.buf.dtype)<<16|uint64(s)<<24) || !w.put(uint64(b.buf.n)) {
 			return false
 		}
-		v := &n.view
+		v := n.view
 		if !w.ints(v.Shape) || !w.ints(v.Strides) || !w.put(uint64(v.Offset)) || !w.put(uint64(len(v.Mask))) {
 			return false
 		}
@@ -350,7 +350,7 @@ func becomeBuffer(l *lazy, out *Buffer) {
 			l.inl[i] = nil
 		}
 	}
-	if l.view.Shape != nil || l.view.Strides != nil || l.view.Mask != nil || l.view.Offset != 0 {
-		l.view = View{}
+	if l.view != nil {
+		l.view = nil
 	}
 }

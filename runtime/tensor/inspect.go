@@ -105,7 +105,7 @@ func (t *Tensor) Plan() *Plan {
 	viewsOf := map[*lazy]string{} // a base → how a view reads it
 	for l := range ids {
 		if l.kind == kView {
-			viewsOf[l.srcs[0]] = describeView(l.view, l.srcs[0].shape)
+			viewsOf[l.srcs[0]] = describeView(*l.view, l.srcs[0].shape)
 		}
 	}
 	for ki, it := range s.items {
@@ -186,7 +186,7 @@ func lazyLabel(l *lazy) string {
 	case kReduce:
 		return fmt.Sprintf("%s over axes %v", l.rop, l.axes)
 	case kView:
-		return "view: " + describeView(l.view, l.srcs[0].shape)
+		return "view: " + describeView(*l.view, l.srcs[0].shape)
 	}
 	return "?"
 }

@@ -384,7 +384,7 @@ func outputTensor(b *Buffer, o capturedOut) *Tensor {
 	if o.isBuf {
 		return &Tensor{l: base}
 	}
-	return &Tensor{l: &lazy{kind: kView, shape: o.shape, dtype: o.dtype, dev: b.dev, srcs: []*lazy{base}, view: o.view}}
+	return &Tensor{l: newView(o.shape, o.dtype, b.dev, base, o.view)}
 }
 
 // replaySeg is a run of captured launches on one device: one queue item per

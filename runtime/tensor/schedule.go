@@ -135,7 +135,7 @@ func (kb *kbuild) inline(n *lazy) *Node {
 			break
 		}
 		kb.s.realize(b)
-		r = kb.load(b.buf, n.dtype, n.view)
+		r = kb.load(b.buf, n.dtype, *n.view)
 	}
 	kb.memo[n] = r
 	return r

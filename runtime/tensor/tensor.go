@@ -190,7 +190,7 @@ func (t *Tensor) readSource() (*Buffer, int) {
 		t.Realize()
 	}
 	c := t
-	if t.l.kind == kView && !denseView(t.l.view) {
+	if t.l.kind == kView && !denseView(*t.l.view) {
 		c = (&Tensor{l: contiguous(t.l)}).Realize()
 	}
 	base := c.l.base()
@@ -346,7 +346,7 @@ func (t *Tensor) To(device string) *Tensor {
 		return t
 	}
 	c := t
-	if t.l.base().kind != kBuffer || t.l.kind == kView && !denseView(t.l.view) {
+	if t.l.base().kind != kBuffer || t.l.kind == kView && !denseView(*t.l.view) {
 		c = (&Tensor{l: contiguous(t.l)}).Realize()
 	}
 	base := c.l.base()
