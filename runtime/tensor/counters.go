@@ -75,17 +75,28 @@ func (s Stats) String() string {
 }
 
 // counters are process-wide because devices, caches and the JIT are; they are
-// atomics so device workers update them without locks.
+// atomics so device workers update them without locks. The ones device
+// workers add to (device time) are on cache lines of their own: a JIT
+// replay adds to five of the callers' counters while the worker adds the
+// previous item's device time, and sharing a line made each add wait for
+// the line to come back from the other core.
 var counters struct {
 	launched, flops, bytes, memInUse, buffers    atomic.Int64
 	compiled, cacheHits, jitCaptures, jitReplays atomic.Int64
 	graphNS, scheduleNS, codegenNS, compileNS    atomic.Int64
-	allocNS, transferNS, launchNS, deviceNS      atomic.Int64
+	allocNS, transferNS, launchNS                atomic.Int64
 	syncWait, diskHits                           atomic.Int64
-	transfers, transferBytes, transferDeviceNS   atomic.Int64
-	clockNS, clockKernels, transferHostNS        atomic.Int64
+	transfers, transferBytes, transferHostNS     atomic.Int64
 	transfersClocked                             atomic.Int64
+	_                                            [cacheLine]byte
+	deviceNS, clockNS, clockKernels              atomic.Int64
+	transferDeviceNS                             atomic.Int64
+	_                                            [cacheLine]byte
 }
+
+// cacheLine is a cache line's size on the CPUs tick runs on, with room for
+// adjacent-line prefetch (two 64-byte lines).
+const cacheLine = 128
 
 // Counters returns a snapshot of the runtime's counters.
 func Counters() Stats {
