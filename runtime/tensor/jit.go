@@ -439,9 +439,15 @@ func (p *workPool) get(in []*Tensor) *work {
 	return w
 }
 
-// put takes back an item the worker has run.
+// put takes back an item the worker has run. It drops the inputs' memory
+// from the item's tables too: a pool keeps up to maxFreeWork items, and a
+// loop replaying fresh inputs would otherwise keep that many inputs'
+// memory reachable (get sets the slots again).
 func (p *workPool) put(w *work) {
 	clear(w.keep)
+	for _, s := range p.seg.slots {
+		w.mems[s.launch][s.buf] = nil
+	}
 	p.mu.Lock()
 	if len(p.free) < maxFreeWork {
 		p.free = append(p.free, w)

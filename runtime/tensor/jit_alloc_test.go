@@ -145,3 +145,55 @@ func TestJITReplayReusesOutputs(t *testing.T) {
 		})
 	}
 }
+
+// TestJITPooledItemsKeepNoInputs: after a burst of replays of fresh
+// inputs, the items back in the pool reference none of those inputs'
+// memory (a pool keeps up to maxFreeWork items; each holding an old
+// input's memory would keep that many inputs alive).
+func TestJITPooledItemsKeepNoInputs(t *testing.T) {
+	for _, dev := range hostDevices(t) {
+		t.Run(dev, func(t *testing.T) {
+			onDevice(t, dev)
+			d := Device(dev)
+			step := JIT(tenKernelStepT)
+			step.Call(Arange(256).Realize())
+			step.Call(Arange(256).Realize())
+			var mems []any
+			d.execMu.Lock()
+			for range 20 {
+				x := Arange(256).Realize()
+				mems = append(mems, x.l.buf.mem)
+				step.Call(x)
+			}
+			d.execMu.Unlock()
+			if err := SynchronizeAll(); err != nil {
+				t.Fatal(err)
+			}
+			n := 0
+			for _, seg := range step.segs {
+				seg.pool.mu.Lock()
+				for _, w := range seg.pool.free {
+					n++
+					for _, k := range w.keep {
+						if k != nil {
+							t.Errorf("a pooled item keeps input buffer %p", k)
+						}
+					}
+					for _, ms := range w.mems {
+						for _, m := range ms {
+							for _, in := range mems {
+								if m != nil && any(m) == in {
+									t.Errorf("a pooled item's table still holds an input's memory")
+								}
+							}
+						}
+					}
+				}
+				seg.pool.mu.Unlock()
+			}
+			if n == 0 {
+				t.Fatal("no pooled items to check")
+			}
+		})
+	}
+}
