@@ -6,7 +6,10 @@ package main
 // host's clock around the synchronized calls and, on a device with a clock
 // of its own, by its stamps (the runtime's counters); rates from the
 // bytes each call must read and write (elementwise, sum), its FLOPs
-// (matmul, 2n³) or the bytes it copies.
+// (matmul, 2n³) or the bytes it copies. Each line also gives the rate per
+// CPU-second (the process's CPU time over all samples, every thread's):
+// on a loaded machine the wall rates follow the share of the cores the
+// process got, the per-CPU-second rates much less so.
 
 import (
 	"fmt"
@@ -66,6 +69,7 @@ func runSuite(dev, host string, samples, nMM int) error {
 		return err
 	}
 	fmt.Printf("#device\t%s\n", info)
+	fmt.Printf("#matmul\tfused multiply-adds: %v (TICK_FMA=0: separate)\n", info.MatmulFMA)
 	for i, w := range suiteWork(host, nMM) {
 		in := w.inputs(dev)
 		fn := w.fn
@@ -86,6 +90,7 @@ func runSuite(dev, host string, samples, nMM int) error {
 			return err
 		}
 		var hostT, devT []time.Duration
+		cpu0 := cpuSeconds()
 		for range samples {
 			before := tensor.Counters()
 			t0 := time.Now()
@@ -102,7 +107,11 @@ func runSuite(dev, host string, samples, nMM int) error {
 				devT = append(devT, d/time.Duration(w.calls))
 			}
 		}
-		fmt.Printf("%s\t%s\t%s\n", w.name, rates(hostT, w, "host"), rates(devT, w, "device clock"))
+		perCPU := "per CPU-second: -"
+		if cpu := (cpuSeconds() - cpu0) / float64(samples*w.calls); cpu > 0 {
+			perCPU = fmt.Sprintf("per CPU-second: %.1f ms CPU per call, %s", cpu*1e3, rate(cpu, w))
+		}
+		fmt.Printf("%s\t%s\t%s\t%s\n", w.name, rates(hostT, w, "host"), rates(devT, w, "device clock"), perCPU)
 	}
 	return nil
 }
@@ -116,8 +125,13 @@ func rates(ds []time.Duration, w work, clock string) string {
 	med := ds[len(ds)/2]
 	s := fmt.Sprintf("%s: %v (%v–%v) per call, ", clock, med.Round(time.Microsecond),
 		ds[0].Round(time.Microsecond), ds[len(ds)-1].Round(time.Microsecond))
+	return s + rate(med.Seconds(), w)
+}
+
+// rate is w's rate for one call taking secs: GFLOP/s or GB/s.
+func rate(secs float64, w work) string {
 	if w.flops > 0 {
-		return s + fmt.Sprintf("%.1f GFLOP/s", w.flops/med.Seconds()/1e9)
+		return fmt.Sprintf("%.1f GFLOP/s", w.flops/secs/1e9)
 	}
-	return s + fmt.Sprintf("%.2f GB/s", w.bytes/med.Seconds()/1e9)
+	return fmt.Sprintf("%.2f GB/s", w.bytes/secs/1e9)
 }
