@@ -8,11 +8,13 @@ package render
 //     output each, A's and B's tiles staged through local memory.
 //   - gemmCLBlocked, for a device on the host's CPUs (pocl): each work item
 //     computes GemmRows rows × up to GemmVecs float16 vectors of columns
-//     in registers, reading one vector of B and one scalar of A per row per
-//     k step. pocl compiles the float16 arithmetic to the CPU's vector
-//     instructions; the local-memory tiles, which pocl runs work item by
-//     work item around each barrier, ran at 0.2–0.7 GFLOP/s here against
-//     the blocked kernel's 8–17 (docs/benchmarks.md).
+//     in registers, reading GemmVecs vectors of B and one scalar of A per
+//     row per k step. pocl compiles the float16 arithmetic to the CPU's
+//     vector instructions (on AVX-512 the k loop is 4 loads, 6 broadcasts
+//     and 24 vfmadd231ps on zmm registers); the local-memory tiles, which
+//     pocl runs work item by work item around each barrier, ran at
+//     0.2–0.7 GFLOP/s here, the blocked kernel at 6–12 under the same
+//     load (docs/benchmarks.md).
 
 import (
 	"fmt"
@@ -24,9 +26,9 @@ import (
 // The register-blocked matmul's shape (measured on pocl 3.1, AVX-512:
 // docs/benchmarks.md lists the shapes tried).
 const (
-	GemmRows  = 8  // output rows per work item
+	GemmRows  = 6  // output rows per work item
 	GemmVec   = 16 // floats per vector (float16)
-	GemmVecs  = 2  // vectors of columns per work item, at most
+	GemmVecs  = 4  // vectors of columns per work item, at most
 	GemmGroup = 4  // work items per work group, along the rows: they share B's columns in cache
 )
 

@@ -12,13 +12,13 @@ import (
 )
 
 // gemmShapes are matmuls (batch, M, N, K, B transposed) at the edges of
-// both kernels' blocks: the blocked kernel's 8 rows and 32 columns (two
-// float16s; narrower outputs get one) and the tiled kernel's 16×16 tiles.
-// N = 70 and 130 are whole 32-column blocks plus an edge block, 5, 17 and
-// 19 only an edge block, 33 one column past a block, 64 and 128 whole
-// blocks; M = 1, 5, 9, 13, 37 leave rows past M in the last block;
-// transposed B takes the gathering path; batches place each output
-// matrix.
+// both kernels' blocks: the blocked kernel's 6 rows and 64 columns (four
+// float16s; narrower outputs get fewer) and the tiled kernel's 16×16
+// tiles. N = 70 and 130 are whole 64-column blocks plus an edge block, 5,
+// 17, 19, 33 and 40 only an edge block (of one, two, two, three and three
+// vectors), 64 and 128 whole blocks; M = 1, 5, 7, 13, 37 leave rows past
+// M in the last block; transposed B takes the gathering path; batches
+// place each output matrix.
 var gemmShapes = [][5]int{
 	{1, 1, 1, 1, 0}, {1, 7, 5, 3, 0}, {1, 33, 19, 70, 0}, {2, 25, 40, 17, 1}, {1, 100, 70, 130, 1},
 	{1, 37, 70, 33, 0}, {3, 9, 130, 20, 0}, {1, 5, 128, 7, 0}, {2, 6, 33, 5, 1}, {1, 1, 17, 3, 0}, {2, 13, 64, 200, 0},
