@@ -163,7 +163,9 @@ func foldSeg32(rop ir.ReduceOp, acc float32, seg []float32) float32 {
 }
 
 // sumRows32 sets out[i] to the in-order float32 sum of x[i*r:(i+1)*r]
-// for every i < len(out): eight rows at a time where the assembly runs.
+// for every i < len(out): eight rows at a time where the assembly runs
+// (rows of a multiple of 8 through in-register transposes, others through
+// gathers).
 func sumRows32(out, x []float32, r int) {
 	rows := len(out)
 	if rows == 0 {
@@ -173,7 +175,11 @@ func sumRows32(out, x []float32, r int) {
 	done := 0
 	if haveFold && r > 0 && rows >= 8 && int64(rows)*int64(r) < 1<<31 {
 		done = rows &^ 7
-		sumSeqRows(&out[0], &x[0], done, r)
+		if r%8 == 0 { // eight columns at a time through a transpose
+			sumSeqRowsT(&out[0], &x[0], done, r)
+		} else {
+			sumSeqRows(&out[0], &x[0], done, r)
+		}
 	}
 	for i := done; i < rows; i++ {
 		out[i] = foldSeg32(ir.ReduceSum, 0, x[i*r:(i+1)*r])

@@ -39,6 +39,9 @@ func sumBlocks64(out, x *float32, blocks, rows int)
 func sumSeqRows(out, x *float32, rows, r int)
 
 //go:noescape
+func sumSeqRowsT(out, x *float32, rows, r int)
+
+//go:noescape
 func maxAny32(x *float32, n int, out *[8]float32) (nan bool)
 
 //go:noescape

@@ -19,5 +19,6 @@ func maxRows64f(acc, x *float32, rows, stride int) bool      { panic("unreachabl
 func minRows64f(acc, x *float32, rows, stride int) bool      { panic("unreachable") }
 func sumBlocks64(out, x *float32, blocks, rows int)          { panic("unreachable") }
 func sumSeqRows(out, x *float32, rows, r int)                { panic("unreachable") }
+func sumSeqRowsT(out, x *float32, rows, r int)               { panic("unreachable") }
 func maxAny32(x *float32, n int, out *[8]float32) (nan bool) { panic("unreachable") }
 func minAny32(x *float32, n int, out *[8]float32) (nan bool) { panic("unreachable") }

@@ -45,6 +45,7 @@ func TestGoFoldsMatchReference(t *testing.T) {
 		{"max lanes wide", k("R_maxl", []int{9, 700}, []int{0}, ir.ReduceMax, ld(1, f, []int{700, 1}, 0, nil), 700, 6300), "lane fold", nil},
 		{"min lanes expr", k("R_minl", []int{11, 100}, []int{0}, ir.ReduceMin, x2([]int{100, 1}), 100, 1100), "lane fold", nil},
 		{"sum rows in place", k("R_rows_d", []int{37, 64}, []int{1}, ir.ReduceSum, ld(1, f, []int{64, 1}, 0, nil), 37, 37*64), "", nil},
+		{"sum rows of 24 in place", k("R_rows_24", []int{19, 24}, []int{1}, ir.ReduceSum, ld(1, f, []int{24, 1}, 0, nil), 19, 19*24), "", nil},
 		{"sum odd rows in place", k("R_rows_o", []int{21, 70}, []int{1}, ir.ReduceSum, ld(1, f, []int{70, 1}, 0, nil), 21, 21*70), "", nil},
 		{"max lanes in place", k("R_maxl64", []int{2, 30, 64}, []int{1}, ir.ReduceMax, ld(1, f, []int{1920, 64, 1}, 0, nil), 128, 3840), "lane fold", nil},
 		{"min lanes in place", k("R_minl64", []int{2, 30, 64}, []int{1}, ir.ReduceMin, ld(1, f, []int{1920, 64, 1}, 0, nil), 128, 3840), "lane fold",

@@ -61,6 +61,7 @@ func main() {
 	}
 	sumBlocks(&b)
 	sumSeqRows(&b)
+	sumSeqRowsT(&b)
 	if err := os.WriteFile("fold_amd64.s", b.Bytes(), 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -244,6 +245,90 @@ sumb_block:
 	b.WriteString("\tADDQ $256, SI\n\tDECQ CX\n\tJNE sumb_loop\nsumb_store:\n")
 	eight(b, storeTile)
 	b.WriteString("\tADDQ $256, DI\n\tDECQ BX\n\tJNE sumb_block\nsumb_done:\n\tVZEROUPPER\n\tRET\n")
+}
+
+// sumSeqRowsT: in-order row sums of rows whose length is a multiple of 8,
+// eight rows at a time: an 8×8 block (eight columns of the eight rows) is
+// loaded, transposed in registers (unpack, shuffle, 128-bit permute) and
+// its eight columns added in order into the accumulator whose lane l is
+// row l.
+func sumSeqRowsT(b *bytes.Buffer) {
+	b.WriteString(`
+// func sumSeqRowsT(out, x *float32, rows, r int)
+// sumSeqRows for r a multiple of 8 (at least 8): eight columns at a time
+// through an in-register transpose instead of eight gathers.
+TEXT ·sumSeqRowsT(SB), NOSPLIT, $0-32
+	MOVQ out+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ rows+16(FP), CX
+	MOVQ r+24(FP), DX
+	SHRQ $3, CX
+	JEQ  sst_done
+	SHLQ $2, DX          // a row, in bytes
+	LEAQ (DX)(DX*2), R10 // three rows
+	MOVQ DX, BX
+	SHLQ $3, BX          // eight rows
+	MOVQ DX, R12
+	SHRQ $5, R12         // 8-column blocks per row
+sst_block:
+	VXORPS Y15, Y15, Y15
+	MOVQ   SI, R8
+	LEAQ   (SI)(DX*4), R9
+	MOVQ   R12, R11
+sst_k:
+	VMOVUPS (R8), Y0
+	VMOVUPS (R8)(DX*1), Y1
+	VMOVUPS (R8)(DX*2), Y2
+	VMOVUPS (R8)(R10*1), Y3
+	VMOVUPS (R9), Y4
+	VMOVUPS (R9)(DX*1), Y5
+	VMOVUPS (R9)(DX*2), Y6
+	VMOVUPS (R9)(R10*1), Y7
+	VUNPCKLPS Y1, Y0, Y8
+	VUNPCKHPS Y1, Y0, Y9
+	VUNPCKLPS Y3, Y2, Y10
+	VUNPCKHPS Y3, Y2, Y11
+	VUNPCKLPS Y5, Y4, Y0
+	VUNPCKHPS Y5, Y4, Y1
+	VUNPCKLPS Y7, Y6, Y2
+	VUNPCKHPS Y7, Y6, Y3
+	VSHUFPS $0x44, Y10, Y8, Y4
+	VSHUFPS $0xee, Y10, Y8, Y5
+	VSHUFPS $0x44, Y11, Y9, Y6
+	VSHUFPS $0xee, Y11, Y9, Y7
+	VSHUFPS $0x44, Y2, Y0, Y8
+	VSHUFPS $0xee, Y2, Y0, Y9
+	VSHUFPS $0x44, Y3, Y1, Y10
+	VSHUFPS $0xee, Y3, Y1, Y11
+	VPERM2F128 $0x20, Y8, Y4, Y0
+	VPERM2F128 $0x20, Y9, Y5, Y1
+	VPERM2F128 $0x20, Y10, Y6, Y2
+	VPERM2F128 $0x20, Y11, Y7, Y3
+	VPERM2F128 $0x31, Y8, Y4, Y12
+	VPERM2F128 $0x31, Y9, Y5, Y13
+	VPERM2F128 $0x31, Y10, Y6, Y14
+	VPERM2F128 $0x31, Y11, Y7, Y4
+	VADDPS Y0, Y15, Y15
+	VADDPS Y1, Y15, Y15
+	VADDPS Y2, Y15, Y15
+	VADDPS Y3, Y15, Y15
+	VADDPS Y12, Y15, Y15
+	VADDPS Y13, Y15, Y15
+	VADDPS Y14, Y15, Y15
+	VADDPS Y4, Y15, Y15
+	ADDQ $32, R8
+	ADDQ $32, R9
+	DECQ R11
+	JNE  sst_k
+	VMOVUPS Y15, (DI)
+	ADDQ    $32, DI
+	ADDQ    BX, SI
+	DECQ    CX
+	JNE     sst_block
+sst_done:
+	VZEROUPPER
+	RET
+`)
 }
 
 // sumSeqRows: in-order row sums, eight rows at a time through gathers.
