@@ -15,7 +15,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 
@@ -142,7 +144,11 @@ func New(opts Options) (*Session, error) {
 	if err := s.vm.ip.Use(s.cmd.symbols()); err != nil {
 		return nil, fmt.Errorf("session: loading symbols: %w", err)
 	}
-	if err := s.vm.ip.Use(interp.Exports{rtPath + "/rt": stdgo.Helpers(), "iter/iter": {}}); err != nil {
+	helpers, ordered := stdgo.Helpers(), stdgo.Ordered(append([]map[string]map[string]reflect.Value{std.Symbols, symbols.Exports()}, opts.Symbols...)...)
+	for name, typ := range ordered {
+		helpers[name] = typ
+	}
+	if err := s.vm.ip.Use(interp.Exports{rtPath + "/rt": helpers, "iter/iter": {}}); err != nil {
 		return nil, fmt.Errorf("session: loading symbols: %w", err)
 	}
 	if err := s.vm.ip.Use(interp.Exports{varsPath + "/vars": {}}); err != nil {
@@ -151,18 +157,37 @@ func New(opts Options) (*Session, error) {
 	if _, err := s.vm.ip.Eval(fmt.Sprintf("import (%s %q; %s %q)", rewrite.Runtime, rtPath, varsName, varsPath)); err != nil {
 		return nil, fmt.Errorf("session: loading the session runtime: %w", err)
 	}
-	if err := s.loadPrelude(); err != nil {
+	if err := s.bindEntry(); err != nil {
+		return nil, err
+	}
+	if err := s.loadPrelude(slices.Sorted(maps.Keys(ordered))); err != nil {
 		return nil, err
 	}
 	s.ins = newInspector(s.vm, s.decls, &s.exec, s.opts.Importer)
 	return s, nil
 }
 
+// bindEntry binds ᐩrt.Enter and ᐩrt.Leave under the plain names the
+// function entries of rewritten code call (rewrite.EnterFunc), in a
+// package of their own that every cell sees by a dot import.
+func (s *Session) bindEntry() error {
+	rt := s.rt.Symbols(rtPath)[rtPath+"/rt"]
+	syms := map[string]reflect.Value{rewrite.EnterFunc: rt["Enter"], rewrite.LeaveFunc: rt["Leave"]}
+	if err := s.vm.ip.Use(interp.Exports{entryPath + "/entry": syms}); err != nil {
+		return fmt.Errorf("session: loading symbols: %w", err)
+	}
+	if _, err := s.vm.ip.Eval(fmt.Sprintf("import . %q", entryPath)); err != nil {
+		return fmt.Errorf("session: loading the session runtime: %w", err)
+	}
+	return nil
+}
+
 // loadPrelude declares the helpers that bridge modern Go: the builtins
 // yaegi lacks and the generic functions of the standard library (package
-// stdgo).
-func (s *Session) loadPrelude() error {
-	if _, err := s.vm.ip.Eval(stdgo.Source()); err != nil {
+// stdgo), whose constraint ᐩordered also lists the named ordered types of
+// the symbol tables (stdgo.Ordered), bound in ᐩrt.
+func (s *Session) loadPrelude(ordered []string) error {
+	if _, err := s.vm.ip.Eval(stdgo.Source(ordered...)); err != nil {
 		return fmt.Errorf("session: loading the standard library's generic functions: %w", err)
 	}
 	if !s.importCellTypes() {
@@ -313,6 +338,9 @@ var _ Runner = (*Session)(nil)
 // values). It is bound under rewrite.Runtime, a name user code will not
 // collide with.
 const rtPath = "tick/kernel/session/rt"
+
+// entryPath is the import path of the function-entry calls (bindEntry).
+const entryPath = "tick/kernel/session/entry"
 
 // checkpointByCall says whether loop checkpoints call ᐩrt.Interrupted()
 // (race-detector builds) instead of reading *ᐩrt.Stop.

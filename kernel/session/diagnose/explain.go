@@ -27,9 +27,11 @@ var (
 	nonFuncCall = regexp.MustCompile(`NumIn of non-func type (\S+?)"?\)`)
 	noArgsCall  = regexp.MustCompile(`^(cell\[\d+\]:(\d+):(\d+)): not enough arguments in call to $`)
 	missingSrc  = regexp.MustCompile(`^(cell\[\d+\]:\d+:\d+): import "([^"]+)" error: unable to find source related to`)
-	// a named type of a compiled package (time.Duration) given to tick's
-	// interpreted slices/maps/cmp/min/max: yaegi does not match its
-	// underlying type against the constraint's ~int64
+	// a named type of a compiled package outside the session's symbol
+	// tables (a module's) given to tick's interpreted slices/maps/cmp/
+	// min/max: yaegi does not match its underlying type against the
+	// constraint's ~int64 (the tables' own, time.Duration and the like,
+	// are listed in the constraint: stdgo.Ordered)
 	nativeNotOrdered = regexp.MustCompile(`^(cell\[\d+\]:\d+:\d+): ((?:\w+\.)+\w+) does not implement main\.ᐩordered$`)
 )
 
@@ -51,7 +53,7 @@ func (d *Diagnoser) explain(e *cell.Error, c cell.Cell) *cell.Error {
 	case e.Name == cell.CompileError:
 		if m := nativeNotOrdered.FindStringSubmatch(e.Value); m != nil {
 			msg = m[1] + ": " + m[2] + " is ordered in Go (its underlying type is), but tick's interpreter does not match a compiled " +
-				"package's named type against the ~int64-style constraint of its interpreted slices, maps, cmp, min and max. " +
+				"module's named type against the ~int64-style constraint of its interpreted slices, maps, cmp, min and max. " +
 				"Sort with sort.Slice(x, func(i, j int) bool { return x[i] < x[j] }), compare with < and >, or convert the " +
 				"elements to their underlying type (int64(d)) first"
 		} else if m := undefinedSel.FindStringSubmatch(e.Value); m != nil {

@@ -3,9 +3,21 @@ package rewrite
 import "go/ast"
 
 // funcEntry (pass func-entry) starts every function and function literal
-// with `ᐩrt.Enter(); defer ᐩrt.Leave()`: the function's interrupt
-// checkpoint and its count of the call depth, so runaway recursion ends
-// the cell with an error instead of overflowing the Go stack.
+// with `ᐩenter(); defer ᐩleave()`: the function's interrupt checkpoint and
+// its count of the call depth (ᐩrt.Enter and ᐩrt.Leave, by the names
+// EnterFunc and LeaveFunc), so runaway recursion ends the cell with an
+// error instead of overflowing the Go stack.
+//
+// The calls are by plain names, not the selectors ᐩrt.Enter and
+// ᐩrt.Leave, because the interpreter gives every selector expression a
+// slot in the function's frame, and so shifted the slots of the
+// function's own variables: a value with methods passed as interface{} to
+// an interpreted function that hands it to fmt is read back from the
+// callee's frame at the caller's slot index (yaegi's getBinValue), which
+// plain yaegi gets right only when the two indexes agree, as for a
+// function's first variable and the callee's first parameter (yaegi
+// corpus issue-435 printed <nil> for foo-3). A name takes no slot: the
+// instrumented function's frame is the one plain yaegi builds.
 //
 // Parameters without names are named _: the interpreter stores a deferred
 // call of a native function (ᐩrt.Leave) in the frame slot of a function's
@@ -55,8 +67,22 @@ func (u *Unit) isGuard(st ast.Stmt) bool {
 	return ok && u.generated[lit]
 }
 
+// EnterFunc and LeaveFunc are the names the calls pass func-entry writes
+// are made by: the session binds ᐩrt.Enter and ᐩrt.Leave under them in a
+// package it dot-imports. A plain identifier of a native function takes no
+// frame slot, where a selector does; and a package-level `var f =
+// func(){...}` whose literal called session variables was refused by the
+// interpreter as a "variable definition loop" (it orders a file's
+// variables by the variables their values use, and finds none declared
+// in the file: yaegi corpus closure8).
+const (
+	EnterFunc = "ᐩenter"
+	LeaveFunc = "ᐩleave"
+)
+
 func entry() []ast.Stmt {
-	return []ast.Stmt{&ast.ExprStmt{X: rtCall("Enter")}, &ast.DeferStmt{Call: rtCall("Leave")}}
+	call := func(name string) *ast.CallExpr { return &ast.CallExpr{Fun: ast.NewIdent(name)} }
+	return []ast.Stmt{&ast.ExprStmt{X: call(EnterFunc)}, &ast.DeferStmt{Call: call(LeaveFunc)}}
 }
 
 // nameParams names the parameters of a function type that has unnamed

@@ -29,7 +29,7 @@ import (
 )
 
 // Runtime is the package name rewritten code calls the session's runtime
-// by (ᐩrt.Enter(), *ᐩrt.Stop, ...): the engine binds its runtime package
+// by (ᐩrt.Interrupted(), *ᐩrt.Stop, ...): the engine binds its runtime package
 // under this name.
 const Runtime = "ᐩrt"
 

@@ -35,7 +35,9 @@ var shims embed.FS
 
 // Source returns the shims as one piece of package-level Go for the
 // interpreter: the files in order, without their package clauses.
-func Source() string {
+// ordered names types ᐩrt exports (Ordered) that constraint ᐩordered lists
+// besides its ~int | ... | ~string terms.
+func Source(ordered ...string) string {
 	var b strings.Builder
 	for _, name := range files {
 		text, err := shims.ReadFile(name)
@@ -46,9 +48,64 @@ func Source() string {
 		if !ok {
 			panic("stdgo: " + name + " has no package clause")
 		}
+		if len(ordered) > 0 && name == "shim_builtins.go" {
+			terms := ""
+			for _, o := range ordered {
+				terms += " | ~ᐩrt." + o
+			}
+			if !strings.Contains(body, orderedEnd) {
+				panic("stdgo: shim_builtins.go declares ᐩordered differently")
+			}
+			body = strings.Replace(body, orderedEnd, strings.TrimSuffix(orderedEnd, "\n}")+terms+"\n}", 1)
+		}
 		b.WriteString(body)
 	}
 	return b.String()
+}
+
+// orderedEnd is how the declaration of ᐩordered ends in shim_builtins.go.
+const orderedEnd = "~float64 | ~string\n}"
+
+// Ordered returns the named types of the symbol tables whose underlying
+// type is ordered (time.Duration, time.Month, os.FileMode, ...), keyed by
+// the name the session's ᐩrt exports each under, for Source. The
+// interpreter matches a compiled package's named type against the
+// constraint's ~int64 by the type's own name only, so without them
+// slices.Sort([]time.Duration{...}), cmp.Compare(d1, d2) and
+// max(d1, d2) were refused ("time.Duration does not implement
+// main.ᐩordered"), where Go accepts every type whose underlying type is
+// ordered. A type a cell declares (type Celsius float64) matches ~float64.
+func Ordered(tables ...map[string]map[string]reflect.Value) map[string]reflect.Value {
+	out := map[string]reflect.Value{}
+	seen := map[reflect.Type]bool{}
+	name := strings.NewReplacer("/", "ᐩ", ".", "ᐩ", "-", "ᐩ")
+	for _, table := range tables {
+		for key, syms := range table {
+			path := key[:max(strings.LastIndex(key, "/"), 0)] // "time/time": the import path, then the package name
+			for sym, v := range syms {
+				if !v.IsValid() || v.Kind() != reflect.Pointer || !v.IsNil() || strings.HasPrefix(sym, "_") {
+					continue // not a type (tables hold types as nil pointers), or an interface wrapper
+				}
+				t := v.Type().Elem()
+				if t.Name() == "" || t.PkgPath() == "" || seen[t] || !orderedKind(t.Kind()) {
+					continue
+				}
+				seen[t] = true
+				out["Orderedᐩ"+name.Replace(path)+"ᐩ"+sym] = v
+			}
+		}
+	}
+	return out
+}
+
+func orderedKind(k reflect.Kind) bool {
+	switch k {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64, reflect.String:
+		return true
+	}
+	return false
 }
 
 // Helpers returns the native functions the shims call through ᐩrt, for

@@ -12,8 +12,10 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/traefik/yaegi/interp"
+	"github.com/traefik/yaegi/stdlib"
 
 	"github.com/tick-kernel/tick/kernel/session/rewrite"
 )
@@ -84,6 +86,55 @@ func TestSourceInterprets(t *testing.T) {
 	}
 	if got := v.Interface().([]string); !slices.Equal(got, []string{"a", "b", "c"}) {
 		t.Errorf("interpreted ᐩstdslicesᐩSort: %v", got)
+	}
+}
+
+// TestOrderedNamedTypes: the named ordered types of the tables are
+// exported into ᐩrt and listed in ᐩordered, so the interpreted shims take
+// a []time.Duration as Go's slices.Sort does; struct types, values and
+// interface wrappers are not listed.
+func TestOrderedNamedTypes(t *testing.T) {
+	table := map[string]map[string]reflect.Value{"time/time": {
+		"Duration":  reflect.ValueOf((*time.Duration)(nil)),
+		"Month":     reflect.ValueOf((*time.Month)(nil)),
+		"Time":      reflect.ValueOf((*time.Time)(nil)),
+		"Second":    reflect.ValueOf(time.Second),
+		"_Stringer": reflect.ValueOf((*time.Weekday)(nil)),
+	}}
+	ordered := Ordered(table, table)
+	names := slices.Sorted(maps.Keys(ordered))
+	if want := []string{"OrderedᐩtimeᐩDuration", "OrderedᐩtimeᐩMonth"}; !slices.Equal(names, want) {
+		t.Fatalf("Ordered: %v, want %v", names, want)
+	}
+	ip := interp.New(interp.Options{})
+	if err := ip.Use(stdlib.Symbols); err != nil {
+		t.Fatal(err)
+	}
+	helpers := Helpers()
+	for n, v := range ordered {
+		helpers[n] = v
+	}
+	const path = "tick/stdgo/rt"
+	if err := ip.Use(interp.Exports{path + "/rt": helpers}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ip.Eval(`import ᐩrt "` + path + `"`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ip.Eval(Source(names...)); err != nil {
+		t.Fatalf("the interpreter rejects the shims: %v", err)
+	}
+	for _, src := range []string{`import "time"`, `ds := []time.Duration{3, 1, 2}; ᐩstdslicesᐩSort(ds)`} {
+		if _, err := ip.Eval(src); err != nil {
+			t.Fatal(err)
+		}
+	}
+	v, err := ip.Eval("ds")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := v.Interface().([]time.Duration); !slices.Equal(got, []time.Duration{1, 2, 3}) {
+		t.Errorf("interpreted ᐩstdslicesᐩSort of []time.Duration: %v", got)
 	}
 }
 
