@@ -19,14 +19,10 @@ import (
 var stdExampleSkips = map[string]string{
 	// Go 1.23 iterators: the interpreter has no range over a function
 	// (docs/compatibility.md, "range over function iterators").
-	"slices.ExampleAll":              "range over a function",
-	"slices.ExampleBackward":         "range over a function; slices.Backward is Go 1.23",
-	"slices.ExampleValues":           "range over a function",
-	"slices.ExampleChunk":            "range over a function; slices.Chunk is Go 1.23",
-	"slices.ExampleAppendSeq":        "slices.AppendSeq is Go 1.23, not among the shims",
-	"slices.ExampleSortedStableFunc": "slices.SortedStableFunc is Go 1.23, not among the shims",
-	"maps.ExampleAll":                "maps.Insert is Go 1.23, not among the shims",
-	"maps.ExampleInsert":             "maps.Insert is Go 1.23, not among the shims",
+	"slices.ExampleAll":      "range over a function",
+	"slices.ExampleBackward": "range over a function; slices.Backward is Go 1.23",
+	"slices.ExampleValues":   "range over a function",
+	"slices.ExampleChunk":    "range over a function; slices.Chunk is Go 1.23",
 }
 
 // TestStdExamples runs the examples of the standard library's slices, maps

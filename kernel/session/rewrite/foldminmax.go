@@ -36,6 +36,7 @@ func foldCall(e ast.Expr) ast.Expr {
 	if !ok || id.Name != "min" && id.Name != "max" || len(c.Args) == 0 {
 		return nil
 	}
+	defer floatFirst(c) // when not folded: max(1.5, x)
 	var best constant.Value
 	var bestExpr ast.Expr
 	float := false

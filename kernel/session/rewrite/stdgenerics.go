@@ -2,6 +2,7 @@ package rewrite
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"reflect"
 	"strconv"
@@ -14,11 +15,11 @@ import (
 // interpreter's symbol tables cannot hold generic functions, and its own
 // copies of slices and maps fail.
 var stdGeneric = map[string][]string{
-	"slices": {"All", "BinarySearch", "Clip", "Clone", "Collect", "Compact", "CompactFunc", "Compare", "Concat", "Contains",
+	"slices": {"All", "BinarySearch", "BinarySearchFunc", "Clip", "Clone", "Collect", "Compact", "CompactFunc", "Compare", "Concat", "Contains",
 		"ContainsFunc", "Delete", "DeleteFunc", "Equal", "EqualFunc", "Grow", "Index", "IndexFunc", "Insert", "IsSorted",
 		"IsSortedFunc", "Max", "MaxFunc", "Min", "MinFunc", "Repeat", "Replace", "Reverse", "Sort", "SortFunc",
-		"SortStableFunc", "Sorted", "SortedFunc", "Values"},
-	"maps":         {"All", "Clone", "Collect", "Copy", "DeleteFunc", "Equal", "EqualFunc", "Keys", "Values"},
+		"SortStableFunc", "Sorted", "SortedFunc", "SortedStableFunc", "AppendSeq", "Values"},
+	"maps":         {"All", "Clone", "Collect", "Copy", "DeleteFunc", "Equal", "EqualFunc", "Insert", "Keys", "Values"},
 	"math/rand/v2": {"N"},
 	"cmp":          {"Compare", "Less", "Or"},
 	"sync":         {"OnceValue", "OnceValues"},
@@ -100,6 +101,18 @@ func stdGenerics(u *Unit) {
 				}
 				return or
 			}
+			// slices.Concat(a, b, c) as Concat2(a, Concat2(b, c)), likewise
+			if p, f := pkgOf(e.Fun); p == "slices" && f == "Concat" && !e.Ellipsis.IsValid() && len(e.Args) >= 2 {
+				cat := e.Args[len(e.Args)-1]
+				for i := len(e.Args) - 2; i >= 0; i-- {
+					cat = &ast.CallExpr{Fun: &ast.Ident{NamePos: e.Pos(), Name: StdGenericName("slices", "Concat2")},
+						Lparen: e.Lparen, Args: []ast.Expr{e.Args[i], cat}, Rparen: e.Rparen}
+				}
+				return cat
+			}
+			if p, f := pkgOf(e.Fun); p == "cmp" && (f == "Compare" || f == "Less") {
+				floatFirst(e)
+			}
 		case *ast.SelectorExpr:
 			if p, f := pkgOf(e); provided[p+"."+f] {
 				return &ast.Ident{NamePos: e.Pos(), Name: StdGenericName(p, f)}
@@ -129,6 +142,26 @@ func stdGenerics(u *Unit) {
 		out = append(out, u.topLevelGenericDefine(st)...)
 	}
 	u.Stmts = out
+}
+
+// floatFirst converts the first argument of call c to float64 when it is
+// an untyped constant and an untyped float constant is among the
+// arguments: the interpreter infers the type parameter from the first
+// argument and refuses an untyped float ("untyped float does not
+// implement main.ᐩordered", for cmp.Compare(1.5, x) or max(1.5, x)),
+// where Go gives it the type of the other arguments (float64 unless one
+// is typed float32 or a named float type, which then is an error here).
+func floatFirst(c *ast.CallExpr) {
+	if len(c.Args) < 2 || constValue(c.Args[0]) == nil {
+		return
+	}
+	for _, a := range c.Args {
+		if v := constValue(a); v != nil && v.Kind() == constant.Float {
+			c.Args[0] = &ast.CallExpr{Fun: &ast.Ident{NamePos: c.Args[0].Pos(), Name: "float64"}, Lparen: c.Args[0].Pos(),
+				Args: []ast.Expr{c.Args[0]}, Rparen: c.Args[0].End()}
+			return
+		}
+	}
 }
 
 // resultLike says, for the provided functions that return a value of

@@ -10,9 +10,14 @@ type ᐩordered interface {
 	~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr | ~float32 | ~float64 | ~string
 }
 
+// A NaN (v != v) is the result of min and max when any operand is one, as
+// for Go's builtins.
 func min[ᐩT ᐩordered](x ᐩT, y ...ᐩT) ᐩT {
 	for _, v := range y {
-		if v < x {
+		if x != x {
+			return x
+		}
+		if v < x || v != v {
 			x = v
 		}
 	}
@@ -21,7 +26,10 @@ func min[ᐩT ᐩordered](x ᐩT, y ...ᐩT) ᐩT {
 
 func max[ᐩT ᐩordered](x ᐩT, y ...ᐩT) ᐩT {
 	for _, v := range y {
-		if v > x {
+		if x != x {
+			return x
+		}
+		if v > x || v != v {
 			x = v
 		}
 	}

@@ -4,7 +4,19 @@
 
 package stdgo
 
+// x != x only for a NaN: cmp orders a NaN before every other value and
+// equal to a NaN.
 func ᐩstdcmpᐩCompare[ᐩT ᐩordered](x, y ᐩT) int {
+	xNaN, yNaN := x != x, y != y
+	if xNaN {
+		if yNaN {
+			return 0
+		}
+		return -1
+	}
+	if yNaN {
+		return +1
+	}
 	if x < y {
 		return -1
 	}
@@ -14,7 +26,7 @@ func ᐩstdcmpᐩCompare[ᐩT ᐩordered](x, y ᐩT) int {
 	return 0
 }
 
-func ᐩstdcmpᐩLess[ᐩT ᐩordered](x, y ᐩT) bool { return x < y }
+func ᐩstdcmpᐩLess[ᐩT ᐩordered](x, y ᐩT) bool { return (x != x && y == y) || x < y }
 
 func ᐩstdcmpᐩOr[ᐩT comparable](vals ...ᐩT) ᐩT {
 	var zero ᐩT

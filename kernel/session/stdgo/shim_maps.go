@@ -56,6 +56,10 @@ func ᐩstdmapsᐩCopy[ᐩK comparable, ᐩV any](dst, src map[ᐩK]ᐩV) {
 	}
 }
 
+func ᐩstdmapsᐩInsert[ᐩK comparable, ᐩV any](m map[ᐩK]ᐩV, seq func(yield func(ᐩK, ᐩV) bool)) {
+	seq(func(k ᐩK, v ᐩV) bool { m[k] = v; return true })
+}
+
 func ᐩstdmapsᐩDeleteFunc[ᐩK comparable, ᐩV any](m map[ᐩK]ᐩV, del func(ᐩK, ᐩV) bool) {
 	for k, v := range m {
 		if del(k, v) {
@@ -76,12 +80,15 @@ func ᐩstdmapsᐩEqual[ᐩK, ᐩV comparable](a, b map[ᐩK]ᐩV) bool {
 	return true
 }
 
-func ᐩstdmapsᐩEqualFunc[ᐩK comparable, ᐩV1, ᐩV2 any](a map[ᐩK]ᐩV1, b map[ᐩK]ᐩV2, eq func(ᐩV1, ᐩV2) bool) bool {
+// ᐩK2 is ᐩK: the interpreter infers type parameters from their uses in
+// the parameters' order, not by name (K, V1, K, V2 gave V2 the type of
+// K: "cannot use type map[int][]uint8 as type map[int]int").
+func ᐩstdmapsᐩEqualFunc[ᐩK comparable, ᐩV1 any, ᐩK2 comparable, ᐩV2 any](a map[ᐩK]ᐩV1, b map[ᐩK2]ᐩV2, eq func(ᐩV1, ᐩV2) bool) bool {
 	if len(a) != len(b) {
 		return false
 	}
 	for k, v := range a {
-		if w, ok := b[k]; !ok || !eq(v, w) {
+		if w, ok := b[any(k).(ᐩK2)]; !ok || !eq(v, w) {
 			return false
 		}
 	}

@@ -40,9 +40,7 @@ func ᐩstdslicesᐩMax[ᐩE ᐩordered](x []ᐩE) ᐩE {
 	}
 	m := x[0]
 	for _, v := range x[1:] {
-		if v > m {
-			m = v
-		}
+		m = max(m, v) // a NaN is the maximum, as in Go
 	}
 	return m
 }
@@ -53,9 +51,7 @@ func ᐩstdslicesᐩMin[ᐩE ᐩordered](x []ᐩE) ᐩE {
 	}
 	m := x[0]
 	for _, v := range x[1:] {
-		if v < m {
-			m = v
-		}
+		m = min(m, v) // a NaN is the minimum, as in Go
 	}
 	return m
 }
@@ -108,9 +104,8 @@ func ᐩstdslicesᐩGrow[ᐩE any](x []ᐩE, n int) []ᐩE {
 		panic("cannot be negative")
 	}
 	if cap(x)-len(x) < n {
-		y := make([]ᐩE, len(x), len(x)+n)
-		copy(y, x)
-		return y
+		// as Go's slices.Grow: append's growth, so cap is what Go's is
+		return append(x[:cap(x)], make([]ᐩE, n)...)[:len(x)]
 	}
 	return x
 }
@@ -268,6 +263,17 @@ func ᐩstdslicesᐩConcat[ᐩE any](xs ...[]ᐩE) []ᐩE {
 	return out
 }
 
+// ᐩstdslicesᐩConcat2 is the two-operand Concat pass std-generics writes
+// for slices.Concat(a, b, ...): the interpreter cannot infer a type
+// parameter from variadic arguments.
+func ᐩstdslicesᐩConcat2[ᐩE any](a, b []ᐩE) []ᐩE {
+	if len(a)+len(b) == 0 {
+		return nil
+	}
+	out := make([]ᐩE, 0, len(a)+len(b))
+	return append(append(out, a...), b...)
+}
+
 func ᐩstdslicesᐩRepeat[ᐩE any](x []ᐩE, n int) []ᐩE {
 	if n < 0 {
 		panic("cannot be negative")
@@ -290,6 +296,19 @@ func ᐩstdslicesᐩBinarySearch[ᐩE ᐩordered](x []ᐩE, t ᐩE) (int, bool) 
 		}
 	}
 	return lo, lo < len(x) && x[lo] == t
+}
+
+func ᐩstdslicesᐩBinarySearchFunc[ᐩE, ᐩT any](x []ᐩE, target ᐩT, cmp func(ᐩE, ᐩT) int) (int, bool) {
+	lo, hi := 0, len(x)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if cmp(x[m], target) < 0 {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo, lo < len(x) && cmp(x[lo], target) == 0
 }
 
 func ᐩstdslicesᐩAll[ᐩE any](x []ᐩE) func(yield func(int, ᐩE) bool) {
@@ -323,6 +342,18 @@ func ᐩstdslicesᐩSorted[ᐩE ᐩordered](seq func(yield func(ᐩE) bool)) []�
 	seq(func(v ᐩE) bool { out = append(out, v); return true })
 	ᐩrt.SortSlice(out, func(i, j int) bool { return out[i] < out[j] }, false)
 	return out
+}
+
+func ᐩstdslicesᐩSortedStableFunc[ᐩE any](seq func(yield func(ᐩE) bool), cmp func(a, b ᐩE) int) []ᐩE {
+	var out []ᐩE
+	seq(func(v ᐩE) bool { out = append(out, v); return true })
+	ᐩrt.SortSlice(out, func(i, j int) bool { return cmp(out[i], out[j]) < 0 }, true)
+	return out
+}
+
+func ᐩstdslicesᐩAppendSeq[ᐩE any](x []ᐩE, seq func(yield func(ᐩE) bool)) []ᐩE {
+	seq(func(v ᐩE) bool { x = append(x, v); return true })
+	return x
 }
 
 func ᐩstdslicesᐩSortedFunc[ᐩE any](seq func(yield func(ᐩE) bool), cmp func(a, b ᐩE) int) []ᐩE {

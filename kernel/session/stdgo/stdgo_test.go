@@ -2,10 +2,12 @@ package stdgo
 
 import (
 	"cmp"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"maps"
+	"math"
 	"reflect"
 	"slices"
 	"sort"
@@ -37,11 +39,11 @@ func declared(t *testing.T) map[string]*ast.FuncDecl {
 }
 
 // TestShimsMatchTheRewrite: every function pass std-generics points a
-// call at is declared here, and every shim is one of them (or Or2, which
-// the pass writes itself), under rewrite.StdGenericName.
+// call at is declared here, and every shim is one of them (or Or2 and
+// Concat2, which the pass writes itself), under rewrite.StdGenericName.
 func TestShimsMatchTheRewrite(t *testing.T) {
 	decls := declared(t)
-	want := map[string]bool{rewrite.StdGenericName("cmp", "Or2"): true}
+	want := map[string]bool{rewrite.StdGenericName("cmp", "Or2"): true, rewrite.StdGenericName("slices", "Concat2"): true}
 	for p, fns := range rewrite.StdGenerics() {
 		for _, fn := range fns {
 			name := rewrite.StdGenericName(p, fn)
@@ -138,6 +140,8 @@ func TestOrderedNamedTypes(t *testing.T) {
 	}
 }
 
+func collectSeq2[K comparable, V any](m map[K]V) func(func(K, V) bool) { return maps.All(m) }
+
 func seq[E any](s []E) func(func(E) bool) { return slices.Values(s) }
 
 func collect2[K comparable, V any](it func(func(K, V) bool)) map[K]V {
@@ -161,6 +165,8 @@ func TestShimsAreTheStandardLibrary(t *testing.T) {
 	}{
 		{"min", min(3, 1, 2), 1},
 		{"max", max(3.5, 7), 7.0},
+		{"Max, Min NaN", fmt.Sprint(ᐩstdslicesᐩMax([]float64{1, math.NaN(), 2}), ᐩstdslicesᐩMin([]float64{1, math.NaN()})), fmt.Sprint(slices.Max([]float64{1, math.NaN(), 2}), slices.Min([]float64{1, math.NaN()}))},
+		{"max NaN", fmt.Sprint(max(1.5, math.NaN()), max(math.NaN(), 1.5), min(2, math.NaN(), 1)), fmt.Sprint(math.NaN(), math.NaN(), math.NaN())},
 		{"Sort", func() []int { s := x(); ᐩstdslicesᐩSort(s); return s }(), func() []int { s := x(); slices.Sort(s); return s }()},
 		{"SortFunc", func() []int { s := x(); ᐩstdslicesᐩSortFunc(s, byAbs); return ᐩstdslicesᐩCollect(seq(s)) }(), nil},
 		{"SortStableFunc", func() []int { s := x(); ᐩstdslicesᐩSortStableFunc(s, byAbs); return s }(), func() []int { s := x(); slices.SortStableFunc(s, byAbs); return s }()},
@@ -182,6 +188,8 @@ func TestShimsAreTheStandardLibrary(t *testing.T) {
 		{"ContainsFunc", ᐩstdslicesᐩContainsFunc(x(), even), slices.ContainsFunc(x(), even)},
 		{"Equal", []bool{ᐩstdslicesᐩEqual(x(), x()), ᐩstdslicesᐩEqual(x(), x()[1:])}, []bool{true, false}},
 		{"EqualFunc", ᐩstdslicesᐩEqualFunc(x(), x(), func(a, b int) bool { return a == b }), true},
+		{"BinarySearchFunc", fmt.Sprint(ᐩstdslicesᐩBinarySearchFunc([]int{1, 3, 5}, 3, cmp.Compare[int])), fmt.Sprint(slices.BinarySearchFunc([]int{1, 3, 5}, 3, cmp.Compare[int]))},
+		{"Grow", cap(ᐩstdslicesᐩGrow([]int{0, 42, -10, 8}, 2)), cap(slices.Grow([]int{0, 42, -10, 8}, 2))},
 		{"Compare", []int{ᐩstdslicesᐩCompare(x(), x()[:3]), ᐩstdslicesᐩCompare([]int{1}, []int{2})}, []int{slices.Compare(x(), x()[:3]), -1}},
 		{"Insert", ᐩstdslicesᐩInsert(x(), 2, 7, 8), slices.Insert(x(), 2, 7, 8)},
 		{"Delete", ᐩstdslicesᐩDelete(x(), 1, 3), slices.Delete(x(), 1, 3)},
@@ -209,6 +217,18 @@ func TestShimsAreTheStandardLibrary(t *testing.T) {
 		{"maps.EqualFunc", ᐩstdmapsᐩEqualFunc(m, m, func(a, b int) bool { return a == b }), true},
 		{"cmp.Compare", []int{ᐩstdcmpᐩCompare(1, 2), ᐩstdcmpᐩCompare("b", "a"), ᐩstdcmpᐩCompare(2.0, 2.0)}, []int{-1, 1, 0}},
 		{"cmp.Less", ᐩstdcmpᐩLess(1, 2), cmp.Less(1, 2)},
+		{"SortedStableFunc", ᐩstdslicesᐩSortedStableFunc(seq(x()), byAbs), slices.SortedStableFunc(slices.Values(x()), byAbs)},
+		{"AppendSeq", ᐩstdslicesᐩAppendSeq([]int{7}, seq(x())), slices.AppendSeq([]int{7}, slices.Values(x()))},
+		{"maps.Insert", func() map[int]int {
+			m := map[int]int{1: 1}
+			ᐩstdmapsᐩInsert(m, collectSeq2(map[int]int{2: 4}))
+			return m
+		}(), map[int]int{1: 1, 2: 4}},
+		{"Concat2", ᐩstdslicesᐩConcat2(x(), x()), slices.Concat(x(), x())},
+		{"Concat2 empty", ᐩstdslicesᐩConcat2([]int{}, nil) == nil, slices.Concat([]int{}, nil) == nil},
+		{"cmp.Compare NaN", []int{ᐩstdcmpᐩCompare(math.NaN(), 1), ᐩstdcmpᐩCompare(1, math.NaN()), ᐩstdcmpᐩCompare(math.NaN(), math.NaN())},
+			[]int{cmp.Compare(math.NaN(), 1), cmp.Compare(1, math.NaN()), cmp.Compare(math.NaN(), math.NaN())}},
+		{"cmp.Less NaN", []bool{ᐩstdcmpᐩLess(math.NaN(), 1), ᐩstdcmpᐩLess(1, math.NaN())}, []bool{cmp.Less(math.NaN(), 1), cmp.Less(1, math.NaN())}},
 		{"cmp.Or", ᐩstdcmpᐩOr("", "x", "y"), cmp.Or("", "x", "y")},
 		{"cmp.Or2", ᐩstdcmpᐩOr2(0, 5), cmp.Or(0, 5)},
 		{"sync.OnceValue", func() []int {
