@@ -9,6 +9,5 @@ func main() {
 	fmt.Println(cmp.Compare(1, 2), cmp.Compare("b", "a"), cmp.Less(1.5, 2.5))
 }
 
-// Unsupported: does not implement
 // Output:
 // -1 1 true
