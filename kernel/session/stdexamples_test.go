@@ -7,8 +7,8 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
+	osexec "os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 )
@@ -26,7 +26,7 @@ var stdExampleSkips = map[string]string{
 }
 
 // TestStdExamples runs the examples of the standard library's slices, maps
-// and cmp (the toolchain's GOROOT/src/PKG/*_test.go) through the session,
+// and cmp (GOROOT/src/PKG/*_test.go of the go command on PATH, the toolchain tick is built with) through the session,
 // each pasted as its whole program (go/doc's playable form: package main,
 // imports, func main) into the first cell of a fresh session, as a user
 // copies it from pkg.go.dev, and compares what it prints with the
@@ -37,9 +37,14 @@ func TestStdExamples(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a session per example")
 	}
+	out, err := osexec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		t.Fatalf("go env GOROOT: %v", err)
+	}
+	goroot := strings.TrimSpace(string(out))
 	ran := 0
 	for _, pkg := range []string{"slices", "maps", "cmp"} {
-		files, err := filepath.Glob(filepath.Join(runtime.GOROOT(), "src", pkg, "*_test.go"))
+		files, err := filepath.Glob(filepath.Join(goroot, "src", pkg, "*_test.go"))
 		if err != nil || len(files) == 0 {
 			t.Fatalf("%s: no test files in GOROOT (%v)", pkg, err)
 		}
