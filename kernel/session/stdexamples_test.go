@@ -98,3 +98,16 @@ func playableExamples(t *testing.T, file string) (*token.FileSet, []*doc.Example
 	}
 	return fset, out
 }
+
+// TestBridgedGenericsInCells: what the examples do inside main, cells do
+// at the top level, where the interpreter crashed on a variable defined
+// from a generic call (pass std-generics declares it first) and refused
+// an untyped float first argument.
+func TestBridgedGenericsInCells(t *testing.T) {
+	s := newSession(t)
+	runTable(t, s, []cellCase{
+		{name: "concat_defined_at_top_level", code: "import (\"cmp\"; \"slices\")\nx := []int{1, 2}\nall := slices.Concat(x, x, x)\nfmt.Println(all)", out: "[1 2 1 2 1 2]\n"},
+		{name: "concat_result_is_a_variable", code: "all = append(all, 9)\nlen(all)", value: "7"},
+		{name: "untyped_float_first", code: "import \"math\"\nfmt.Println(cmp.Compare(1.5, 2.5), cmp.Less(1.0, math.NaN()), max(1.5, math.NaN()))", out: "-1 false NaN\n"},
+	})
+}

@@ -91,24 +91,16 @@ func stdGenerics(u *Unit) {
 	fix := func(x ast.Expr) ast.Expr {
 		switch e := x.(type) {
 		case *ast.CallExpr:
-			// cmp.Or(a, b, c) as Or2(a, Or2(b, c)): the interpreter cannot
-			// infer a type parameter from variadic arguments
-			if p, f := pkgOf(e.Fun); p == "cmp" && f == "Or" && !e.Ellipsis.IsValid() && len(e.Args) >= 2 {
-				or := e.Args[len(e.Args)-1]
+			// cmp.Or(a, b, c) as Or2(a, Or2(b, c)), slices.Concat as
+			// Concat2 likewise: the interpreter cannot infer a type
+			// parameter from variadic arguments
+			if p, f := pkgOf(e.Fun); (p == "cmp" && f == "Or" || p == "slices" && f == "Concat") && !e.Ellipsis.IsValid() && len(e.Args) >= 2 {
+				nest := e.Args[len(e.Args)-1]
 				for i := len(e.Args) - 2; i >= 0; i-- {
-					or = &ast.CallExpr{Fun: &ast.Ident{NamePos: e.Pos(), Name: StdGenericName("cmp", "Or2")},
-						Lparen: e.Lparen, Args: []ast.Expr{e.Args[i], or}, Rparen: e.Rparen}
+					nest = &ast.CallExpr{Fun: &ast.Ident{NamePos: e.Pos(), Name: StdGenericName(p, f+"2")},
+						Lparen: e.Lparen, Args: []ast.Expr{e.Args[i], nest}, Rparen: e.Rparen}
 				}
-				return or
-			}
-			// slices.Concat(a, b, c) as Concat2(a, Concat2(b, c)), likewise
-			if p, f := pkgOf(e.Fun); p == "slices" && f == "Concat" && !e.Ellipsis.IsValid() && len(e.Args) >= 2 {
-				cat := e.Args[len(e.Args)-1]
-				for i := len(e.Args) - 2; i >= 0; i-- {
-					cat = &ast.CallExpr{Fun: &ast.Ident{NamePos: e.Pos(), Name: StdGenericName("slices", "Concat2")},
-						Lparen: e.Lparen, Args: []ast.Expr{e.Args[i], cat}, Rparen: e.Rparen}
-				}
-				return cat
+				return nest
 			}
 			if p, f := pkgOf(e.Fun); p == "cmp" && (f == "Compare" || f == "Less") {
 				floatFirst(e)
@@ -170,7 +162,7 @@ func floatFirst(c *ast.CallExpr) {
 var resultLike = map[string]string{}
 
 func init() {
-	for _, f := range []string{"Clone", "Compact", "CompactFunc", "Insert", "Delete", "DeleteFunc", "Replace", "Grow", "Clip", "Repeat"} {
+	for _, f := range []string{"Clone", "Compact", "CompactFunc", "Insert", "Delete", "DeleteFunc", "Replace", "Grow", "Clip", "Repeat", "Concat2", "AppendSeq"} {
 		resultLike[StdGenericName("slices", f)] = "same"
 	}
 	resultLike[StdGenericName("maps", "Clone")] = "same"
