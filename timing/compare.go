@@ -196,6 +196,16 @@ const CompareAlpha = 0.05
 // bench/calibrate (docs/timing.md).
 const MaxLoadShift = 0.25
 
+// ShiftedAlpha is the significance level an interleaved comparison needs
+// when the machine's speed moved by more than MaxLoadShift during it: the
+// sign test stays exact under any load, but bench/calibrate's A/A false
+// positives under a bursty load were the comparisons the load moved most
+// (speed moved by 89% and 257% between quarters, p = 0.039 and 0.022),
+// and a reader cannot check a claim made on such a machine; so there a
+// difference needs p < ShiftedAlpha, and a weaker one reads "cannot tell:
+// the load changed during the comparison".
+const ShiftedAlpha = 0.01
+
 // MaxSameSpread is the widest interval (its upper bound over its lower)
 // read as "no detectable difference" when it contains 1: a wider one
 // could hide a difference of more than about 12% either way (as wide as
@@ -226,9 +236,10 @@ const DriftFactor = 3.0
 // of medians, its 95% interval and p-value from a moving-block bootstrap
 // (bootstrap.go). A difference is claimed exactly when the interval
 // excludes 1, and, for interleaved results, when the first and second
-// halves of the rounds agree on its direction; otherwise, when the
-// machine's speed moved by more than MaxLoadShift during the comparison
-// or the halves disagree, the verdict is "cannot tell".
+// halves of the rounds agree on its direction and, when the machine's
+// speed moved by more than MaxLoadShift during the comparison, p <
+// ShiftedAlpha; otherwise, when the speed moved that much or the halves
+// disagree, the verdict is "cannot tell".
 //
 // Results measured one after the other (not by one Interleave) are
 // resampled separately, and drift between the runs can shift one as a
@@ -325,6 +336,14 @@ func (c *Comparison) verdict(row *ComparisonRow, a, b []float64) {
 				row.Verdict, row.DeltaText = VerdictCannotTell, "?"
 				row.Why = fmt.Sprintf("the load changed during the comparison: the first half of the rounds gives a ratio of %s, the second %s",
 					formatSig(h1, 3), formatSig(h2, 3))
+				return
+			}
+			if row.LoadShift > MaxLoadShift && !(e.P < ShiftedAlpha) {
+				row.Verdict, row.DeltaText = VerdictCannotTell, "?"
+				row.Why = fmt.Sprintf("the load changed during the comparison: the machine's speed moved by %.0f%% between quarters of the run, "+
+					"and with the load moving this much a difference needs p < %g, although the ratio's interval [%s, %s] excludes 1 "+
+					"(measure again when the machine is steadier)",
+					100*row.LoadShift, ShiftedAlpha, formatSig(e.Lo, 3), formatSig(e.Hi, 3))
 				return
 			}
 		}

@@ -323,3 +323,50 @@ func TestInterleaveCountersPerStatement(t *testing.T) {
 		})
 	}
 }
+
+// TestShiftedLoadNeedsStrongerEvidence: an interleaved comparison whose
+// rounds show the machine's speed doubling halfway (a load shift of 100%)
+// claims a difference only at p < ShiftedAlpha: 28 rounds of 40 above 1
+// (sign test p ≈ 0.017, an interval excluding 1) read "cannot tell: the
+// load changed", the same rounds on a steady machine read slower, and 34
+// of 40 (p < 0.001) read slower under the shift too.
+func TestShiftedLoadNeedsStrongerEvidence(t *testing.T) {
+	mk := func(above int, shift bool) (*Result, *Result) {
+		a, b := &Result{Group: "g"}, &Result{Group: "g"}
+		for i := range 40 {
+			level := 1000.0
+			if shift && i >= 20 {
+				level = 2000
+			}
+			ratio := 0.95
+			if i%20 < above/2 { // above/2 rounds above 1 in each half
+				ratio = 1.05
+			}
+			a.Samples = append(a.Samples, Sample{Phase: PhaseMeasured, N: 1, Elapsed: time.Duration(level)})
+			b.Samples = append(b.Samples, Sample{Phase: PhaseMeasured, N: 1, Elapsed: time.Duration(level * ratio)})
+		}
+		for _, r := range []*Result{a, b} {
+			r.Repeats = 40
+			r.Stats = Summarize(r.Measured(), DefaultConfidence)
+		}
+		return a, b
+	}
+	for _, c := range []struct {
+		above int
+		shift bool
+		want  Verdict
+	}{
+		{28, true, VerdictCannotTell},
+		{28, false, VerdictSlower},
+		{34, true, VerdictSlower},
+	} {
+		row := Compare(mk(c.above, c.shift)).Rows[1]
+		if row.Verdict != c.want {
+			t.Errorf("%d of 40 rounds above 1, load shift %v (%.2f): verdict %v (p=%.3f, interval [%.3f, %.3f]: %s), want %v",
+				c.above, c.shift, row.LoadShift, row.Verdict, row.P, row.RatioLo, row.RatioHi, row.Why, c.want)
+		}
+		if c.want == VerdictCannotTell && !strings.Contains(row.Why, "the load changed during the comparison") {
+			t.Errorf("the reason does not say the load changed: %q", row.Why)
+		}
+	}
+}

@@ -12,7 +12,8 @@
 // A load is KIND:N, N processes of one kind started beside the
 // comparisons (killed after them): cpu (a busy loop), burst (busy for
 // 0.2–1.5 s, asleep for 0.2–1.5 s, at random), mem (copying 64 MiB
-// buffers: memory bandwidth). The load average at the start and end of
+// buffers: memory bandwidth); loads joined by "+" run together
+// (cpu:4+burst:4). The load average at the start and end of
 // every configuration is printed with its figures, in a Markdown table.
 package main
 
@@ -49,8 +50,7 @@ func main() {
 	fmt.Println("| load | load avg (start → end) | A/A | A/A false positives | A/A cannot tell | A/B | A/B found slower | A/B cannot tell | A/B wrong |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|")
 	for _, l := range strings.Split(*loads, ",") {
-		kind, n := parseLoad(l)
-		stop := startHogs(kind, n)
+		stop := startLoad(l)
 		time.Sleep(2 * time.Second) // let the load settle in
 		l0 := loadavg()
 		var aaRes, abRes tally
@@ -119,6 +119,22 @@ func compare(a, b, budget time.Duration) timing.Verdict {
 			ra.Stats.Median/1e3, rb.Stats.Median/1e3, row.Why)
 	}
 	return row.Verdict
+}
+
+// startLoad starts the load l — KIND:N, or several joined by "+"
+// (cpu:4+burst:4: busy loops and a bursty load at once) — and returns
+// the function that stops it.
+func startLoad(l string) func() {
+	var stops []func()
+	for _, part := range strings.Split(l, "+") {
+		kind, n := parseLoad(part)
+		stops = append(stops, startHogs(kind, n))
+	}
+	return func() {
+		for _, stop := range stops {
+			stop()
+		}
+	}
 }
 
 func parseLoad(s string) (string, int) {

@@ -79,6 +79,7 @@ func init() {
 		"RuntimePhases":         reflect.ValueOf(&timing.RuntimePhases).Elem(),
 		"SampleTarget":          reflect.ValueOf(timing.SampleTarget),
 		"Sequential":            reflect.ValueOf(timing.Sequential),
+		"ShiftedAlpha":          reflect.ValueOf(constant.MakeFromLiteral("0.009999999999999999999796712092658967918623602599836885929107666016", token.FLOAT, 0)),
 		"SmallNShare":           reflect.ValueOf(constant.MakeFromLiteral("0.1000000000000000000013552527156068805425093160010874271392822266", token.FLOAT, 0)),
 		"SourceCode":            reflect.ValueOf(constant.MakeFromLiteral("\"code\"", token.STRING, 0)),
 		"SourceInterpreter":     reflect.ValueOf(constant.MakeFromLiteral("\"interpreter\"", token.STRING, 0)),
