@@ -509,8 +509,11 @@ func provenanceDiff(ra, rb *Result) []string {
 	diff("backend", a.Backend, b.Backend)
 	// The tensors read, in any order: the order is when each was first read
 	// (a fused and an unfused training step read the same parameters in
-	// another order).
-	diff("inputs", strings.Join(slices.Sorted(slices.Values(a.Inputs)), ", "), strings.Join(slices.Sorted(slices.Values(b.Inputs)), ", "))
+	// another order). A statement that reads no tensor (compiled Go on a
+	// slice: `CopyF32(s)` against `y.Float32s()`) has no inputs to differ.
+	if len(a.Inputs) > 0 && len(b.Inputs) > 0 {
+		diff("inputs", strings.Join(slices.Sorted(slices.Values(a.Inputs)), ", "), strings.Join(slices.Sorted(slices.Values(b.Inputs)), ", "))
+	}
 	for _, k := range slices.Sorted(maps.Keys(a.Env)) {
 		diff("$"+k, a.Env[k], b.Env[k])
 	}

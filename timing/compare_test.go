@@ -231,6 +231,12 @@ func TestCompareWarnsOnProvenance(t *testing.T) {
 	if w, ok := warningOf(Compare(ra, rb).Warnings, WarnProvenance); !ok || !strings.Contains(w.Message, "inputs") {
 		t.Errorf("other inputs: %v", w)
 	}
+	// A statement that reads no tensor (compiled Go on a slice) is not
+	// measured under other conditions for that.
+	rb.Provenance.Inputs = nil
+	if w, ok := warningOf(Compare(ra, rb).Warnings, WarnProvenance); ok {
+		t.Errorf("one statement reads no tensor: %s", w.Message)
+	}
 }
 
 // TestCompareTooFewSamples: with three samples each, even fully separated
