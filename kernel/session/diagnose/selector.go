@@ -3,6 +3,7 @@ package diagnose
 import (
 	"fmt"
 	"go/ast"
+	"go/token"
 	"reflect"
 	"regexp"
 	"slices"
@@ -28,6 +29,7 @@ func (d *Diagnoser) explainSelector(c cell.Cell, want string) string {
 	}
 	g := d.scope.Globals()
 	msg := ""
+	var scopes []*cell.Parsed
 	ast.Inspect(f, func(n ast.Node) bool {
 		s, ok := n.(*ast.SelectorExpr)
 		if !ok || msg != "" {
@@ -35,6 +37,22 @@ func (d *Diagnoser) explainSelector(c cell.Cell, want string) string {
 		}
 		if want != "" && s.Sel.Name != want {
 			return true
+		}
+		if want != "" {
+			// a type a cell declared: its methods and fields from the
+			// declarations, which reflect does not have
+			if scopes == nil {
+				scopes = d.cellScopes(c)
+			}
+			if name := d.cellTypeOf(s.X, scopes, 0); name != "" {
+				if names := d.cellMembers(name, scopes); !slices.Contains(names, s.Sel.Name) {
+					p := fset.Position(s.Sel.Pos())
+					p.Line--
+					msg = undefinedMember(c, p, s.Sel.Name, name+" (a type a cell declared)", names)
+					return false
+				}
+				return true
+			}
 		}
 		t, what := d.receiverType(s.X, g)
 		if t == nil {
@@ -47,21 +65,59 @@ func (d *Diagnoser) explainSelector(c cell.Cell, want string) string {
 		if slices.Contains(names, s.Sel.Name) {
 			return true
 		}
-		p := fset.Position(s.Sel.Pos())
 		of := t.String() + " (" + what + ")"
 		if !native {
 			of = what // a cell's type: reflect knows it by its structure only
 		}
-		msg = fmt.Sprintf("cell[%d]:%d:%d: undefined method or field %s of %s", c.N, p.Line-1, p.Column, s.Sel.Name, of)
-		if near := cell.Nearest(s.Sel.Name, names); len(near) > 0 {
-			msg += "; did you mean " + strings.Join(near[:min(3, len(near))], ", ") + "?"
-		} else {
-			msg += "."
-		}
-		msg += " Tab after the dot lists what it has; Shift-Tab on a name shows its documentation"
+		p := fset.Position(s.Sel.Pos())
+		p.Line--
+		msg = undefinedMember(c, p, s.Sel.Name, of, names)
 		return false
 	})
+	if msg == "" && want != "" {
+		msg = d.explainCellSelector(c, want)
+	}
 	return msg
+}
+
+// explainCellSelector is explainSelector for a cell that declares
+// functions or methods, which the loose parse of its code as one
+// function's body loses: the selector .want on a value of a type a cell
+// declared, found in the cell's parsed declarations and statements.
+func (d *Diagnoser) explainCellSelector(c cell.Cell, want string) string {
+	scopes := d.cellScopes(c)
+	if len(scopes) == 0 || scopes[len(scopes)-1].Cell.N != c.N {
+		return ""
+	}
+	cur := scopes[len(scopes)-1]
+	msg := ""
+	for _, n := range cur.Nodes() {
+		ast.Inspect(n, func(n ast.Node) bool {
+			s, ok := n.(*ast.SelectorExpr)
+			if !ok || msg != "" || s.Sel.Name != want {
+				return msg == ""
+			}
+			if name := d.cellTypeOf(s.X, scopes, 0); name != "" {
+				if names := d.cellMembers(name, scopes); !slices.Contains(names, want) {
+					msg = undefinedMember(c, cur.Fset.Position(s.Sel.Pos()), want, name+" (a type a cell declared)", names)
+				}
+			}
+			return msg == ""
+		})
+	}
+	return msg
+}
+
+// undefinedMember says that name is not a method or field of what (at p
+// in cell c), with the nearest of names.
+func undefinedMember(c cell.Cell, p token.Position, name, of string, names []string) string {
+	msg := fmt.Sprintf("cell[%d]:%d:%d: undefined method or field %s of %s", c.N, p.Line, p.Column, name, of)
+	if near := cell.Nearest(name, names); len(near) > 0 {
+		msg += "; did you mean " + strings.Join(near[:min(3, len(near))], ", ") + "?"
+	} else {
+		msg += "."
+	}
+	return msg + " Tab after the dot lists what it has; Shift-Tab on a name shows its documentation"
 }
 
 // receiverType is the type of x when the session knows it without
