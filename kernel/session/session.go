@@ -121,7 +121,7 @@ func New(opts Options) (*Session, error) {
 		Unrestricted: true,
 		GoPath:       opts.GoPath,
 	})
-	tables := append([]map[string]map[string]reflect.Value{std.Symbols, s.io.Symbols(), symbols.Exports(), s.rt.Symbols(rtPath)}, opts.Symbols...)
+	tables := append([]map[string]map[string]reflect.Value{std.Symbols, s.io.Symbols(), symbols.Exports(), s.rt.Symbols(rtPath), stdgo.Packages()}, opts.Symbols...)
 	s.decls = decls.New(tables)
 	s.diag = diagnose.New(scope{s}, s.decls, func(p string) bool { return strings.HasPrefix(p, rtPath) })
 	s.vm = &vm{ip: ip, rt: s.rt, decls: s.decls, ct: s.ct, diag: s.diag}

@@ -48,6 +48,10 @@ func (u *Unit) importNames() map[string]string {
 	return names
 }
 
+// constraintNames are the constraints of golang.org/x/exp/constraints,
+// which the prelude declares as ᐩconstraintsᐩNAME (kernel/session/stdgo).
+var constraintNames = map[string]bool{"Signed": true, "Unsigned": true, "Integer": true, "Float": true, "Complex": true, "Ordered": true}
+
 // StdGenerics returns a copy of the list of the generic standard library
 // functions pass std-generics points at the session's shims: import path →
 // function names.
@@ -108,6 +112,9 @@ func stdGenerics(u *Unit) {
 		case *ast.SelectorExpr:
 			if p, f := pkgOf(e); provided[p+"."+f] {
 				return &ast.Ident{NamePos: e.Pos(), Name: StdGenericName(p, f)}
+			} else if p == "golang.org/x/exp/constraints" && constraintNames[f] {
+				// interface types with type sets: the prelude declares them
+				return &ast.Ident{NamePos: e.Pos(), Name: "ᐩconstraintsᐩ" + f}
 			}
 		case *ast.IndexExpr:
 			if p, f := pkgOf(e.X); p == "iter" && f == "Seq" {

@@ -28,7 +28,7 @@ import (
 
 // files are the shims in the order the session declares them: the
 // builtins first (the others use ᐩordered).
-var files = []string{"shim_builtins.go", "shim_slices.go", "shim_maps.go", "shim_cmp.go", "shim_sync.go", "shim_rand.go"}
+var files = []string{"shim_builtins.go", "shim_slices.go", "shim_maps.go", "shim_cmp.go", "shim_sync.go", "shim_rand.go", "shim_constraints.go"}
 
 //go:embed shim_*.go
 var shims embed.FS
@@ -106,6 +106,18 @@ func orderedKind(k reflect.Kind) bool {
 		return true
 	}
 	return false
+}
+
+// ConstraintsPath is the import path of the constraints the shims
+// declare (shim_constraints.go).
+const ConstraintsPath = "golang.org/x/exp/constraints"
+
+// Packages returns the symbol tables of the packages whose names the
+// shims provide: golang.org/x/exp/constraints, empty (pass std-generics
+// rewrites constraints.Float as ᐩconstraintsᐩFloat), so that importing it
+// neither fetches the module nor fails.
+func Packages() map[string]map[string]reflect.Value {
+	return map[string]map[string]reflect.Value{ConstraintsPath + "/constraints": {}}
 }
 
 // Helpers returns the native functions the shims call through ᐩrt, for

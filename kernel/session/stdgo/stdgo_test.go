@@ -282,3 +282,20 @@ func TestOnceValuesRepanics(t *testing.T) {
 		t.Errorf("f ran %d times, want once", calls)
 	}
 }
+
+func signedOf[T ᐩconstraintsᐩSigned](x T) T      { return -x }
+func unsignedOf[T ᐩconstraintsᐩUnsigned](x T) T  { return x + 1 }
+func integerOf[T ᐩconstraintsᐩInteger](x T) T    { return x % 3 }
+func floatOf[T ᐩconstraintsᐩFloat](x T) T        { return x / 2 }
+func complexOf[T ᐩconstraintsᐩComplex](x T) T    { return x * x }
+func orderedOf[T ᐩconstraintsᐩOrdered](a, b T) T { return max(a, b) }
+
+// TestConstraints: the constraints of golang.org/x/exp/constraints take
+// the types x/exp's do (compiled here, so Go checks the type sets).
+func TestConstraints(t *testing.T) {
+	type celsius float64
+	got := fmt.Sprint(signedOf(int8(3)), unsignedOf(uintptr(1)), integerOf(uint16(7)), floatOf(celsius(3)), complexOf(2i), orderedOf("a", "b"))
+	if want := "-3 2 1 1.5 (-4+0i)b"; got != want { // Sprint puts no space before a string
+		t.Errorf("got %s, want %s", got, want)
+	}
+}
