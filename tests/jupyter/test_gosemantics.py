@@ -399,6 +399,40 @@ func main() {
 """
 
 
+STRINGER_PROGRAM = """package main
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strconv"
+	"time"
+)
+
+type Foo int
+
+func (f Foo) String() string { return "foo-" + strconv.Itoa(int(f)) }
+
+type Celsius float64
+
+func (c Celsius) Half() Celsius { return c / 2 }
+
+func print1(arg interface{}) { fmt.Println(arg) }
+
+func main() {
+	var arg Foo = 3
+	var f = print1
+	f(arg)
+	ds := []time.Duration{3, 1, 2}
+	slices.Sort(ds)
+	fmt.Println(ds, slices.Max(ds), cmp.Compare(ds[0], ds[1]))
+	cs := []Celsius{3, 1, 2}
+	slices.Sort(cs)
+	fmt.Println(cs, slices.Min(cs))
+}
+"""
+
+
 class GoFromAnywhere(KernelTestCase):
     """Go written for `go run` and for other Go kernels, in a fresh kernel
     (issue 24): main() and an undefined call answer at once (main() used to
@@ -471,6 +505,31 @@ class GoFromAnywhere(KernelTestCase):
         reply, _ = run(self.kc, "%timeit -n 3 -r 3 --plot=none --check '!slices.IsSorted(xs)' slices.Sort(xs)")
         self.assertEqual(reply["content"]["status"], "error")
         self.assertIn("slices.IsSorted", reply["content"]["evalue"])
+
+    @unittest.skipIf(shutil.which("go") is None, "no go toolchain to compare with")
+    def test_8_stringer_through_interface_and_named_types_in_generics(self):
+        # yaegi corpus issue-435 (a value with String() passed as interface{}
+        # inside a function printed <nil>) and the bridged slices/cmp with
+        # named types, each printing what `go run` prints
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "main.go"), "w") as f:
+                f.write(STRINGER_PROGRAM)
+            want = subprocess.run(["go", "run", "main.go"], cwd=d, capture_output=True, text=True,
+                                  env=dict(os.environ, GO111MODULE="off"), timeout=300)
+        self.assertEqual(want.returncode, 0, want.stderr)
+        self.assertEqual(want.stdout, "foo-3\n[1ns 2ns 3ns] 3ns -1\n[1 2 3] 1\n")
+        self.assertEqual(stdout_of(self.ok(STRINGER_PROGRAM)), want.stdout)
+        # golang.org/x/exp/constraints imports without a module fetch
+        self.assertEqual(stdout_of(self.ok(
+            'import "golang.org/x/exp/constraints"\n'
+            "type Number interface{ constraints.Float | constraints.Integer }\n"
+            "func Sum[T Number](xs []T) T {\n\tvar s T\n\tfor _, x := range xs {\n\t\ts += x\n\t}\n\treturn s\n}\n"
+            "fmt.Println(Sum([]float64{1.5, 2}), Sum([]int{1, 2, 3}))")), "3.5 6\n")
+        # a misspelled method of a type the cells declared names it
+        reply, _ = run(self.kc, "c := Celsius(3)\nc.Halve()")
+        self.assertEqual(reply["content"]["status"], "error")
+        self.assertIn("undefined method or field Halve of Celsius (a type a cell declared); did you mean Half?",
+                      reply["content"]["evalue"])
 
     def test_4_gonb_shell_and_script_cells(self):
         self.assertEqual(stdout_of(self.ok("!echo one \\\n  two")), "one two\n")
