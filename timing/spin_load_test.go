@@ -31,7 +31,8 @@ func cpuHogs(t *testing.T, n int) {
 // timing.Spin(200 µs) includes waiting for a CPU, but the CPU figure
 // recovers the known 200 µs: within its own 95% interval widened by the
 // stated error of 2% and 3 µs (Spin's readings of the thread's clock, about
-// a microsecond per call, and the floor's variation). The bound is the measurement's
+// a microsecond per call, and the floor's variation; 5% under the race
+// detector, which instruments Spin's loop). The bound is the measurement's
 // own spread, not a timing limit. The text shows the CPU line, saying
 // whether the thread waited.
 func TestSpinRecoveredUnderLoad(t *testing.T) {
@@ -63,13 +64,16 @@ func TestSpinRecoveredUnderLoad(t *testing.T) {
 	if c == nil || !c.CIValid {
 		t.Fatalf("no CPU figure with an interval: %+v", c)
 	}
-	const statedError, statedAbs = 0.02, 3e3
+	statedError, statedAbs := 0.02, 3e3
+	if raceEnabled { // the detector's instrumentation: 206–211 µs per Spin(200 µs) at load 8–10 (204–205 µs without)
+		statedError = 0.05
+	}
 	lo, hi := c.CILo*(1-statedError)-statedAbs, c.CIHi*(1+statedError)+statedAbs
 	t.Logf("Spin(%v): CPU %v [%v, %v] per loop, wall %v; load %s", d, time.Duration(c.Median), time.Duration(c.CILo),
 		time.Duration(c.CIHi), time.Duration(r.Stats.Median), r.Provenance.Load.Start)
 	t.Log(r.Text(3))
 	if float64(d) < lo || float64(d) > hi {
-		t.Errorf("the CPU figure's interval [%v, %v] (±2%% ± 3 µs) misses Spin's known %v", time.Duration(lo), time.Duration(hi), d)
+		t.Errorf("the CPU figure's interval [%v, %v] (±%.0f%% ± 3 µs) misses Spin's known %v", time.Duration(lo), time.Duration(hi), 100*statedError, d)
 	}
 	text := strings.Join(strings.Fields(r.Text(3)), " ")
 	if !strings.Contains(text, "per loop of the calling thread's CPU time") {
