@@ -60,14 +60,17 @@ func (e *ConflictError) Error() string {
 			"of every package it shares with it, so the session keeps %s; nothing was changed. To use %s %s, rebuild tick with it "+
 			"(go get %s@%s in tick's source, then go build ./cmd/tick)", e.Asked, e.Module, e.Tick, e.Tick, e.Module, e.Wanted, e.Module, e.Wanted)
 	}
-	by := ""
+	by, mod := "", modulePart(e.Asked)
 	if e.By != "" {
 		by = " (required by " + e.By + ")"
+		if m := modulePart(e.By); strings.HasPrefix(e.Asked, m+"/") {
+			mod = m // a package of the module that requires it: %go get takes the module
+		}
 	}
 	return fmt.Sprintf("gocompile: %s needs %s %s%s, but this tick was built with %s %s, and a compiled package must use the "+
 		"binary's version of every package it shares with it; nothing was changed. Pick a version of %s that works with %s %s "+
 		"(%%go get %s@VERSION), or rebuild tick with %s %s",
-		e.Asked, e.Module, e.Wanted, by, e.Module, e.Tick, modulePart(e.Asked), e.Module, e.Tick, modulePart(e.Asked), e.Module, e.Wanted)
+		e.Asked, e.Module, e.Wanted, by, e.Module, e.Tick, mod, e.Module, e.Tick, mod, e.Module, e.Wanted)
 }
 
 // BuildError reports a failed go build (or symbol generation) of a
