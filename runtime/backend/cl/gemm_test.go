@@ -36,13 +36,11 @@ func gemmData(n, seed int) []float64 {
 	return out
 }
 
-// withKind runs f with the device taken for a device of kind ("cpu":
-// the register-blocked matmul; "gpu": the local-memory tiles), so pocl
+// withKernel runs f with $TICK_CL_MATMUL set to kernel ("blocked": the
+// register-blocked matmul; "tiled": the local-memory tiles), so pocl
 // checks both kernels.
-func withKind(d *Device, kind string, f func()) {
-	old := d.f.kind
-	d.f.kind = kind
-	defer func() { d.f.kind = old }()
+func withKernel(t *testing.T, kernel string, f func()) {
+	t.Setenv(envMatmul, kernel)
 	f()
 }
 
@@ -61,7 +59,7 @@ func TestMatmulKernelsMatchReference(t *testing.T) {
 			continue
 		}
 		t.Setenv(envFMA, map[bool]string{false: "0", true: ""}[fused])
-		for _, kind := range []string{"cpu", "gpu"} {
+		for _, kind := range []string{"blocked", "tiled"} {
 			differ := 0
 			for _, s := range gemmShapes {
 				t.Run(fmt.Sprintf("%s fma=%v %v", kind, fused, s), func(t *testing.T) {
@@ -89,8 +87,8 @@ func checkGemm(t *testing.T, d *Device, kind string, fused bool, s [5]int) int {
 	}
 	var got []float64
 	var src string
-	withKind(d, kind, func() { got, src = clRun(t, d, k, in) })
-	if want := map[string]string{"cpu": "register-blocked", "gpu": "local memory"}[kind]; !strings.Contains(src, want) {
+	withKernel(t, kind, func() { got, src = clRun(t, d, k, in) })
+	if want := map[string]string{"blocked": "register-blocked", "tiled": "local memory"}[kind]; !strings.Contains(src, want) {
 		t.Fatalf("the %s kernel does not say %q:\n%s", kind, want, src)
 	}
 	if strings.Contains(src, "fma(") != fused {
@@ -139,6 +137,7 @@ func fmaChain(k *ir.Kernel, in [][]float64) []float64 {
 // survive.
 func TestMatmulWritesOnlyItsOutput(t *testing.T) {
 	d := testDevice(t)
+	t.Setenv(envMatmul, "blocked")
 	for _, s := range [][5]int{{1, 37, 70, 33, 0}, {1, 6, 17, 4, 1}} {
 		k := gemmKernel(s[0], s[1], s[2], s[3], s[4] == 1)
 		p, err := d.Compile(k)

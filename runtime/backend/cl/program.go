@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math/bits"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -40,12 +41,18 @@ func (d *Device) Render(k *ir.Kernel) (string, error) {
 	return d.renderer().Render(k, symbol(k)).Source, nil
 }
 
-// renderer renders for this device's kind: a CPU device (pocl) gets the
-// register-blocked matmul, any other the local-memory tiles (the kernel's
-// first comment line names the one chosen; plans and DEBUG=4 show it);
-// matmul fuses multiply-adds where the device has FMA, unless TICK_FMA=0.
+// envMatmul picks the matmul kernel: "blocked" (register-blocked, for a
+// device on the host's CPUs such as pocl) or "tiled" (16×16 tiles through
+// local memory, a GPU's shape). Unset: tiled, on every device for now —
+// with the blocked kernel's speed on pocl, notebook 06's DEBUG=2 overlap
+// claim failed in most DEVICE=CL runs (docs/benchmarks.md, OpenCL).
+const envMatmul = "TICK_CL_MATMUL"
+
+// renderer renders for this device: the matmul kernel $TICK_CL_MATMUL
+// picks (the kernel's first comment line names it; plans and DEBUG=4 show
+// it), fusing multiply-adds where the device has FMA, unless TICK_FMA=0.
 func (d *Device) renderer() render.OpenCL {
-	return render.OpenCL{CPU: d.f.kind == "cpu", FMA: d.fused()}
+	return render.OpenCL{CPU: os.Getenv(envMatmul) == "blocked", FMA: d.fused()}
 }
 
 // symbol is k's kernel function name (render.Symbol: C identifier
