@@ -45,7 +45,7 @@ func (d *Device) Render(k *ir.Kernel) (string, error) {
 // device on the host's CPUs such as pocl) or "tiled" (16×16 tiles through
 // local memory, a GPU's shape). Unset: tiled, on every device for now —
 // with the blocked kernel's speed on pocl, notebook 06's DEBUG=2 overlap
-// claim failed in most DEVICE=CL runs (docs/benchmarks.md, OpenCL).
+// claim failed in 6 of 11 DEVICE=CL runs (docs/benchmarks.md, OpenCL).
 const envMatmul = "TICK_CL_MATMUL"
 
 // renderer renders for this device: the matmul kernel $TICK_CL_MATMUL
