@@ -7,13 +7,15 @@ package main
 // of its own, by its stamps (the runtime's counters); rates from the
 // bytes each call must read and write (elementwise, sum), its FLOPs
 // (matmul, 2n³) or the bytes it copies. Each line also gives the rate per
-// CPU-second (the process's CPU time over all samples, every thread's):
+// CPU-second (the process's CPU time over all samples, every thread's;
+// not on a GPU):
 // on a loaded machine the wall rates follow the share of the cores the
 // process got, the per-CPU-second rates much less so.
 
 import (
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/tick-kernel/tick/runtime/tensor"
@@ -69,6 +71,10 @@ func runSuite(dev, host string, samples, nMM int) error {
 		return err
 	}
 	fmt.Printf("#device\t%s\n", info)
+	// Rates per CPU-second only where the host's CPUs do the work (CPU,
+	// GO, an OpenCL device of kind cpu such as pocl): a GPU's time is not
+	// the process's.
+	onHost := !strings.Contains(info.Backend, ", gpu") && !strings.Contains(info.Backend, ", accelerator")
 	fmt.Printf("#matmul\tfused multiply-adds: %v (TICK_FMA=0: separate)\n", info.MatmulFMA)
 	for i, w := range suiteWork(host, nMM) {
 		in := w.inputs(dev)
@@ -108,7 +114,7 @@ func runSuite(dev, host string, samples, nMM int) error {
 			}
 		}
 		perCPU := "per CPU-second: -"
-		if cpu := (cpuSeconds() - cpu0) / float64(samples*w.calls); cpu > 0 {
+		if cpu := (cpuSeconds() - cpu0) / float64(samples*w.calls); cpu > 0 && onHost {
 			perCPU = fmt.Sprintf("per CPU-second: %.1f ms CPU per call, %s", cpu*1e3, rate(cpu, w))
 		}
 		fmt.Printf("%s\t%s\t%s\t%s\n", w.name, rates(hostT, w, "host"), rates(devT, w, "device clock"), perCPU)
