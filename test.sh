@@ -147,16 +147,19 @@ fuzz_one() {
   local name=$1 pkg=$2 out corpus before attempt
   out=$(mktemp); corpus="$pkg/testdata/fuzz/$name"
   for attempt in 1 2; do
-    before=$(ls "$corpus" 2>/dev/null | sort)
+    before=$(ls "$corpus" 2>/dev/null | sort || true) # no corpus yet: empty
     if go test -run '^$' -fuzz "^$name\$" -fuzztime 10s "$pkg" >"$out" 2>&1; then
       tail -25 "$out"; rm -f "$out"; return 0
     fi
-    tail -25 "$out"
     if [[ $attempt == 1 ]] && grep -q '^    context deadline exceeded$' "$out" &&
        [[ "$(ls "$corpus" 2>/dev/null | sort)" == "$before" ]]; then
+      # Indented, so the stage's count (a line starting "FAIL<tab>package")
+      # does not count the attempt the second one replaces.
+      tail -25 "$out" | sed 's/^/  attempt 1: /'
       echo "fuzz: $name stopped with Go's fuzz-coordinator race (golang/go#75804: \"context deadline exceeded\", no failing input written); running it once more"
       continue
     fi
+    tail -25 "$out"
     break
   done
   rm -f "$out"; return 1
