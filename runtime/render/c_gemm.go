@@ -55,9 +55,14 @@ const (
 	cGemmMC    = 144 // a multiple of both TICK_MR values (6 and 12)
 	cGemmNC    = 1024
 	// gemmDirectMax is the size of B (K·N floats) up to which a B with
-	// contiguous rows is read in place (128 KB: within L2 with room for
-	// A's rows and C).
-	gemmDirectMax = 32 << 10
+	// contiguous rows is read in place (256 KB: within a 1–2 MB L2 with
+	// room for A's rows and C). Up to 256×256 reading B in place beats
+	// packing it: the 256³ kernel alone took 280 µs of CPU time per call
+	// direct against 345 µs packed (one thread, AVX-512, medians of 31
+	// batches; issue 30), and a split across threads no longer packs B
+	// once per thread; at 512×512 packing wins (2.85–2.96 ms against
+	// 3.0–3.2 ms direct).
+	gemmDirectMax = 64 << 10
 )
 
 const cGemmPrelude = `#if TICK_VB >= 64

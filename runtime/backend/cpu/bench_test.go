@@ -258,3 +258,20 @@ func BenchmarkCPUAxis0Fold(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCPUGemmSmall is the float32 matmul of two n×n matrices through
+// the device's queue (a launch: the split decision, the cgo call and the
+// kernel), at the sizes issue 30 compares with OpenBLAS (GFLOP/s per call).
+//
+//	go test -run '^$' -bench CPUGemmSmall -cpu 1,2 -count 5 ./runtime/backend/cpu/
+func BenchmarkCPUGemmSmall(b *testing.B) {
+	for _, n := range []int{64, 128, 256} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			run := cpuBench(b, gemmKernel(1, n, n, n, false))
+			for b.Loop() {
+				run()
+			}
+			b.ReportMetric(2*float64(n*n*n)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+		})
+	}
+}

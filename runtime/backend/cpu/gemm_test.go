@@ -49,9 +49,19 @@ var gemmShapes = []struct {
 	direct         bool
 }{
 	{1, 1, 1, 1, false, false, true}, {1, 7, 5, 3, false, false, true}, {1, 13, 33, 300, false, false, true}, {2, 25, 40, 17, false, true, false},
-	{1, 100, 70, 520, false, true, false}, {1, 3, 1100, 9, false, false, true}, {3, 12, 64, 64, false, false, true}, {1, 150, 49, 800, false, false, false},
+	{1, 100, 70, 520, false, true, false}, {1, 3, 1100, 9, false, false, true}, {3, 12, 64, 64, false, false, true}, {1, 150, 49, 1400, false, false, false},
 	{1, 64, 64, 64, false, false, true}, {1, 29, 50, 33, true, false, true}, {4, 13, 17, 9, false, false, true}, {1, 300, 64, 64, false, false, true},
-	{1, 37, 300, 200, true, false, false}, {1, 23, 150, 60, true, true, false},
+	{1, 37, 300, 230, true, false, false}, {1, 23, 150, 60, true, true, false},
+	// Square sizes around the register tile and the vector width (1, 7,
+	// 63, 65, 129: short and long edges in rows and columns), each with A
+	// and B as stored and transposed (a transposed B is packed); 256 is
+	// the largest B read in place.
+	{1, 1, 1, 1, true, true, true},
+	{1, 7, 7, 7, false, false, true}, {1, 7, 7, 7, true, false, true}, {1, 7, 7, 7, false, true, false}, {1, 7, 7, 7, true, true, false},
+	{1, 63, 63, 63, false, false, true}, {1, 63, 63, 63, true, false, true}, {1, 63, 63, 63, false, true, false}, {1, 63, 63, 63, true, true, false},
+	{1, 65, 65, 65, false, false, true}, {1, 65, 65, 65, true, false, true}, {1, 65, 65, 65, false, true, false}, {1, 65, 65, 65, true, true, false},
+	{1, 129, 129, 129, false, false, true}, {1, 129, 129, 129, true, false, true}, {1, 129, 129, 129, false, true, false}, {1, 129, 129, 129, true, true, false},
+	{1, 256, 256, 256, false, false, true}, {1, 100, 257, 256, false, false, false},
 }
 
 // gemmPath checks that k (one of gemmShapes) was rendered as the layout
