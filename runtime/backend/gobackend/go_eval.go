@@ -51,13 +51,11 @@ func loadEval[T any](li int, buf int) evalFn[T] {
 			return src[l.offset+g0 : l.offset+g0+n]
 		}
 		o := out(st, l.slot, n, dst)
-		idx := st.idx[li][:n]
 		if l.mask == nil {
-			for i, a := range idx {
-				o[i] = src[a]
-			}
+			gatherRuns(o, src, l, st.p.shape, st.coords, g0)
 			return o
 		}
+		idx := st.idx[li][:n]
 		valid := st.valid[li][:n]
 		var zero T
 		for i, a := range idx {
@@ -68,6 +66,61 @@ func loadEval[T any](li int, buf int) evalFn[T] {
 			}
 		}
 		return o
+	}
+}
+
+// gatherRuns fills o with an unmasked load's values at positions [g0,
+// g0+len(o)) of shape (c: scratch coordinates), run by run along the
+// innermost axis: a broadcast value (stride 0: softmax's row maximum and
+// sum) filled, a contiguous run copied, any other stride stepped, and the
+// outer axes carried once per run instead of once per element.
+func gatherRuns[T any](o, src []T, l *goLoad, shape, c []int, g0 int) {
+	last := len(shape) - 1
+	if last < 0 {
+		for i := range o {
+			o[i] = src[l.offset]
+		}
+		return
+	}
+	rem := g0
+	for d := last; d >= 0; d-- {
+		if shape[d] > 0 {
+			c[d] = rem % shape[d]
+			rem /= shape[d]
+		}
+	}
+	addr := l.offset
+	for d, x := range c {
+		addr += x * l.strides[d]
+	}
+	s := l.strides[last]
+	for i := 0; i < len(o); {
+		run := min(shape[last]-c[last], len(o)-i)
+		seg := o[i : i+run]
+		switch s {
+		case 0:
+			v := src[addr]
+			for j := range seg {
+				seg[j] = v
+			}
+		case 1:
+			copy(seg, src[addr:addr+run])
+		default:
+			a := addr
+			for j := range seg {
+				seg[j] = src[a]
+				a += s
+			}
+		}
+		i += run
+		c[last] += run
+		addr += run * s
+		for d := last; c[d] == shape[d] && d > 0; d-- {
+			addr -= l.strides[d] * shape[d]
+			c[d] = 0
+			c[d-1]++
+			addr += l.strides[d-1]
+		}
 	}
 }
 
@@ -293,6 +346,9 @@ func unaryFloat[T flt](op ir.Op, a evalFn[T], slot int) evalFn[T] {
 			for i := range o {
 				o[i] = T(math.Exp(float64(x[i])))
 			}
+		}
+		if f32, ok := any(exp32s).(func(o, x []T)); ok { // float32: go_exp.go
+			f = f32
 		}
 	case ir.OpLog:
 		f = func(o, x []T) {

@@ -281,22 +281,21 @@ func (p *goProgram) newState() *runState {
 		_ = i
 	}
 	for i, l := range p.loads {
-		if !l.dense {
+		if !l.dense && l.mask != nil { // unmasked gathers walk runs (gatherRuns)
 			st.idx[i] = make([]int, goBlock)
-			if l.mask != nil {
-				st.valid[i] = make([]bool, goBlock)
-			}
+			st.valid[i] = make([]bool, goBlock)
 		}
 	}
 	return st
 }
 
-// prepare computes the addresses of every gathering load for [g0, g0+n).
+// prepare computes the addresses of every masked gathering load for [g0,
+// g0+n) (an unmasked one is read by runs when evaluated: gatherRuns).
 func (st *runState) prepare(g0, n int) {
 	p := st.p
 	for li := range p.loads {
 		l := &p.loads[li]
-		if l.dense {
+		if l.dense || l.mask == nil {
 			continue
 		}
 		c := st.coords
