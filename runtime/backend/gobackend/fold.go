@@ -185,3 +185,30 @@ func sumRows32(out, x []float32, r int) {
 		out[i] = foldSeg32(ir.ReduceSum, 0, x[i*r:(i+1)*r])
 	}
 }
+
+// foldRowsAny32 sets out[i] to the max or min (rop) of row i of x, rows of
+// r floats, through the any-order assembly (one call for all the rows),
+// then folds again in order (foldSeg32) the rows where the order could
+// show: every row when a NaN was seen, else a row whose result is ±0 (a
+// tie of signed zeros). Any other result is the row's unique extreme
+// value, the in-order fold's bits. It reports false, doing nothing,
+// without the assembly or when r is not a multiple of 8.
+func foldRowsAny32(rop ir.ReduceOp, out, x []float32, r int) bool {
+	if !haveFold || rop == ir.ReduceSum || r == 0 || r%8 != 0 || len(out) == 0 {
+		return false
+	}
+	x = x[:len(out)*r]
+	var nan bool
+	if rop == ir.ReduceMax {
+		nan = maxRowsAny32(&out[0], &x[0], len(out), r)
+	} else {
+		nan = minRowsAny32(&out[0], &x[0], len(out), r)
+	}
+	init := init32(rop)
+	for i, m := range out {
+		if nan || m == 0 {
+			out[i] = foldSeg32(rop, init, x[i*r:(i+1)*r])
+		}
+	}
+	return true
+}

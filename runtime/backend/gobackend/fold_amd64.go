@@ -42,6 +42,12 @@ func sumSeqRows(out, x *float32, rows, r int)
 func sumSeqRowsT(out, x *float32, rows, r int)
 
 //go:noescape
+func maxRowsAny32(out, x *float32, rows, r int) (nan bool)
+
+//go:noescape
+func minRowsAny32(out, x *float32, rows, r int) (nan bool)
+
+//go:noescape
 func maxAny32(x *float32, n int, out *[8]float32) (nan bool)
 
 //go:noescape

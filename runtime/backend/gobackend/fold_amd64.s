@@ -354,6 +354,100 @@ mina_done:
 	VZEROUPPER
 	RET
 
+// func maxRowsAny32(out, x *float32, rows, r int) (nan bool)
+// out[i] = the max of x[i*r:(i+1)*r] in any order, for i < rows (r a
+// multiple of 8, at least 8); nan reports a NaN among them (then out means
+// nothing).
+TEXT ·maxRowsAny32(SB), NOSPLIT, $0-33
+	MOVQ  out+0(FP), DI
+	MOVQ  x+8(FP), SI
+	MOVQ  rows+16(FP), CX
+	MOVQ  r+24(FP), DX
+	SHRQ  $3, DX
+	VXORPS Y8, Y8, Y8
+	TESTQ CX, CX
+	JEQ   maxra_done
+maxra_row:
+	VMOVUPS (SI), Y0
+	VCMPPS  $0x03, Y0, Y0, Y9
+	VORPS   Y9, Y8, Y8
+	ADDQ    $32, SI
+	MOVQ    DX, BX
+	DECQ    BX
+	JEQ     maxra_lanes
+maxra_vec:
+	VMOVUPS (SI), Y1
+	VCMPPS  $0x03, Y1, Y1, Y9
+	VORPS   Y9, Y8, Y8
+	VMAXPS  Y1, Y0, Y0
+	ADDQ    $32, SI
+	DECQ    BX
+	JNE     maxra_vec
+maxra_lanes:
+	VEXTRACTF128 $1, Y0, X1
+	VMAXPS       X1, X0, X0
+	VPERMILPS    $0x4e, X0, X1
+	VMAXPS       X1, X0, X0
+	VPERMILPS    $0xb1, X0, X1
+	VMAXPS       X1, X0, X0
+	VMOVSS       X0, (DI)
+	ADDQ         $4, DI
+	DECQ         CX
+	JNE          maxra_row
+maxra_done:
+	VMOVMSKPS Y8, AX
+	TESTL     AX, AX
+	SETNE     nan+32(FP)
+	VZEROUPPER
+	RET
+
+// func minRowsAny32(out, x *float32, rows, r int) (nan bool)
+// out[i] = the min of x[i*r:(i+1)*r] in any order, for i < rows (r a
+// multiple of 8, at least 8); nan reports a NaN among them (then out means
+// nothing).
+TEXT ·minRowsAny32(SB), NOSPLIT, $0-33
+	MOVQ  out+0(FP), DI
+	MOVQ  x+8(FP), SI
+	MOVQ  rows+16(FP), CX
+	MOVQ  r+24(FP), DX
+	SHRQ  $3, DX
+	VXORPS Y8, Y8, Y8
+	TESTQ CX, CX
+	JEQ   minra_done
+minra_row:
+	VMOVUPS (SI), Y0
+	VCMPPS  $0x03, Y0, Y0, Y9
+	VORPS   Y9, Y8, Y8
+	ADDQ    $32, SI
+	MOVQ    DX, BX
+	DECQ    BX
+	JEQ     minra_lanes
+minra_vec:
+	VMOVUPS (SI), Y1
+	VCMPPS  $0x03, Y1, Y1, Y9
+	VORPS   Y9, Y8, Y8
+	VMINPS  Y1, Y0, Y0
+	ADDQ    $32, SI
+	DECQ    BX
+	JNE     minra_vec
+minra_lanes:
+	VEXTRACTF128 $1, Y0, X1
+	VMINPS       X1, X0, X0
+	VPERMILPS    $0x4e, X0, X1
+	VMINPS       X1, X0, X0
+	VPERMILPS    $0xb1, X0, X1
+	VMINPS       X1, X0, X0
+	VMOVSS       X0, (DI)
+	ADDQ         $4, DI
+	DECQ         CX
+	JNE          minra_row
+minra_done:
+	VMOVMSKPS Y8, AX
+	TESTL     AX, AX
+	SETNE     nan+32(FP)
+	VZEROUPPER
+	RET
+
 // func maxRows64f(acc, x *float32, rows, stride int) (nan bool)
 // maxRows64 without the NaN rule: exact unless nan (a NaN in acc or x).
 TEXT ·maxRows64f(SB), NOSPLIT, $0-33

@@ -21,4 +21,6 @@ func sumBlocks64(out, x *float32, blocks, rows int)          { panic("unreachabl
 func sumSeqRows(out, x *float32, rows, r int)                { panic("unreachable") }
 func sumSeqRowsT(out, x *float32, rows, r int)               { panic("unreachable") }
 func maxAny32(x *float32, n int, out *[8]float32) (nan bool) { panic("unreachable") }
+func maxRowsAny32(out, x *float32, rows, r int) (nan bool)   { panic("unreachable") }
+func minRowsAny32(out, x *float32, rows, r int) (nan bool)   { panic("unreachable") }
 func minAny32(x *float32, n int, out *[8]float32) (nan bool) { panic("unreachable") }

@@ -231,3 +231,75 @@ func TestGoRowFoldsTieZerosAsC(t *testing.T) {
 		}
 	}
 }
+
+// Max(1) and Min(1) of a matrix read in order (each row folded by one
+// assembly call for all the rows when rows are a multiple of 8 long) give
+// the in-order scalar fold's bits (acc > x || acc != acc ? acc : x, ties
+// taking x): rows with a NaN (first, last, of either sign), signed zeros
+// tying (alternating, or one of the other sign at the start, middle or
+// end), infinities, a row of one repeated
+// value; rows of 8, 24, 64 and 72 (the assembly) and of 20 (not a
+// multiple of 8: the scalar fold); whole and in uneven launch ranges.
+func TestGoRowMaxMinMatchInOrderFold(t *testing.T) {
+	f := ir.Float32
+	for _, r := range []int{8, 24, 64, 72, 20} {
+		for _, rop := range []ir.ReduceOp{ir.ReduceMax, ir.ReduceMin} {
+			const rows = 23
+			k := &ir.Kernel{Name: "R_rows", Shape: []int{rows, r}, ReduceAxes: []int{1}, Reduce: rop,
+				Expr: irtest.Ld(1, f, []int{r, 1}, 0, nil), Bufs: []ir.BufferSpec{{DType: f, Size: rows}, {DType: f, Size: rows * r}}}
+			negz, nan := float32(math.Copysign(0, -1)), float32(math.NaN())
+			_, mems := goFloat32Mems(k, func(j int) float32 {
+				i, c := j/r, j%r
+				switch {
+				case i == 1 && c == 0, i == 2 && c == r-1:
+					return nan
+				case i == 3 && c == r/2:
+					return -nan
+				case i == 4 || i == 5: // zeros tying: +0 first then -0, and the other way
+					if (c%2 == 0) == (i == 4) {
+						return 0
+					}
+					return negz
+				case i >= 8 && i < 16: // one zero of the other sign in a row of zeros, at the start, middle, end
+					odd := []int{0, r / 2, r - 1, 3}[i%4]
+					if (c == odd) == (i < 12) {
+						return negz
+					}
+					return 0
+				case i == 6:
+					return float32(math.Inf(2*(c%2) - 1))
+				case i == 7:
+					return 2.5
+				}
+				return float32(math.Sin(float64(j))*3) - 1
+			})
+			src := mems[1].(*goMemory).typed.([]float32)
+			want := make([]float32, rows)
+			for i := range want {
+				acc := init32(rop)
+				for _, x := range src[i*r : (i+1)*r] {
+					if rop == ir.ReduceMax && !(acc > x || acc != acc) || rop == ir.ReduceMin && !(acc < x || acc != acc) {
+						acc = x
+					}
+				}
+				want[i] = acc
+			}
+			p, err := goDevice{}.Compile(k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, cuts := range [][]int{{0, rows}, {0, 5, 6, 17, rows}} {
+				for c := 0; c+1 < len(cuts); c++ {
+					p.(*goProgram).Run(mems, cuts[c], cuts[c+1])
+				}
+				got := mems[0].(*goMemory).typed.([]float32)
+				for i := range want {
+					if math.Float32bits(got[i]) != math.Float32bits(want[i]) && !(got[i] != got[i] && want[i] != want[i]) {
+						t.Fatalf("%v of rows of %d, ranges %v: out[%d] = %v (%#08x), in-order fold %v (%#08x)", rop, r, cuts, i, got[i], math.Float32bits(got[i]), want[i], math.Float32bits(want[i]))
+					}
+				}
+				clear(got)
+			}
+		}
+	}
+}

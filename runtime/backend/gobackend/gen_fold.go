@@ -57,6 +57,9 @@ func main() {
 		anyOrder(&b, f)
 	}
 	for _, f := range folds[1:] {
+		anyRows(&b, f)
+	}
+	for _, f := range folds[1:] {
 		fastRows(&b, f)
 	}
 	sumBlocks(&b)
@@ -173,6 +176,61 @@ TEXT ·%[1]sAny32(SB), NOSPLIT, $0-25
 	VMOVMSKPS Y8, AX
 	TESTL    AX, AX
 	SETNE    nan+24(FP)
+	VZEROUPPER
+	RET
+`, f.name, op)
+}
+
+// anyRows: the max or min of each row of r floats (r a multiple of 8) in
+// any order, one call for many short rows (Max(1) of 64×64: 64 rows of
+// eight vectors, each folded, then its eight lanes).
+func anyRows(b *bytes.Buffer, f fold) {
+	op := strings.ToUpper(f.name) + "PS"
+	fmt.Fprintf(b, `
+// func %[1]sRowsAny32(out, x *float32, rows, r int) (nan bool)
+// out[i] = the %[1]s of x[i*r:(i+1)*r] in any order, for i < rows (r a
+// multiple of 8, at least 8); nan reports a NaN among them (then out means
+// nothing).
+TEXT ·%[1]sRowsAny32(SB), NOSPLIT, $0-33
+	MOVQ  out+0(FP), DI
+	MOVQ  x+8(FP), SI
+	MOVQ  rows+16(FP), CX
+	MOVQ  r+24(FP), DX
+	SHRQ  $3, DX
+	VXORPS Y8, Y8, Y8
+	TESTQ CX, CX
+	JEQ   %[1]sra_done
+%[1]sra_row:
+	VMOVUPS (SI), Y0
+	VCMPPS  $0x03, Y0, Y0, Y9
+	VORPS   Y9, Y8, Y8
+	ADDQ    $32, SI
+	MOVQ    DX, BX
+	DECQ    BX
+	JEQ     %[1]sra_lanes
+%[1]sra_vec:
+	VMOVUPS (SI), Y1
+	VCMPPS  $0x03, Y1, Y1, Y9
+	VORPS   Y9, Y8, Y8
+	V%[2]s  Y1, Y0, Y0
+	ADDQ    $32, SI
+	DECQ    BX
+	JNE     %[1]sra_vec
+%[1]sra_lanes:
+	VEXTRACTF128 $1, Y0, X1
+	V%[2]s       X1, X0, X0
+	VPERMILPS    $0x4e, X0, X1
+	V%[2]s       X1, X0, X0
+	VPERMILPS    $0xb1, X0, X1
+	V%[2]s       X1, X0, X0
+	VMOVSS       X0, (DI)
+	ADDQ         $4, DI
+	DECQ         CX
+	JNE          %[1]sra_row
+%[1]sra_done:
+	VMOVMSKPS Y8, AX
+	TESTL     AX, AX
+	SETNE     nan+32(FP)
 	VZEROUPPER
 	RET
 `, f.name, op)

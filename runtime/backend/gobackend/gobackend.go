@@ -421,6 +421,9 @@ func makeRun32(root evalFn[float32], rop ir.ReduceOp, R int, dense *goLoad) func
 		}
 		if dense != nil {
 			src := st.bufs[dense.buf].([]float32)
+			if b := dense.offset + start*R; foldRowsAny32(rop, o[start:end], src[b:b+(end-start)*R], R) {
+				return
+			}
 			for oi := start; oi < end; oi++ {
 				b := dense.offset + oi*R
 				o[oi] = foldSeg32(rop, init, src[b:b+R])
