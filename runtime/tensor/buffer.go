@@ -54,10 +54,20 @@ func newBufferAt(d *Dev, dt DType, n int, t0 stamp) (*Buffer, stamp, error) {
 	if external {
 		paceExternal(int64(cbytes))
 	}
-	mem := d.pool.get(class, dt, n, external)
-	if mem == nil {
+	pm := pooledMem{alloc: d.dev, bytes: cbytes, class: class, external: external}
+	if class >= 0 {
+		pm.pool = &d.pool
+	}
+	slab := class >= 0 && cbytes <= slabMaxBytes
+	var b *Buffer
+	if slab { // the common small case: pooled memory and its slab Buffer under one lock
+		b = d.pool.getSlab(dt, n, pm)
+	} else {
+		pm.mem = d.pool.get(class, dt, n, external)
+	}
+	if b == nil && pm.mem == nil {
 		var err error
-		if mem, err = d.allocClass(dt, n, cbytes, external); err != nil {
+		if pm.mem, err = d.allocClass(dt, n, cbytes, external); err != nil {
 			t1 := addPhaseAt(&counters.allocNS, t0)
 			return nil, t1, fmt.Errorf("tensor: allocating %d × %s on %s: %w", n, dt, d.name, err)
 		}
@@ -67,18 +77,21 @@ func newBufferAt(d *Dev, dt DType, n int, t0 stamp) (*Buffer, stamp, error) {
 	if external {
 		externalMem.inUse.Add(int64(cbytes))
 	}
-	pm := pooledMem{alloc: d.dev, mem: mem, bytes: cbytes, class: class, external: external}
-	if class >= 0 {
-		pm.pool = &d.pool
-	}
-	var b *Buffer
-	if class >= 0 && cbytes <= slabMaxBytes {
+	switch {
+	case b != nil:
+	case slab:
 		b = d.pool.slabBuffer(pm)
-	} else {
+	default:
 		b = &Buffer{}
 		runtime.AddCleanup(b, releaseMemory, pm)
 	}
-	*b = Buffer{dev: d, dtype: dt, n: n, mem: mem}
+	// Field by field: b is new or a new slab's, so its fields are zero (a
+	// composite assignment writes the whole Buffer through the bulk
+	// write barrier while a collection runs).
+	b.dev, b.dtype, b.n = d, dt, n
+	if b.mem == nil {
+		b.mem = pm.mem
+	}
 	t1 := addPhaseAt(&counters.allocNS, t0)
 	return b, t1, nil
 }
@@ -108,7 +121,13 @@ type slabMems struct {
 // memory pm is (a new slab when it is full).
 func (p *bufPool) slabBuffer(pm pooledMem) *Buffer {
 	p.mu.Lock()
-	defer p.mu.Unlock()
+	b := p.nextSlabBuffer(pm)
+	p.mu.Unlock()
+	return b
+}
+
+// nextSlabBuffer is slabBuffer with p.mu held.
+func (p *bufPool) nextSlabBuffer(pm pooledMem) *Buffer {
 	if p.slab == nil || p.slabArg.n == slabN {
 		p.slab, p.slabArg = &bufSlab{}, &slabMems{}
 		runtime.AddCleanup(p.slab, releaseSlab, p.slabArg)
@@ -116,7 +135,25 @@ func (p *bufPool) slabBuffer(pm pooledMem) *Buffer {
 	a := p.slabArg
 	a.mems[a.n] = pm
 	a.n++
-	return &p.slab.bufs[a.n-1]
+	b := &p.slab.bufs[a.n-1]
+	b.mem = pm.mem
+	return b
+}
+
+// getSlab is get and slabBuffer under one lock: pooled memory of pm's
+// class resized to n × dt and the slab Buffer holding it (its mem set, the
+// rest zero), or nil when the pool has no memory of the class.
+func (p *bufPool) getSlab(dt DType, n int, pm pooledMem) *Buffer {
+	p.mu.Lock()
+	pm.mem = p.pop(pm.class)
+	if pm.mem == nil {
+		p.mu.Unlock()
+		return nil
+	}
+	b := p.nextSlabBuffer(pm)
+	p.mu.Unlock()
+	p.taken(pm.mem, pm.class, dt, n, pm.external)
+	return b
 }
 
 // releaseSlab is the cleanup of an unreachable slab: its buffers all come
@@ -265,9 +302,18 @@ func (p *bufPool) get(class int, dt DType, n int, external bool) device.Memory {
 		return nil
 	}
 	p.mu.Lock()
+	m := p.pop(class)
+	p.mu.Unlock()
+	if m != nil {
+		p.taken(m, class, dt, n, external)
+	}
+	return m
+}
+
+// pop takes an idle memory of the class, or returns nil (p.mu held).
+func (p *bufPool) pop(class int) device.Memory {
 	fl := p.free[class]
 	if len(fl) == 0 {
-		p.mu.Unlock()
 		return nil
 	}
 	m := fl[len(fl)-1]
@@ -275,13 +321,18 @@ func (p *bufPool) get(class int, dt DType, n int, external bool) device.Memory {
 	p.free[class] = fl[:len(fl)-1]
 	_, cb := classBytes(class)
 	p.idle -= int64(cb)
-	p.mu.Unlock()
+	return m
+}
+
+// taken resizes m, just popped from the class, to n × dt and stops
+// counting it idle.
+func (p *bufPool) taken(m device.Memory, class int, dt DType, n int, external bool) {
 	m.(device.Resizable).Resize(dt, n)
+	_, cb := classBytes(class)
 	poolIdle.Add(-int64(cb))
 	if external {
 		poolIdleExternal.Add(-int64(cb))
 	}
-	return m
 }
 
 func classBytes(class int) (int, int) {
@@ -392,7 +443,7 @@ var externalMem struct {
 // heap, at least externalGCMin): the cleanups of unreachable buffers then
 // return theirs to the pool, which the next allocations reuse.
 func paceExternal(size int64) {
-	if externalMem.sample.CompareAndSwap(true, false) {
+	if externalMem.sample.Load() && externalMem.sample.CompareAndSwap(true, false) { // a load first: no locked write per buffer
 		externalMem.live.Store(externalMem.inUse.Load() + goHeapLive())
 	}
 	if externalMem.sinceGC.Add(size) < max(externalGCMin, externalMem.live.Load()) {

@@ -46,6 +46,9 @@ type Dev struct {
 	progMu sync.Mutex
 	progs  map[string]device.Program
 
+	// nowMems is launchNow's table of a launch's buffers (d.mu held).
+	nowMems [8]device.Memory
+
 	sched schedCache // single-kernel schedules by graph structure (eager.go)
 	pool  bufPool    // idle buffers by size class (buffer.go)
 }
@@ -320,6 +323,15 @@ func (d *Dev) String() string { return d.name }
 // hook's error (see SetWaitHook) if the wait was interrupted. It allocates
 // nothing, so timing loops that synchronize see no garbage from it.
 func (d *Dev) Synchronize() error {
+	d.mu.Lock()
+	if d.pending == 0 && d.err == nil && !d.async && d.stamped == nil {
+		// Nothing to wait for or report (an idle host device: its queue's
+		// Synchronize returns at once): no time in the wait phase, and
+		// none spent reading the clock for it.
+		d.mu.Unlock()
+		return nil
+	}
+	d.mu.Unlock()
 	t0 := time.Now()
 	d.mu.Lock()
 	if d.pending > 0 {
@@ -582,7 +594,7 @@ func (d *Dev) run(w *work) (err error) {
 			if cur >= 0 {
 				name = w.launches[cur].k.Name
 			}
-			err = fmt.Errorf("tensor: kernel %s on %s panicked: %v", name, d.name, r)
+			err = panicError(d, name, r)
 		}
 	}()
 	if w.spin > 0 {
@@ -618,7 +630,7 @@ func (d *Dev) run(w *work) (err error) {
 		cur = i
 		t0 := monoNow()
 		if err := d.queue.Launch(w.progs[i], w.mems[i], w.dims[i]); err != nil {
-			return fmt.Errorf("tensor: launching %s on %s: %w", l.k.Name, d.name, err)
+			return launchError(d, l.k, err)
 		}
 		if d.stamped != nil { // timed by the device's clock (stamps.go)
 			d.note(cmdNote{kind: cmdKernel, k: l.k, region: l.region, enq: t0})
@@ -640,6 +652,28 @@ func (d *Dev) run(w *work) (err error) {
 		return d.drainIfFull()
 	}
 	return nil
+}
+
+// launchOne launches k's program p on the caller (launchNow), a kernel
+// panic recovered into an error as run does.
+func (d *Dev) launchOne(k *Kernel, p device.Program, mems []device.Memory, dims device.Dims) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = panicError(d, k.Name, r)
+		}
+	}()
+	if err := d.queue.Launch(p, mems, dims); err != nil {
+		return launchError(d, k, err)
+	}
+	return nil
+}
+
+func panicError(d *Dev, kernel string, r any) error {
+	return fmt.Errorf("tensor: kernel %s on %s panicked: %v", kernel, d.name, r)
+}
+
+func launchError(d *Dev, k *Kernel, err error) error {
+	return fmt.Errorf("tensor: launching %s on %s: %w", k.Name, d.name, err)
 }
 
 // cached returns k's compiled program, or nil if it is not compiled yet.

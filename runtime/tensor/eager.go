@@ -23,6 +23,7 @@ import (
 	"math"
 	"slices"
 	"sync"
+	"sync/atomic"
 )
 
 // tapeMax bounds the tape (and so the graphs the fast path handles); a
@@ -179,6 +180,7 @@ func (w *tapeWalk) hash() uint64 {
 // schedTemplate is a cached single-kernel schedule: what the general
 // scheduler made of a graph with this tape.
 type schedTemplate struct {
+	hash  uint64 // of tape
 	tape  []uint64
 	k     *Kernel
 	prog  device.Program
@@ -193,17 +195,29 @@ type schedTemplate struct {
 	flops, bytes int64
 }
 
-// schedCache is a device's templates by tape hash.
+// schedCache is a device's templates by tape hash. recent holds the
+// templates found last, by the hash's low bits, read without the lock: a
+// loop of eager ops finds its few templates there (the map's lock and
+// lookup were a tenth of a cached op's host time).
 type schedCache struct {
-	mu sync.Mutex
-	m  map[uint64][]*schedTemplate
+	recent [recentTemplates]atomic.Pointer[schedTemplate]
+	mu     sync.Mutex
+	m      map[uint64][]*schedTemplate
 }
 
+// recentTemplates is the size of schedCache.recent (a power of two).
+const recentTemplates = 16
+
 func (c *schedCache) lookup(h uint64, tape []uint64) *schedTemplate {
+	r := &c.recent[h%recentTemplates]
+	if t := r.Load(); t != nil && t.hash == h && slices.Equal(t.tape, tape) {
+		return t
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, t := range c.m[h] {
 		if slices.Equal(t.tape, tape) {
+			r.Store(t)
 			return t
 		}
 	}
@@ -215,7 +229,11 @@ func (c *schedCache) store(h uint64, t *schedTemplate) {
 	defer c.mu.Unlock()
 	if c.m == nil || len(c.m) >= maxTemplates {
 		c.m = map[uint64][]*schedTemplate{}
+		for i := range c.recent {
+			c.recent[i].Store(nil)
+		}
 	}
+	t.hash = h
 	c.m[h] = append(c.m[h], t)
 }
 
@@ -296,6 +314,10 @@ func launchTemplate(l *lazy, tp *schedTemplate, wk *tapeWalk, t0 stamp) {
 		panic(err)
 	}
 	out.shape = l.shape
+	if tp.small && l.dev.inlineSmall() && !recorder.on.Load() && l.dev.launchNow(tp, out, wk, t2) {
+		becomeBuffer(l, out)
+		return
+	}
 	it := eagerItems.Get().(*eagerItem)
 	nb := len(tp.perm) + 1
 	bufs, mems := it.bufArr[:0], it.memArr[:0]
@@ -327,6 +349,46 @@ func launchTemplate(l *lazy, tp *schedTemplate, wk *tapeWalk, t0 stamp) {
 		l.dev.enqueue(w)
 	}
 	addPhaseAt(&counters.launchNS, t2)
+}
+
+// launchNow runs a small template launch on the calling goroutine while d
+// is idle (nothing queued or running) and reports whether it did; else
+// the caller enqueues it. It is runInline for the fast path without a
+// queue item: it holds d.mu across the kernel instead of counting it
+// pending (an enqueue or Synchronize of another goroutine waits for a
+// kernel of a few microseconds at most), so the launch takes one lock, no
+// item and no wake-up. A failure is kept for the next Synchronize, as a
+// queued kernel's would be. Not while a JIT captures (it keeps the
+// launch) nor on a device with its own clock or queue.
+func (d *Dev) launchNow(tp *schedTemplate, out *Buffer, wk *tapeWalk, t2 stamp) bool {
+	nb := len(tp.perm) + 1
+	if nb > len(d.nowMems) || d.async || d.stamped != nil {
+		return false
+	}
+	d.mu.Lock()
+	if d.pending > 0 {
+		d.mu.Unlock()
+		return false
+	}
+	mems := d.nowMems[:nb]
+	mems[0] = out.mem
+	for i, p := range tp.perm {
+		mems[i+1] = wk.bufs[p].mem
+	}
+	t3 := monoNow()
+	err := d.launchOne(tp.k, tp.progs[0], mems, tp.dims[0])
+	t4 := max(monoNow(), t3)
+	clear(mems)
+	if err != nil && d.err == nil {
+		d.err = err
+	}
+	d.mu.Unlock()
+	counters.launched.Add(1)
+	counters.flops.Add(tp.flops)
+	counters.bytes.Add(tp.bytes)
+	counters.deviceNS.Add(int64(t4 - t3))
+	counters.launchNS.Add(int64(t4 - min(t2, t3)))
+	return true
 }
 
 // becomeBuffer makes l, a node of the fast path (elementwise, or a reduce

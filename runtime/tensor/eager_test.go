@@ -1,8 +1,16 @@
 package tensor
 
 import (
+	"fmt"
 	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
+
+	"github.com/tick-kernel/tick/runtime/backend/null"
+	"github.com/tick-kernel/tick/runtime/device"
 )
 
 // eagerCases are graphs of one kernel over realized inputs a [4,8] and b
@@ -116,4 +124,111 @@ func TestEagerTemplateKeepsDeviceErrors(t *testing.T) {
 	}()
 	l.Realize()
 	t.Error("no panic realizing a graph across devices")
+}
+
+// flakyBackend is a NULL device whose small kernels run on the caller
+// (device.Inliner, as CPU and GO) and panic while failNext is set: the
+// fast path's launch on the caller (launchNow) must keep the failure for
+// the next Synchronize, as a queued kernel's, and leave the device usable.
+type flakyBackend struct{ null.Backend }
+
+var failNext atomic.Bool
+
+func (flakyBackend) Open(int) (device.Device, error) { return flakyDevice{}, nil }
+
+type flakyDevice struct{ null.Device }
+
+func (flakyDevice) Queue() device.Queue { return flakyQueue{} }
+func (flakyDevice) InlineSmall() bool   { return true }
+
+type flakyQueue struct{ null.Queue }
+
+func (flakyQueue) Launch(device.Program, []device.Memory, device.Dims) error {
+	if failNext.Swap(false) {
+		panic("flaky kernel")
+	}
+	return nil
+}
+
+func init() { device.Register("TESTFLAKY", flakyBackend{}) }
+
+// TestEagerTemplateFailureOnCaller: a template launched on the caller that
+// panics is reported once by the next Synchronize, and the device (whose
+// lock the launch held) goes on running eager ops and Synchronizes.
+func TestEagerTemplateFailureOnCaller(t *testing.T) {
+	onDevice(t, "TESTFLAKY")
+	d := Device("TESTFLAKY")
+	x := Ones(256).Realize()
+	x.Add(1).Realize() // stores the template
+	if err := d.Synchronize(); err != nil {
+		t.Fatal(err)
+	}
+	hits := Counters().CacheHits
+	failNext.Store(true)
+	x.Add(1).Realize()
+	if Counters().CacheHits == hits {
+		t.Fatal("the second x.Add(1) did not take the template path")
+	}
+	done := make(chan error, 1)
+	go func() { done <- d.Synchronize() }()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "panicked: flaky kernel") {
+			t.Fatalf("Synchronize = %v, want the kernel's panic", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Synchronize still waiting 10 s after a failed launch on the caller: the device is wedged")
+	}
+	if err := d.Synchronize(); err != nil {
+		t.Errorf("the error is reported once; second Synchronize = %v", err)
+	}
+	for range 3 {
+		x.Add(1).Realize()
+	}
+	if err := d.Synchronize(); err != nil {
+		t.Errorf("eager ops after the failure: Synchronize = %v", err)
+	}
+}
+
+// TestEagerConcurrentCallers: goroutines running eager ops on one device
+// (launched on the caller when it is idle, queued when another's kernel
+// is running) while others Synchronize get every result right; run under
+// the race detector by the race stage. Host devices: a device with its own
+// queue (CL) launches on the caller's goroutine anyway.
+func TestEagerConcurrentCallers(t *testing.T) {
+	for _, dev := range testDevices(t) {
+		t.Run(dev, func(t *testing.T) {
+			d := Device(dev)
+			if d.async {
+				t.Skip("not a host device")
+			}
+			onDevice(t, dev)
+			var wg sync.WaitGroup
+			errs := make(chan error, 8)
+			for g := range 4 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					x, one := Full(float64(g), 256).Realize(), Ones(256).Realize()
+					for i := range 200 {
+						x = x.Add(one).Realize()
+						if i%10 == 0 {
+							_ = d.Synchronize()
+						}
+						if i%50 == 49 {
+							if v := x.Float64s()[255]; v != float64(g+i+1) {
+								errs <- fmt.Errorf("goroutine %d op %d: %v, want %d", g, i, v, g+i+1)
+								return
+							}
+						}
+					}
+				}()
+			}
+			wg.Wait()
+			close(errs)
+			for err := range errs {
+				t.Error(err)
+			}
+		})
+	}
 }
