@@ -110,11 +110,16 @@ const (
 // bufSlab is slabN Buffers in one allocation.
 type bufSlab struct{ bufs [slabN]Buffer }
 
-// slabMems is a slab's cleanup argument: the memory of its buffers (it
-// must not point at the slab, or the slab would never be unreachable).
+// slabMems is a slab's cleanup argument: the memory of its buffers, all
+// from one device's pool (it must not point at the slab, or the slab would
+// never be unreachable). A buffer's entry is its memory and size class,
+// 17 bytes, not a pooledMem's 64: less for the collector per eager op.
 type slabMems struct {
-	mems [slabN]pooledMem
-	n    int
+	pool     *bufPool
+	external bool
+	n        int
+	class    [slabN]uint8 // numClasses < 256
+	mems     [slabN]device.Memory
 }
 
 // slabBuffer returns the next Buffer of the device's current slab, whose
@@ -129,11 +134,11 @@ func (p *bufPool) slabBuffer(pm pooledMem) *Buffer {
 // nextSlabBuffer is slabBuffer with p.mu held.
 func (p *bufPool) nextSlabBuffer(pm pooledMem) *Buffer {
 	if p.slab == nil || p.slabArg.n == slabN {
-		p.slab, p.slabArg = &bufSlab{}, &slabMems{}
+		p.slab, p.slabArg = &bufSlab{}, &slabMems{pool: pm.pool, external: pm.external}
 		runtime.AddCleanup(p.slab, releaseSlab, p.slabArg)
 	}
 	a := p.slabArg
-	a.mems[a.n] = pm
+	a.mems[a.n], a.class[a.n] = pm.mem, uint8(pm.class)
 	a.n++
 	b := &p.slab.bufs[a.n-1]
 	b.mem = pm.mem
@@ -159,21 +164,23 @@ func (p *bufPool) getSlab(dt DType, n int, pm pooledMem) *Buffer {
 // releaseSlab is the cleanup of an unreachable slab: its buffers all come
 // from one device's pool, which takes them back under one lock.
 func releaseSlab(a *slabMems) {
-	pms := a.mems[:a.n]
-	if len(pms) == 0 {
+	if a.n == 0 {
 		return
 	}
-	var bytes, ext int64
-	for _, pm := range pms {
-		bytes += int64(pm.bytes)
-		if pm.external {
-			ext += int64(pm.bytes)
-		}
+	var arr [slabN]pooledMem
+	pms := arr[:a.n]
+	var bytes int64
+	for i := range pms {
+		_, cb := classBytes(int(a.class[i]))
+		pms[i] = pooledMem{pool: a.pool, mem: a.mems[i], bytes: cb, class: int(a.class[i]), external: a.external}
+		bytes += int64(cb)
 	}
 	counters.memInUse.Add(-bytes)
 	counters.buffers.Add(-int64(len(pms)))
-	externalMem.inUse.Add(-ext)
-	pms[0].pool.put(pms...)
+	if a.external {
+		externalMem.inUse.Add(-bytes)
+	}
+	a.pool.put(pms...)
 }
 
 // external reports whether d's memory is outside Go's heap (device.OffHeap).
