@@ -157,7 +157,7 @@ func (p *bufPool) getSlab(dt DType, n int, pm pooledMem) *Buffer {
 	}
 	b := p.nextSlabBuffer(pm)
 	p.mu.Unlock()
-	p.taken(pm.mem, pm.class, dt, n, pm.external)
+	p.taken(pm.mem, dt, n)
 	return b
 }
 
@@ -312,7 +312,7 @@ func (p *bufPool) get(class int, dt DType, n int, external bool) device.Memory {
 	m := p.pop(class)
 	p.mu.Unlock()
 	if m != nil {
-		p.taken(m, class, dt, n, external)
+		p.taken(m, dt, n)
 	}
 	return m
 }
@@ -331,15 +331,9 @@ func (p *bufPool) pop(class int) device.Memory {
 	return m
 }
 
-// taken resizes m, just popped from the class, to n × dt and stops
-// counting it idle.
-func (p *bufPool) taken(m device.Memory, class int, dt DType, n int, external bool) {
+// taken resizes m, just popped, to n × dt.
+func (p *bufPool) taken(m device.Memory, dt DType, n int) {
 	m.(device.Resizable).Resize(dt, n)
-	_, cb := classBytes(class)
-	poolIdle.Add(-int64(cb))
-	if external {
-		poolIdleExternal.Add(-int64(cb))
-	}
 }
 
 func classBytes(class int) (int, int) {
@@ -375,7 +369,6 @@ func (p *bufPool) put(pms ...pooledMem) {
 	if l := debug.SetMemoryLimit(-1); l/4 < limit { // takes the runtime's heap lock: once per call
 		limit = l / 4
 	}
-	var kept, keptExt int64
 	var drop []device.Memory
 	p.mu.Lock()
 	for _, pm := range pms {
@@ -385,21 +378,15 @@ func (p *bufPool) put(pms ...pooledMem) {
 		}
 		p.free[pm.class] = append(p.free[pm.class], pm.mem)
 		p.idle += int64(pm.bytes)
-		kept += int64(pm.bytes)
-		if pm.external {
-			keptExt += int64(pm.bytes)
-		}
 	}
 	p.mu.Unlock()
 	for _, m := range drop {
 		p.alloc.Free(m)
 	}
-	poolIdle.Add(kept)
-	poolIdleExternal.Add(keptExt)
 }
 
 // drain frees every idle buffer.
-func (p *bufPool) drain(external bool) {
+func (p *bufPool) drain() {
 	p.mu.Lock()
 	var all []device.Memory
 	for c := range p.free {
@@ -407,30 +394,38 @@ func (p *bufPool) drain(external bool) {
 		clear(p.free[c])
 		p.free[c] = p.free[c][:0]
 	}
-	n := p.idle
 	p.idle = 0
 	p.mu.Unlock()
 	for _, m := range all {
 		p.alloc.Free(m)
-	}
-	poolIdle.Add(-n)
-	if external {
-		poolIdleExternal.Add(-n)
 	}
 }
 
 // drainPools frees the idle buffers of every device.
 func drainPools() {
 	for _, d := range openDevices(nil) {
-		d.pool.drain(d.external())
+		d.pool.drain()
 	}
 }
 
-// poolIdle is the bytes held idle by the device pools (all devices);
-// poolIdleExternal the part outside Go's heap.
-var poolIdle, poolIdleExternal atomic.Int64
+// pooledBytes is the bytes held idle by the device pools (all devices;
+// external: only those outside Go's heap), summed from the pools when
+// asked (a shared counter cost two atomic adds per eager op).
+func pooledBytes(external bool) int64 {
+	var n int64
+	var arr [8]*Dev
+	for _, d := range openDevices(arr[:0]) {
+		if external && !d.external() {
+			continue
+		}
+		d.pool.mu.Lock()
+		n += d.pool.idle
+		d.pool.mu.Unlock()
+	}
+	return n
+}
 
-func idleExternal() int64 { return poolIdleExternal.Load() }
+func idleExternal() int64 { return pooledBytes(true) }
 
 // externalGCMin is the least external memory handed out between paced
 // collections.

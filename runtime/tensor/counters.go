@@ -104,7 +104,7 @@ func Counters() Stats {
 	d := func(a *atomic.Int64) time.Duration { return time.Duration(a.Load()) }
 	return Stats{
 		KernelsLaunched: c.launched.Load(), EstFLOPs: c.flops.Load(), EstBytes: c.bytes.Load(),
-		MemoryInUse: c.memInUse.Load(), Buffers: c.buffers.Load(), MemoryPooled: poolIdle.Load(),
+		MemoryInUse: c.memInUse.Load(), Buffers: c.buffers.Load(), MemoryPooled: pooledBytes(false),
 		KernelsCompiled: c.compiled.Load(), KernelsFromDisk: c.diskHits.Load(), CacheHits: c.cacheHits.Load(),
 		JITCaptures: c.jitCaptures.Load(), JITReplays: c.jitReplays.Load(),
 		GraphBuild: d(&c.graphNS), Schedule: d(&c.scheduleNS), Codegen: d(&c.codegenNS),
