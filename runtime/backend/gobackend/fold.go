@@ -192,9 +192,13 @@ func sumRows32(out, x []float32, r int) {
 // show: every row when a NaN was seen, else a row whose result is ±0 (a
 // tie of signed zeros). Any other result is the row's unique extreme
 // value, the in-order fold's bits. It reports false, doing nothing,
-// without the assembly or when r is not a multiple of 8.
+// without the assembly, when r is not a multiple of 8, or outside [64,
+// 128]: a shorter row is mostly the fold across its lanes, which the
+// scalar loop does faster; a longer one is a chain of dependent VMAXPS on
+// one register, where foldSeg32's maxAny32 keeps four (rows of 512, a
+// split max's first stage, took 3× longer through here).
 func foldRowsAny32(rop ir.ReduceOp, out, x []float32, r int) bool {
-	if !haveFold || rop == ir.ReduceSum || r == 0 || r%8 != 0 || len(out) == 0 {
+	if !haveFold || rop == ir.ReduceSum || r < 64 || r > 128 || r%8 != 0 || len(out) == 0 {
 		return false
 	}
 	x = x[:len(out)*r]

@@ -238,11 +238,12 @@ func TestGoRowFoldsTieZerosAsC(t *testing.T) {
 // taking x): rows with a NaN (first, last, of either sign), signed zeros
 // tying (alternating, or one of the other sign at the start, middle or
 // end), infinities, a row of one repeated
-// value; rows of 8, 24, 64 and 72 (the assembly) and of 20 (not a
-// multiple of 8: the scalar fold); whole and in uneven launch ranges.
+// value; rows of 64, 72 and 128 (the assembly), of 8 and 20 (short, or
+// not a multiple of 8: the scalar fold) and of 256 (foldSeg32's four
+// accumulators); whole and in uneven launch ranges.
 func TestGoRowMaxMinMatchInOrderFold(t *testing.T) {
 	f := ir.Float32
-	for _, r := range []int{8, 24, 64, 72, 20} {
+	for _, r := range []int{64, 72, 128, 8, 20, 256} {
 		for _, rop := range []ir.ReduceOp{ir.ReduceMax, ir.ReduceMin} {
 			const rows = 23
 			k := &ir.Kernel{Name: "R_rows", Shape: []int{rows, r}, ReduceAxes: []int{1}, Reduce: rop,
