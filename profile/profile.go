@@ -28,10 +28,51 @@ type Profile struct {
 	// to run: one figure alone can read 0% or 98%); empty when only one
 	// run was recorded.
 	OverlapRuns []float64
+	// Runs are the overlap's parts per recorded run, in the order of
+	// OverlapRuns, with how long the thread that made the calls waited for
+	// a CPU meanwhile; empty for a profile read from a trace.
+	Runs []Run
 	// Clocks are the devices whose lanes show their own clock's stamps
 	// (kernels and copies from started to ended), with the bound on
 	// putting them on the host's timeline (tensor.Recording.Clocks).
 	Clocks []tensor.DeviceClock
+}
+
+// Run is one recording's overlap and how busy the machine was for the
+// host's thread meanwhile.
+type Run struct {
+	Wall, HostWork, Hidden time.Duration // its Overlap's
+	// Descheduled is how long the thread that made the calls waited on a
+	// run queue — ready to run while other threads or programs had the
+	// CPUs (timing.ThreadRunDelay) — during the run; -1 where not known.
+	// Host work is the time outside waits, so a descheduled host thread
+	// counts as working, and as hidden if a device ran meanwhile: under
+	// DEBUG=2 that is how host work can look hidden behind kernels it has
+	// just launched.
+	Descheduled time.Duration
+}
+
+// NewRun is p's Run, the host's thread having waited descheduled for a
+// CPU meanwhile.
+func NewRun(p *Profile, descheduled time.Duration) Run {
+	o := p.Overlap()
+	return Run{Wall: o.Wall, HostWork: o.HostWork, Hidden: o.Hidden, Descheduled: descheduled}
+}
+
+// Descheduled sums p.Runs: their wall time, host work, hidden host work
+// and the host thread's wait for a CPU; ok false when there are no runs
+// or a run's wait is not known.
+func (p *Profile) Descheduled() (sum Run, ok bool) {
+	for _, r := range p.Runs {
+		if r.Descheduled < 0 {
+			return Run{}, false
+		}
+		sum.Wall += r.Wall
+		sum.HostWork += r.HostWork
+		sum.Hidden += r.Hidden
+		sum.Descheduled += r.Descheduled
+	}
+	return sum, len(p.Runs) > 0
 }
 
 // Clocked reports whether the device's lane is drawn by its own clock.

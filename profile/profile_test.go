@@ -332,3 +332,40 @@ func TestCompileDominates(t *testing.T) {
 		t.Errorf("compile warning for memory-cache hits:\n%s", text)
 	}
 }
+
+// TestDescheduledHostCountsAsHidden: under forced waits a host thread
+// descheduled between a launch and its wait "works" while the kernel runs,
+// so the overlap reads hidden host work; the runs' Descheduled sum says how
+// long the thread waited for a CPU, and the text says so only when that is
+// more than timing.DescheduledShare of the runs' wall time.
+func TestDescheduledHostCountsAsHidden(t *testing.T) {
+	// launch at 0–1 µs, descheduled 1–9 µs (no span: host work) while the
+	// kernel runs 1–10 µs, then the wait 9–10 µs, then 10 µs of host work.
+	evs := []tensor.Event{host(tensor.EventLaunch, 0, us1), kernel("E_256", "CL", us1, 10*us1),
+		host(tensor.EventSync, 9*us1, 10*us1)}
+	p := &Profile{Label: "step.Call(x)", Duration: 20 * us1, Events: evs, Debug: 2}
+	if o := p.Overlap(); o.Hidden != 8*us1 || o.HostWork != 19*us1 {
+		t.Fatalf("hidden %v of host work %v, want 8µs of 19µs", o.Hidden, o.HostWork)
+	}
+	if _, ok := p.Descheduled(); ok {
+		t.Fatal("Descheduled known without runs")
+	}
+	for _, c := range []struct {
+		waited   time.Duration
+		wantLine bool
+	}{{8 * us1, true}, {us1 / 2, false}} {
+		p.Runs = []Run{NewRun(p, c.waited), NewRun(p, c.waited)}
+		sum, ok := p.Descheduled()
+		if !ok || sum.Descheduled != 2*c.waited || sum.Hidden != 16*us1 || sum.HostWork != 38*us1 || sum.Wall != 40*us1 {
+			t.Fatalf("Descheduled() = %+v, %v", sum, ok)
+		}
+		text := p.Text()
+		if got := strings.Contains(text, "waited "+dur(2*c.waited)+" for a CPU"); got != c.wantLine {
+			t.Errorf("waited %v of 40µs: the busy line shown %v, want %v:\n%s", 2*c.waited, got, c.wantLine, text)
+		}
+	}
+	p.Runs = append(p.Runs, Run{Descheduled: -1})
+	if _, ok := p.Descheduled(); ok {
+		t.Error("a run whose wait is unknown: Descheduled still ok")
+	}
+}

@@ -45,6 +45,11 @@ func (p *Profile) Text() string {
 		timing.WriteWrapped(&b, strings.Repeat(" ", 11), fmt.Sprintf("over %d runs of the same calls: host work hidden %s median, %s to %s (it moves with the load: quote the median and its range)",
 			len(rs), pct(med), pct(lo), pct(hi)))
 	}
+	if r, ok := p.Descheduled(); ok && float64(r.Descheduled) > timing.DescheduledShare*float64(r.Wall) {
+		timing.WriteWrapped(&b, strings.Repeat(" ", 11), fmt.Sprintf("the machine was busy: the thread making the calls waited %s for a CPU in %s of recorded runs (%s); "+
+			"while it waited, any kernel it had launched ran on, and counts as host work hidden behind the device",
+			dur(r.Descheduled), dur(r.Wall), pct(float64(r.Descheduled)/float64(r.Wall))))
+	}
 	if jit := p.JITCalls(); len(jit) > 0 {
 		row(&b, "JIT", fmt.Sprintf("%d cold", jit["cold"]), fmt.Sprintf("%d capture", jit["capture"]), fmt.Sprintf("%d replay calls", jit["replay"]))
 	}

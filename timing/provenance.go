@@ -213,23 +213,50 @@ func runDelay() time.Duration {
 	if err != nil || len(paths) == 0 {
 		return -1
 	}
-	var total int64
+	var total time.Duration
 	for _, p := range paths {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			continue
+		d, unreadable, ok := schedstatDelay(p)
+		if unreadable {
+			continue // the thread exited
 		}
-		f := strings.Fields(string(b))
-		if len(f) < 2 {
+		if !ok {
 			return -1
 		}
-		v, err := strconv.ParseInt(f[1], 10, 64)
-		if err != nil {
-			return -1
-		}
-		total += v
+		total += d
 	}
-	return time.Duration(total)
+	return total
+}
+
+// ThreadRunDelay is how long the calling OS thread has waited on a run
+// queue so far — ready to run while another thread or program had the
+// CPU — from /proc/thread-self/schedstat; -1 where Linux does not keep
+// schedstats. Lock the goroutine to its thread (runtime.LockOSThread)
+// between two readings, or they are of different threads.
+func ThreadRunDelay() time.Duration {
+	d, _, ok := schedstatDelay("/proc/thread-self/schedstat")
+	if !ok {
+		return -1
+	}
+	return d
+}
+
+// schedstatDelay reads a schedstat file's second field, the run-queue
+// wait in nanoseconds; unreadable when the file could not be read, not ok
+// when it could not be read or parsed.
+func schedstatDelay(path string) (d time.Duration, unreadable, ok bool) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0, true, false
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 2 {
+		return 0, false, false
+	}
+	v, err := strconv.ParseInt(f[1], 10, 64)
+	if err != nil {
+		return 0, false, false
+	}
+	return time.Duration(v), false, true
 }
 
 // Line renders the provenance compactly on one line.

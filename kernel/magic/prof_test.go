@@ -19,6 +19,7 @@ type profSummary struct {
 	Kernels    int            `json:"kernels"`
 	HostHidden float64        `json:"host_hidden_share"`
 	HiddenRuns []float64      `json:"host_hidden_share_runs"`
+	Desched    []int64        `json:"host_descheduled_ns_runs"`
 	JIT        map[string]int `json:"jit_calls"`
 	Debug      int            `json:"debug"`
 	Table      []struct {
@@ -88,6 +89,16 @@ func TestProfThroughSession(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(strings.Fields(text), " "), "over 5 runs of the same calls: host work hidden") || len(sum.HiddenRuns) != 5 {
 		t.Errorf("the overlap's spread over 5 runs is not shown (%v):\n%s", sum.HiddenRuns, text)
+	}
+	// Each run says how long the calling thread waited for a CPU (Linux
+	// keeps it in schedstat; -1 elsewhere).
+	if len(sum.Desched) != 5 {
+		t.Errorf("the host thread's wait for a CPU per run: %v, want 5 figures", sum.Desched)
+	}
+	for _, d := range sum.Desched {
+		if _, err := os.Stat("/proc/thread-self/schedstat"); (err == nil) != (d >= 0) {
+			t.Errorf("the host thread's wait for a CPU per run: %v (schedstat readable: %v)", sum.Desched, err == nil)
+		}
 	}
 	// 6 calls of the same kernels: 7 a call, or more where the device
 	// splits the sum (lane partials, then their fold).

@@ -64,7 +64,9 @@ func (o OpenCL) Render(k *ir.Kernel, name string) CLKernel {
 	out := CLKernel{Name: name, Items: k.OutSize(), F64: usesF64(k)}
 	r := &cRender{k: k, temps: map[*ir.Node]string{}, lang: &clLang, idx: clIndex(k), opt: C{FMA: o.FMA}}
 	var sb strings.Builder
+	var src strings.Builder
 	if g := ir.MatchGemm(k); g != nil && g.K > 0 && g.M*g.N > 0 {
+		src.WriteString(gemmCLNote(o.CPU, g))
 		n := 1
 		for _, b := range g.Batch {
 			n *= b
@@ -90,7 +92,6 @@ func (o OpenCL) Render(k *ir.Kernel, name string) CLKernel {
 		}
 		sb.WriteString("}\n")
 	}
-	var src strings.Builder
 	src.WriteString("// " + strings.ReplaceAll(k.Key(), "\n", "\n// ") + "\n")
 	src.WriteString("#pragma OPENCL FP_CONTRACT OFF\n")
 	if out.F64 {

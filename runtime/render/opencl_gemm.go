@@ -54,6 +54,17 @@ func (r *cRender) gemmHeader(sb *strings.Builder, name string, g *ir.Gemm, attr 
 	fmt.Fprintf(sb, "\tconst int M = %d, N = %d, K = %d;\n", g.M, g.N, g.K)
 }
 
+// gemmCLNote is the first line of a matmul kernel's source: which of the
+// two kernels it is (plans and DEBUG=4 show it).
+func gemmCLNote(cpu bool, g *ir.Gemm) string {
+	if !cpu {
+		return fmt.Sprintf("// matmul: tiles of %d×%d outputs per work group through local memory (a GPU's kernel)\n", GemmTile, GemmTile)
+	}
+	w := gemmWidth(g.N)
+	return fmt.Sprintf("// matmul: register-blocked, %d rows × %d columns (%d×float16) per work item, work groups of %d along the rows (a CPU device's kernel)\n",
+		GemmRows, w, w/GemmVec, GemmGroup)
+}
+
 // gemmCL renders the contraction g as tiles through local memory: work
 // item (lj, li) of group (gj, gi) computes output (i0+li, j0+lj) of batch
 // get_global_id(2); each K step of GemmTile loads one element of A's and
@@ -61,7 +72,6 @@ func (r *cRender) gemmHeader(sb *strings.Builder, name string, g *ir.Gemm, attr 
 // k order (the reference's sum).
 func (r *cRender) gemmCL(sb *strings.Builder, name string, g *ir.Gemm) {
 	const ts = GemmTile
-	sb.WriteString("// matmul: tiles of 16×16 outputs per work group through local memory (a GPU's kernel)\n")
 	r.gemmHeader(sb, name, g, fmt.Sprintf("__attribute__((reqd_work_group_size(%d, %d, 1)))", ts, ts))
 	sb.WriteString("\tconst int j = get_global_id(0), i = get_global_id(1);\n")
 	sb.WriteString("\tconst int lj = get_local_id(0), li = get_local_id(1);\n")
@@ -90,8 +100,6 @@ func (r *cRender) gemmCL(sb *strings.Builder, name string, g *ir.Gemm) {
 func (r *cRender) gemmCLBlocked(sb *strings.Builder, name string, g *ir.Gemm) {
 	w := gemmWidth(g.N)
 	nv, tm := w/GemmVec, GemmRows
-	fmt.Fprintf(sb, "// matmul: register-blocked, %d rows × %d columns (%d×float16) per work item, work groups of %d along the rows (a CPU device's kernel)\n",
-		tm, w, nv, GemmGroup)
 	r.gemmHeader(sb, name, g, fmt.Sprintf("__attribute__((reqd_work_group_size(1, %d, 1)))", GemmGroup))
 	fmt.Fprintf(sb, "\tconst int j0 = get_global_id(0) * %d, i0 = get_global_id(1) * %d;\n", w, tm)
 	sb.WriteString("\tif (i0 >= M) return;\n")

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"time"
 
 	"github.com/tick-kernel/tick/display"
@@ -17,6 +18,7 @@ import (
 	"github.com/tick-kernel/tick/plotting"
 	"github.com/tick-kernel/tick/profile"
 	"github.com/tick-kernel/tick/runtime/tensor"
+	"github.com/tick-kernel/tick/timing"
 )
 
 const (
@@ -145,6 +147,7 @@ func prof(ctx context.Context, h magic.Evaluator, pub display.Publisher, args, b
 			return nil, fmt.Errorf("%%prof: measuring the overlap again: %w", err)
 		}
 		p.OverlapRuns = append(p.OverlapRuns, q.Overlap().HostHidden())
+		p.Runs = append(p.Runs, q.Runs...)
 	}
 	var gp *goProfile
 	if a.pprof {
@@ -197,12 +200,22 @@ func record(ctx context.Context, call func(int) error, a *profArgs) (p *profile.
 			tensor.SetDebugWriter(w)
 		}()
 	}
+	// The calls run on this goroutine: kept on one thread, that thread's
+	// wait for a CPU is the host's (profile.Run.Descheduled).
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	wait0 := timing.ThreadRunDelay()
 	if err := tensor.StartProfile(a.capacity); err != nil {
 		return nil, err
 	}
 	defer func() {
 		if rec := tensor.StopProfile(); rec != nil && err == nil {
 			p = profile.FromRecording(magic.Label(a.stmt), rec, tensor.DebugLevel())
+			waited := time.Duration(-1)
+			if wait1 := timing.ThreadRunDelay(); wait0 >= 0 && wait1 >= 0 {
+				waited = wait1 - wait0
+			}
+			p.Runs = []profile.Run{profile.NewRun(p, waited)}
 		}
 	}()
 	for i := 0; i < a.calls; i++ {
@@ -263,10 +276,13 @@ type profSummary struct {
 	Utilization float64                  `json:"device_utilization"`
 	HostHidden  float64                  `json:"host_hidden_share"`
 	HiddenRuns  []float64                `json:"host_hidden_share_runs"`
-	JIT         map[string]int           `json:"jit_calls"`
-	Debug       int                      `json:"debug"`
-	Dropped     int64                    `json:"dropped_events"`
-	Table       []kernelJSON             `json:"kernel_table"`
+	// DeschedRuns is, per run, how long the thread making the calls
+	// waited for a CPU (-1: not known).
+	DeschedRuns []int64        `json:"host_descheduled_ns_runs,omitempty"`
+	JIT         map[string]int `json:"jit_calls"`
+	Debug       int            `json:"debug"`
+	Dropped     int64          `json:"dropped_events"`
+	Table       []kernelJSON   `json:"kernel_table"`
 }
 
 type kernelJSON struct {
@@ -287,6 +303,9 @@ func summary(p *profile.Profile) profSummary {
 	s := profSummary{Label: p.Label, WallNS: int64(o.Wall), Kernels: p.Kernels(), DeviceBusy: int64(o.DeviceBusy),
 		PerDevice: o.PerDevice, HostWaiting: int64(o.HostWaiting), HostWork: int64(o.HostWork), Hidden: int64(o.Hidden),
 		Utilization: o.DeviceUtilization(), HostHidden: o.HostHidden(), HiddenRuns: p.OverlapRuns, JIT: p.JITCalls(), Debug: p.Debug, Dropped: p.Dropped}
+	for _, r := range p.Runs {
+		s.DeschedRuns = append(s.DeschedRuns, int64(r.Descheduled))
+	}
 	for _, r := range p.KernelTable() {
 		s.Table = append(s.Table, kernelJSON{Name: r.Name, Device: r.Device, Count: r.Count, TotalNS: int64(r.Total),
 			MeanNS: int64(r.Mean), Share: r.Share, GFLOPsEst: r.GFLOPs, GBsEst: r.GBs, CompileNS: int64(r.Compile), Cache: r.Cache})

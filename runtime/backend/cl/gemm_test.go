@@ -172,3 +172,31 @@ func TestMatmulWritesOnlyItsOutput(t *testing.T) {
 		}
 	}
 }
+
+// TestMatmulKernelChoice: the device's kind picks the matmul kernel (a CPU
+// device such as pocl the register-blocked one, a GPU or accelerator the
+// local-memory tiles) and $TICK_CL_MATMUL overrides it both ways; the
+// kernel's first line says which. Rendering only: no driver needed.
+func TestMatmulKernelChoice(t *testing.T) {
+	k := gemmKernel(1, 64, 64, 64, false)
+	for _, c := range []struct{ kind, env, want string }{
+		{"cpu", "", "register-blocked"},
+		{"gpu", "", "local memory"},
+		{"accelerator", "", "local memory"},
+		{"cpu", "tiled", "local memory"},
+		{"gpu", "blocked", "register-blocked"},
+		{"cpu", "bogus", "register-blocked"},
+		{"gpu", "bogus", "local memory"},
+	} {
+		t.Setenv(envMatmul, c.env)
+		d := &Device{f: found{kind: c.kind}}
+		src, err := d.Render(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		first, _, _ := strings.Cut(src, "\n")
+		if !strings.HasPrefix(first, "// matmul: ") || !strings.Contains(first, c.want) {
+			t.Errorf("%s device, %s=%q: the kernel's first line is %q, want the %s kernel named", c.kind, envMatmul, c.env, first, c.want)
+		}
+	}
+}

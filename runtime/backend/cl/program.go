@@ -41,18 +41,32 @@ func (d *Device) Render(k *ir.Kernel) (string, error) {
 	return d.renderer().Render(k, symbol(k)).Source, nil
 }
 
-// envMatmul picks the matmul kernel: "blocked" (register-blocked, for a
-// device on the host's CPUs such as pocl) or "tiled" (16×16 tiles through
-// local memory, a GPU's shape). Unset: tiled, on every device for now —
-// with the blocked kernel's speed on pocl, notebook 06's DEBUG=2 overlap
-// claim failed in 6 of 11 DEVICE=CL runs (docs/benchmarks.md, OpenCL).
+// envMatmul overrides the matmul kernel: "blocked" (register-blocked, the
+// shape for a device on the host's CPUs such as pocl) or "tiled" (16×16
+// tiles through local memory, a GPU's shape). Unset (or anything else),
+// the device's kind decides: blocked on a CPU device (CL_DEVICE_TYPE_CPU),
+// tiles on any other (docs/benchmarks.md, OpenCL: on pocl the tiles run
+// about 1% of the CPU device's matmul, the blocked kernel 0.7–0.9×).
 const envMatmul = "TICK_CL_MATMUL"
 
-// renderer renders for this device: the matmul kernel $TICK_CL_MATMUL
-// picks (the kernel's first comment line names it; plans and DEBUG=4 show
-// it), fusing multiply-adds where the device has FMA, unless TICK_FMA=0.
+// blockedMatmul reports whether matmul kernels are register-blocked:
+// $TICK_CL_MATMUL if it says, else whether the device runs on the host's
+// CPUs.
+func (d *Device) blockedMatmul() bool {
+	switch os.Getenv(envMatmul) {
+	case "blocked":
+		return true
+	case "tiled":
+		return false
+	}
+	return d.f.kind == "cpu"
+}
+
+// renderer renders for this device: the matmul kernel blockedMatmul picks
+// (the kernel's first comment line names it; plans and DEBUG=4 show it),
+// fusing multiply-adds where the device has FMA, unless TICK_FMA=0.
 func (d *Device) renderer() render.OpenCL {
-	return render.OpenCL{CPU: os.Getenv(envMatmul) == "blocked", FMA: d.fused()}
+	return render.OpenCL{CPU: d.blockedMatmul(), FMA: d.fused()}
 }
 
 // symbol is k's kernel function name (render.Symbol: C identifier

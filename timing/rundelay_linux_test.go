@@ -1,0 +1,69 @@
+//go:build linux
+
+package timing
+
+import (
+	"runtime"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// TestThreadRunDelayCountsWaitingForACPU: two threads pinned to one CPU,
+// both busy: the one reading ThreadRunDelay must have waited while the
+// other ran (the kernel's CFS shares a CPU between runnable threads).
+func TestThreadRunDelayCountsWaitingForACPU(t *testing.T) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	if ThreadRunDelay() < 0 {
+		t.Skip("no /proc/thread-self/schedstat here (schedstats off)")
+	}
+	var old unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &old); err != nil {
+		t.Skip(err)
+	}
+	var one unix.CPUSet
+	one.Set(firstCPU(&old))
+	if err := unix.SchedSetaffinity(0, &one); err != nil {
+		t.Skip(err)
+	}
+	defer unix.SchedSetaffinity(0, &old)
+	stop := make(chan struct{})
+	started := make(chan struct{})
+	go func() { // a competitor on the same CPU
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		if err := unix.SchedSetaffinity(0, &one); err != nil {
+			close(started)
+			return
+		}
+		close(started)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+		}
+	}()
+	<-started
+	d0 := ThreadRunDelay()
+	for end := time.Now().Add(300 * time.Millisecond); time.Now().Before(end); {
+	}
+	d1 := ThreadRunDelay()
+	close(stop)
+	if d1 <= d0 {
+		t.Fatalf("sharing one CPU with a busy thread for 300 ms, the run-queue wait went from %v to %v: not counted", d0, d1)
+	}
+	t.Logf("waited %v for the CPU in 300 ms of sharing it", d1-d0)
+}
+
+func firstCPU(s *unix.CPUSet) int {
+	for i := 0; i < 1024; i++ {
+		if s.IsSet(i) {
+			return i
+		}
+	}
+	return 0
+}
