@@ -12,7 +12,7 @@
 #     streaming copy, 1 and 2 threads).
 #
 #   bench/cl_suite.sh [ROUNDS [SAMPLES [N]]]   (defaults: 3 rounds, 5 samples, matmul 1024)
-#   TICK_CL_MATMUL=blocked bench/cl_suite.sh     CL's register-blocked matmul (default: tiles)
+#   TICK_CL_MATMUL=tiled bench/cl_suite.sh       CL's local-memory tiles (default on pocl: register-blocked)
 #
 # Needs pocl (or another OpenCL driver), a C compiler for the CPU device and
 # /usr/bin/python3 with pyopencl and numpy (scripts/install-deps.sh).
@@ -25,7 +25,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 go build -o "$tmp/clbench" ./bench/clbench
 go build -o "$tmp/cpubench" ./bench/cpubench
-echo "#env	TICK_CL_MATMUL=${TICK_CL_MATMUL:-} (unset: the tiled matmul) TICK_FMA=${TICK_FMA:-}"
+echo "#env	TICK_CL_MATMUL=${TICK_CL_MATMUL:-} (unset: the device type picks, register-blocked on a CPU device) TICK_FMA=${TICK_FMA:-}"
 echo "#driver	$(clinfo 2>/dev/null | grep -m1 'Platform Version' | sed 's/  */ /g')"
 load() { echo "#load	round $1 $2: $(cut -d' ' -f1-3 /proc/loadavg)"; }
 for r in $(seq "$rounds"); do

@@ -50,27 +50,55 @@ type Run struct {
 	// DEBUG=2 that is how host work can look hidden behind kernels it has
 	// just launched.
 	Descheduled time.Duration
+	// CPU is that thread's CPU time during the run (timing.ThreadCPU);
+	// -1 where not known.
+	CPU time.Duration
+}
+
+// IdleWork is the least time of r's host work the host's thread cannot
+// have been running: host work minus all its CPU time (waits included),
+// at most the time it waited for a CPU; -1 where either is not known.
+// It is what a descheduled host thread can have added to the host work,
+// counting no run-queue wait that fell inside a wait (such as the wake-up
+// after Synchronize).
+func (r Run) IdleWork() time.Duration {
+	if r.Descheduled < 0 || r.CPU < 0 {
+		return -1
+	}
+	return max(min(r.HostWork-r.CPU, r.Descheduled), 0)
+}
+
+// RunningHidden is the share of host work hidden behind a device with the
+// run's IdleWork taken out of both: of the host work the thread can have
+// been running, the share that overlapped a device, counting all its idle
+// time as hidden (the most it can have added). Without an IdleWork it is
+// the overlap's HostHidden.
+func (r Run) RunningHidden() float64 {
+	idle := max(r.IdleWork(), 0)
+	return ratio(max(r.Hidden-idle, 0), r.HostWork-idle)
 }
 
 // NewRun is p's Run, the host's thread having waited descheduled for a
-// CPU meanwhile.
-func NewRun(p *Profile, descheduled time.Duration) Run {
+// CPU and run cpu meanwhile.
+func NewRun(p *Profile, descheduled, cpu time.Duration) Run {
 	o := p.Overlap()
-	return Run{Wall: o.Wall, HostWork: o.HostWork, Hidden: o.Hidden, Descheduled: descheduled}
+	return Run{Wall: o.Wall, HostWork: o.HostWork, Hidden: o.Hidden, Descheduled: descheduled, CPU: cpu}
 }
 
-// Descheduled sums p.Runs: their wall time, host work, hidden host work
-// and the host thread's wait for a CPU; ok false when there are no runs
-// or a run's wait is not known.
+// Descheduled sums p.Runs: their wall time, host work, hidden host work,
+// the host thread's wait for a CPU and its CPU time; ok false when there
+// are no runs or a run's wait or CPU time is not known. (IdleWork of the
+// sum bounds the runs' together.)
 func (p *Profile) Descheduled() (sum Run, ok bool) {
 	for _, r := range p.Runs {
-		if r.Descheduled < 0 {
+		if r.Descheduled < 0 || r.CPU < 0 {
 			return Run{}, false
 		}
 		sum.Wall += r.Wall
 		sum.HostWork += r.HostWork
 		sum.Hidden += r.Hidden
 		sum.Descheduled += r.Descheduled
+		sum.CPU += r.CPU
 	}
 	return sum, len(p.Runs) > 0
 }

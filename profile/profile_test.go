@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -351,18 +352,34 @@ func TestDescheduledHostCountsAsHidden(t *testing.T) {
 		t.Fatal("Descheduled known without runs")
 	}
 	for _, c := range []struct {
-		waited   time.Duration
-		wantLine bool
-	}{{8 * us1, true}, {us1 / 2, false}} {
-		p.Runs = []Run{NewRun(p, c.waited), NewRun(p, c.waited)}
+		waited, cpu time.Duration
+		wantLine    bool
+		idle        time.Duration
+	}{
+		{8 * us1, 11 * us1, true, 8 * us1},  // descheduled in the gap: off the CPU for 8 of its 19 µs of host work
+		{8 * us1, 19 * us1, true, 0},        // waited as long, but ran all its host work: the wait was elsewhere
+		{us1 / 2, 11 * us1, false, us1 / 2}, // off the CPU longer than it waited for one (blocked): only the wait counts
+		{us1 / 2, 18*us1 + us1/2, false, us1 / 2},
+	} {
+		p.Runs = []Run{NewRun(p, c.waited, c.cpu), NewRun(p, c.waited, c.cpu)}
 		sum, ok := p.Descheduled()
-		if !ok || sum.Descheduled != 2*c.waited || sum.Hidden != 16*us1 || sum.HostWork != 38*us1 || sum.Wall != 40*us1 {
+		if !ok || sum.Descheduled != 2*c.waited || sum.CPU != 2*c.cpu || sum.Hidden != 16*us1 || sum.HostWork != 38*us1 || sum.Wall != 40*us1 {
 			t.Fatalf("Descheduled() = %+v, %v", sum, ok)
+		}
+		if got := p.Runs[0].IdleWork(); got != c.idle {
+			t.Errorf("waited %v, ran %v of 19µs host work: IdleWork %v, want %v", c.waited, c.cpu, got, c.idle)
+		}
+		// Of the host work it can have been running, the share hidden.
+		if got, want := p.Runs[0].RunningHidden(), float64(8*us1-c.idle)/float64(19*us1-c.idle); math.Abs(got-want) > 1e-12 {
+			t.Errorf("waited %v, ran %v: RunningHidden %.3f, want %.3f", c.waited, c.cpu, got, want)
 		}
 		text := p.Text()
 		if got := strings.Contains(text, "waited "+dur(2*c.waited)+" for a CPU"); got != c.wantLine {
 			t.Errorf("waited %v of 40µs: the busy line shown %v, want %v:\n%s", 2*c.waited, got, c.wantLine, text)
 		}
+	}
+	if (Run{Descheduled: us1, CPU: -1}).IdleWork() != -1 {
+		t.Error("IdleWork known without the CPU time")
 	}
 	p.Runs = append(p.Runs, Run{Descheduled: -1})
 	if _, ok := p.Descheduled(); ok {

@@ -240,6 +240,17 @@ func ThreadRunDelay() time.Duration {
 	return d
 }
 
+// ThreadCPU is the calling OS thread's CPU time so far (user and system,
+// CLOCK_THREAD_CPUTIME_ID); -1 where it is not measured (not Linux). Like
+// ThreadRunDelay, two readings are of one thread only if the goroutine is
+// locked to it.
+func ThreadCPU() time.Duration {
+	if !haveThreadCPU {
+		return -1
+	}
+	return threadCPU()
+}
+
 // schedstatDelay reads a schedstat file's second field, the run-queue
 // wait in nanoseconds; unreadable when the file could not be read, not ok
 // when it could not be read or parsed.

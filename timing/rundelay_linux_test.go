@@ -48,15 +48,18 @@ func TestThreadRunDelayCountsWaitingForACPU(t *testing.T) {
 		}
 	}()
 	<-started
-	d0 := ThreadRunDelay()
-	for end := time.Now().Add(300 * time.Millisecond); time.Now().Before(end); {
+	d0, c0, t0 := ThreadRunDelay(), ThreadCPU(), time.Now()
+	for end := t0.Add(300 * time.Millisecond); time.Now().Before(end); {
 	}
-	d1 := ThreadRunDelay()
+	d1, c1, wall := ThreadRunDelay(), ThreadCPU(), time.Since(t0)
 	close(stop)
 	if d1 <= d0 {
 		t.Fatalf("sharing one CPU with a busy thread for 300 ms, the run-queue wait went from %v to %v: not counted", d0, d1)
 	}
-	t.Logf("waited %v for the CPU in 300 ms of sharing it", d1-d0)
+	if cpu := c1 - c0; cpu <= 0 || cpu >= wall {
+		t.Errorf("the thread's CPU time over %v of sharing a CPU: %v, want some but not all of it", wall, cpu)
+	}
+	t.Logf("waited %v for the CPU and ran %v in %v of sharing it", d1-d0, c1-c0, wall)
 }
 
 func firstCPU(s *unix.CPUSet) int {

@@ -204,18 +204,21 @@ func record(ctx context.Context, call func(int) error, a *profArgs) (p *profile.
 	// wait for a CPU is the host's (profile.Run.Descheduled).
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	wait0 := timing.ThreadRunDelay()
+	wait0, cpu0 := timing.ThreadRunDelay(), timing.ThreadCPU()
 	if err := tensor.StartProfile(a.capacity); err != nil {
 		return nil, err
 	}
 	defer func() {
 		if rec := tensor.StopProfile(); rec != nil && err == nil {
 			p = profile.FromRecording(magic.Label(a.stmt), rec, tensor.DebugLevel())
-			waited := time.Duration(-1)
+			waited, cpu := time.Duration(-1), time.Duration(-1)
 			if wait1 := timing.ThreadRunDelay(); wait0 >= 0 && wait1 >= 0 {
 				waited = wait1 - wait0
 			}
-			p.Runs = []profile.Run{profile.NewRun(p, waited)}
+			if cpu1 := timing.ThreadCPU(); cpu0 >= 0 && cpu1 >= 0 {
+				cpu = cpu1 - cpu0
+			}
+			p.Runs = []profile.Run{profile.NewRun(p, waited, cpu)}
 		}
 	}()
 	for i := 0; i < a.calls; i++ {
@@ -276,9 +279,10 @@ type profSummary struct {
 	Utilization float64                  `json:"device_utilization"`
 	HostHidden  float64                  `json:"host_hidden_share"`
 	HiddenRuns  []float64                `json:"host_hidden_share_runs"`
-	// DeschedRuns is, per run, how long the thread making the calls
-	// waited for a CPU (-1: not known).
+	// DeschedRuns and CPURuns are, per run, how long the thread making
+	// the calls waited for a CPU and its CPU time (-1: not known).
 	DeschedRuns []int64        `json:"host_descheduled_ns_runs,omitempty"`
+	CPURuns     []int64        `json:"host_cpu_ns_runs,omitempty"`
 	JIT         map[string]int `json:"jit_calls"`
 	Debug       int            `json:"debug"`
 	Dropped     int64          `json:"dropped_events"`
@@ -305,6 +309,7 @@ func summary(p *profile.Profile) profSummary {
 		Utilization: o.DeviceUtilization(), HostHidden: o.HostHidden(), HiddenRuns: p.OverlapRuns, JIT: p.JITCalls(), Debug: p.Debug, Dropped: p.Dropped}
 	for _, r := range p.Runs {
 		s.DeschedRuns = append(s.DeschedRuns, int64(r.Descheduled))
+		s.CPURuns = append(s.CPURuns, int64(r.CPU))
 	}
 	for _, r := range p.KernelTable() {
 		s.Table = append(s.Table, kernelJSON{Name: r.Name, Device: r.Device, Count: r.Count, TotalNS: int64(r.Total),
