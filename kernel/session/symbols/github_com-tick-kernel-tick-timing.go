@@ -91,6 +91,8 @@ func init() {
 		"SyncNone":              reflect.ValueOf(timing.SyncNone),
 		"SyncSample":            reflect.ValueOf(timing.SyncSample),
 		"TextWidth":             reflect.ValueOf(constant.MakeFromLiteral("100", token.INT, 0)),
+		"ThreadCPU":             reflect.ValueOf(timing.ThreadCPU),
+		"ThreadRunDelay":        reflect.ValueOf(timing.ThreadRunDelay),
 		"TimeOnce":              reflect.ValueOf(timing.TimeOnce),
 		"TimerResolution":       reflect.ValueOf(timing.TimerResolution),
 		"VariationLimit":        reflect.ValueOf(constant.MakeFromLiteral("0.1000000000000000000013552527156068805425093160010874271392822266", token.FLOAT, 0)),
