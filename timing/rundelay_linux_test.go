@@ -4,6 +4,7 @@ package timing
 
 import (
 	"runtime"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -29,7 +30,7 @@ func TestThreadRunDelayCountsWaitingForACPU(t *testing.T) {
 		t.Skip(err)
 	}
 	defer unix.SchedSetaffinity(0, &old)
-	stop := make(chan struct{})
+	var stopped atomic.Bool
 	started := make(chan struct{})
 	go func() { // a competitor on the same CPU
 		runtime.LockOSThread()
@@ -39,12 +40,7 @@ func TestThreadRunDelayCountsWaitingForACPU(t *testing.T) {
 			return
 		}
 		close(started)
-		for {
-			select {
-			case <-stop:
-				return
-			default:
-			}
+		for !stopped.Load() { // busy: the CPU's other runnable thread
 		}
 	}()
 	<-started
@@ -52,7 +48,7 @@ func TestThreadRunDelayCountsWaitingForACPU(t *testing.T) {
 	for end := t0.Add(300 * time.Millisecond); time.Now().Before(end); {
 	}
 	d1, c1, wall := ThreadRunDelay(), ThreadCPU(), time.Since(t0)
-	close(stop)
+	stopped.Store(true)
 	if d1 <= d0 {
 		t.Fatalf("sharing one CPU with a busy thread for 300 ms, the run-queue wait went from %v to %v: not counted", d0, d1)
 	}
