@@ -14,6 +14,9 @@
 #     eager op: a.Add(b).Realize() on 256 float32 synchronized after each
 #     op, and x.Add(1).Realize() with a synchronize every 100 ops), with
 #     -benchmem: wall ns/op, the process's CPU ns/op, B/op, allocs/op;
+#     EAGER_COUNT (8) samples of EAGER_OPS (20000) ops per round, so the
+#     summary's median is over samples, as cpubench's rows are (a mean over
+#     one long run counts every time the loaded machine descheduled it);
 #   - BenchmarkCPUCompileCold (gcc on a new 256-element elementwise kernel;
 #     the tree's build only: the compiler, not tick, is what it times).
 #
@@ -23,8 +26,7 @@
 #
 #   bench/overheads.sh [BASE_COMMIT [ROUNDS]]     (default: main, 5 rounds)
 #
-# EAGER_OPS sets the eager benchmarks' iterations per round (300000). Run it
-# under nice on a shared machine (nice -n 10 bench/overheads.sh ...): every
+# Run it under nice on a shared machine (nice -n 10 bench/overheads.sh ...): every
 # build and benchmark then runs niced, and the load printed is the machine's.
 set -eu
 base=${1:-main}
@@ -50,7 +52,7 @@ for r in $(seq "$rounds"); do
 		(cd "$root/runtime/tensor" && "$tmp/$b.test" -test.run '^$' -test.bench 'JITReplayVsEager' -test.benchtime 200x) |
 			awk -v b="$b" '/^Benchmark/ {for (i = 3; i < NF; i += 2) printf "%s\t%s\t%s\t%s\n", b, $1, $(i+1), $i}' | tee -a "$out"
 		(cd "$root/runtime/tensor" && "$tmp/$b.test" -test.run '^$' -test.bench '^BenchmarkEager(AddSync|Op)$' \
-			-test.benchtime "${EAGER_OPS:-300000}x" -test.benchmem) |
+			-test.benchtime "${EAGER_OPS:-20000}x" -test.count "${EAGER_COUNT:-8}" -test.benchmem) |
 			awk -v b="$b" '/^Benchmark/ {for (i = 3; i < NF; i += 2) printf "%s\t%s\t%s\t%s\n", b, $1, $(i+1), $i}' | tee -a "$out"
 	done
 	echo "== round $r: numpy (load $(load))"
@@ -64,7 +66,7 @@ for r in $(seq "$rounds"); do
 done
 echo "== after (load $(load))"
 
-echo "== summary: median over $rounds rounds (min-max)"
+echo "== summary: median over $rounds rounds, or over every sample for the eager benchmarks (min-max)"
 $PY - "$out" <<'EOF'
 import statistics, sys
 rows = {}
