@@ -5,10 +5,8 @@
 
 package std
 
-import (
-	"reflect"
-)
+import ()
 
 func init() {
-	Symbols["cmp/cmp"] = map[string]reflect.Value{}
+	Symbols["cmp/cmp"] = table([]entry{})
 }

@@ -7,15 +7,14 @@ package std
 
 import (
 	"compress/bzip2"
-	"reflect"
 )
 
 func init() {
-	Symbols["compress/bzip2/bzip2"] = map[string]reflect.Value{
+	Symbols["compress/bzip2/bzip2"] = table([]entry{
 		// function, constant and variable definitions
-		"NewReader": reflect.ValueOf(bzip2.NewReader),
+		{"NewReader", bzip2.NewReader},
 
 		// type definitions
-		"StructuralError": reflect.ValueOf((*bzip2.StructuralError)(nil)),
-	}
+		{"StructuralError", (*bzip2.StructuralError)(nil)},
+	})
 }

@@ -10,35 +10,34 @@ import (
 	"go/constant"
 	"go/token"
 	"io"
-	"reflect"
 )
 
 func init() {
-	Symbols["compress/flate/flate"] = map[string]reflect.Value{
+	Symbols["compress/flate/flate"] = table([]entry{
 		// function, constant and variable definitions
-		"BestCompression":    reflect.ValueOf(constant.MakeFromLiteral("9", token.INT, 0)),
-		"BestSpeed":          reflect.ValueOf(constant.MakeFromLiteral("1", token.INT, 0)),
-		"DefaultCompression": reflect.ValueOf(constant.MakeFromLiteral("-1", token.INT, 0)),
-		"HuffmanOnly":        reflect.ValueOf(constant.MakeFromLiteral("-2", token.INT, 0)),
-		"NewReader":          reflect.ValueOf(flate.NewReader),
-		"NewReaderDict":      reflect.ValueOf(flate.NewReaderDict),
-		"NewWriter":          reflect.ValueOf(flate.NewWriter),
-		"NewWriterDict":      reflect.ValueOf(flate.NewWriterDict),
-		"NoCompression":      reflect.ValueOf(constant.MakeFromLiteral("0", token.INT, 0)),
+		{"BestCompression", constant.MakeFromLiteral("9", token.INT, 0)},
+		{"BestSpeed", constant.MakeFromLiteral("1", token.INT, 0)},
+		{"DefaultCompression", constant.MakeFromLiteral("-1", token.INT, 0)},
+		{"HuffmanOnly", constant.MakeFromLiteral("-2", token.INT, 0)},
+		{"NewReader", flate.NewReader},
+		{"NewReaderDict", flate.NewReaderDict},
+		{"NewWriter", flate.NewWriter},
+		{"NewWriterDict", flate.NewWriterDict},
+		{"NoCompression", constant.MakeFromLiteral("0", token.INT, 0)},
 
 		// type definitions
-		"CorruptInputError": reflect.ValueOf((*flate.CorruptInputError)(nil)),
-		"InternalError":     reflect.ValueOf((*flate.InternalError)(nil)),
-		"ReadError":         reflect.ValueOf((*flate.ReadError)(nil)),
-		"Reader":            reflect.ValueOf((*flate.Reader)(nil)),
-		"Resetter":          reflect.ValueOf((*flate.Resetter)(nil)),
-		"WriteError":        reflect.ValueOf((*flate.WriteError)(nil)),
-		"Writer":            reflect.ValueOf((*flate.Writer)(nil)),
+		{"CorruptInputError", (*flate.CorruptInputError)(nil)},
+		{"InternalError", (*flate.InternalError)(nil)},
+		{"ReadError", (*flate.ReadError)(nil)},
+		{"Reader", (*flate.Reader)(nil)},
+		{"Resetter", (*flate.Resetter)(nil)},
+		{"WriteError", (*flate.WriteError)(nil)},
+		{"Writer", (*flate.Writer)(nil)},
 
 		// interface wrapper definitions
-		"_Reader":   reflect.ValueOf((*_compress_flate_Reader)(nil)),
-		"_Resetter": reflect.ValueOf((*_compress_flate_Resetter)(nil)),
-	}
+		{"_Reader", (*_compress_flate_Reader)(nil)},
+		{"_Resetter", (*_compress_flate_Resetter)(nil)},
+	})
 }
 
 // _compress_flate_Reader is an interface wrapper for Reader type

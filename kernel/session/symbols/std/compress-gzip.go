@@ -9,26 +9,25 @@ import (
 	"compress/gzip"
 	"go/constant"
 	"go/token"
-	"reflect"
 )
 
 func init() {
-	Symbols["compress/gzip/gzip"] = map[string]reflect.Value{
+	Symbols["compress/gzip/gzip"] = table([]entry{
 		// function, constant and variable definitions
-		"BestCompression":    reflect.ValueOf(constant.MakeFromLiteral("9", token.INT, 0)),
-		"BestSpeed":          reflect.ValueOf(constant.MakeFromLiteral("1", token.INT, 0)),
-		"DefaultCompression": reflect.ValueOf(constant.MakeFromLiteral("-1", token.INT, 0)),
-		"ErrChecksum":        reflect.ValueOf(&gzip.ErrChecksum).Elem(),
-		"ErrHeader":          reflect.ValueOf(&gzip.ErrHeader).Elem(),
-		"HuffmanOnly":        reflect.ValueOf(constant.MakeFromLiteral("-2", token.INT, 0)),
-		"NewReader":          reflect.ValueOf(gzip.NewReader),
-		"NewWriter":          reflect.ValueOf(gzip.NewWriter),
-		"NewWriterLevel":     reflect.ValueOf(gzip.NewWriterLevel),
-		"NoCompression":      reflect.ValueOf(constant.MakeFromLiteral("0", token.INT, 0)),
+		{"BestCompression", constant.MakeFromLiteral("9", token.INT, 0)},
+		{"BestSpeed", constant.MakeFromLiteral("1", token.INT, 0)},
+		{"DefaultCompression", constant.MakeFromLiteral("-1", token.INT, 0)},
+		{"ErrChecksum", variable{&gzip.ErrChecksum}},
+		{"ErrHeader", variable{&gzip.ErrHeader}},
+		{"HuffmanOnly", constant.MakeFromLiteral("-2", token.INT, 0)},
+		{"NewReader", gzip.NewReader},
+		{"NewWriter", gzip.NewWriter},
+		{"NewWriterLevel", gzip.NewWriterLevel},
+		{"NoCompression", constant.MakeFromLiteral("0", token.INT, 0)},
 
 		// type definitions
-		"Header": reflect.ValueOf((*gzip.Header)(nil)),
-		"Reader": reflect.ValueOf((*gzip.Reader)(nil)),
-		"Writer": reflect.ValueOf((*gzip.Writer)(nil)),
-	}
+		{"Header", (*gzip.Header)(nil)},
+		{"Reader", (*gzip.Reader)(nil)},
+		{"Writer", (*gzip.Writer)(nil)},
+	})
 }

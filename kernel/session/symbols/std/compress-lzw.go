@@ -7,20 +7,19 @@ package std
 
 import (
 	"compress/lzw"
-	"reflect"
 )
 
 func init() {
-	Symbols["compress/lzw/lzw"] = map[string]reflect.Value{
+	Symbols["compress/lzw/lzw"] = table([]entry{
 		// function, constant and variable definitions
-		"LSB":       reflect.ValueOf(lzw.LSB),
-		"MSB":       reflect.ValueOf(lzw.MSB),
-		"NewReader": reflect.ValueOf(lzw.NewReader),
-		"NewWriter": reflect.ValueOf(lzw.NewWriter),
+		{"LSB", lzw.LSB},
+		{"MSB", lzw.MSB},
+		{"NewReader", lzw.NewReader},
+		{"NewWriter", lzw.NewWriter},
 
 		// type definitions
-		"Order":  reflect.ValueOf((*lzw.Order)(nil)),
-		"Reader": reflect.ValueOf((*lzw.Reader)(nil)),
-		"Writer": reflect.ValueOf((*lzw.Writer)(nil)),
-	}
+		{"Order", (*lzw.Order)(nil)},
+		{"Reader", (*lzw.Reader)(nil)},
+		{"Writer", (*lzw.Writer)(nil)},
+	})
 }

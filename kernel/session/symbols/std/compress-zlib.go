@@ -10,33 +10,32 @@ import (
 	"go/constant"
 	"go/token"
 	"io"
-	"reflect"
 )
 
 func init() {
-	Symbols["compress/zlib/zlib"] = map[string]reflect.Value{
+	Symbols["compress/zlib/zlib"] = table([]entry{
 		// function, constant and variable definitions
-		"BestCompression":    reflect.ValueOf(constant.MakeFromLiteral("9", token.INT, 0)),
-		"BestSpeed":          reflect.ValueOf(constant.MakeFromLiteral("1", token.INT, 0)),
-		"DefaultCompression": reflect.ValueOf(constant.MakeFromLiteral("-1", token.INT, 0)),
-		"ErrChecksum":        reflect.ValueOf(&zlib.ErrChecksum).Elem(),
-		"ErrDictionary":      reflect.ValueOf(&zlib.ErrDictionary).Elem(),
-		"ErrHeader":          reflect.ValueOf(&zlib.ErrHeader).Elem(),
-		"HuffmanOnly":        reflect.ValueOf(constant.MakeFromLiteral("-2", token.INT, 0)),
-		"NewReader":          reflect.ValueOf(zlib.NewReader),
-		"NewReaderDict":      reflect.ValueOf(zlib.NewReaderDict),
-		"NewWriter":          reflect.ValueOf(zlib.NewWriter),
-		"NewWriterLevel":     reflect.ValueOf(zlib.NewWriterLevel),
-		"NewWriterLevelDict": reflect.ValueOf(zlib.NewWriterLevelDict),
-		"NoCompression":      reflect.ValueOf(constant.MakeFromLiteral("0", token.INT, 0)),
+		{"BestCompression", constant.MakeFromLiteral("9", token.INT, 0)},
+		{"BestSpeed", constant.MakeFromLiteral("1", token.INT, 0)},
+		{"DefaultCompression", constant.MakeFromLiteral("-1", token.INT, 0)},
+		{"ErrChecksum", variable{&zlib.ErrChecksum}},
+		{"ErrDictionary", variable{&zlib.ErrDictionary}},
+		{"ErrHeader", variable{&zlib.ErrHeader}},
+		{"HuffmanOnly", constant.MakeFromLiteral("-2", token.INT, 0)},
+		{"NewReader", zlib.NewReader},
+		{"NewReaderDict", zlib.NewReaderDict},
+		{"NewWriter", zlib.NewWriter},
+		{"NewWriterLevel", zlib.NewWriterLevel},
+		{"NewWriterLevelDict", zlib.NewWriterLevelDict},
+		{"NoCompression", constant.MakeFromLiteral("0", token.INT, 0)},
 
 		// type definitions
-		"Resetter": reflect.ValueOf((*zlib.Resetter)(nil)),
-		"Writer":   reflect.ValueOf((*zlib.Writer)(nil)),
+		{"Resetter", (*zlib.Resetter)(nil)},
+		{"Writer", (*zlib.Writer)(nil)},
 
 		// interface wrapper definitions
-		"_Resetter": reflect.ValueOf((*_compress_zlib_Resetter)(nil)),
-	}
+		{"_Resetter", (*_compress_zlib_Resetter)(nil)},
+	})
 }
 
 // _compress_zlib_Resetter is an interface wrapper for Resetter type

@@ -7,24 +7,23 @@ package std
 
 import (
 	"container/heap"
-	"reflect"
 )
 
 func init() {
-	Symbols["container/heap/heap"] = map[string]reflect.Value{
+	Symbols["container/heap/heap"] = table([]entry{
 		// function, constant and variable definitions
-		"Fix":    reflect.ValueOf(heap.Fix),
-		"Init":   reflect.ValueOf(heap.Init),
-		"Pop":    reflect.ValueOf(heap.Pop),
-		"Push":   reflect.ValueOf(heap.Push),
-		"Remove": reflect.ValueOf(heap.Remove),
+		{"Fix", heap.Fix},
+		{"Init", heap.Init},
+		{"Pop", heap.Pop},
+		{"Push", heap.Push},
+		{"Remove", heap.Remove},
 
 		// type definitions
-		"Interface": reflect.ValueOf((*heap.Interface)(nil)),
+		{"Interface", (*heap.Interface)(nil)},
 
 		// interface wrapper definitions
-		"_Interface": reflect.ValueOf((*_container_heap_Interface)(nil)),
-	}
+		{"_Interface", (*_container_heap_Interface)(nil)},
+	})
 }
 
 // _container_heap_Interface is an interface wrapper for Interface type

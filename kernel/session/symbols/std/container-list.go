@@ -7,16 +7,15 @@ package std
 
 import (
 	"container/list"
-	"reflect"
 )
 
 func init() {
-	Symbols["container/list/list"] = map[string]reflect.Value{
+	Symbols["container/list/list"] = table([]entry{
 		// function, constant and variable definitions
-		"New": reflect.ValueOf(list.New),
+		{"New", list.New},
 
 		// type definitions
-		"Element": reflect.ValueOf((*list.Element)(nil)),
-		"List":    reflect.ValueOf((*list.List)(nil)),
-	}
+		{"Element", (*list.Element)(nil)},
+		{"List", (*list.List)(nil)},
+	})
 }

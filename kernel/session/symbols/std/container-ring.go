@@ -7,15 +7,14 @@ package std
 
 import (
 	"container/ring"
-	"reflect"
 )
 
 func init() {
-	Symbols["container/ring/ring"] = map[string]reflect.Value{
+	Symbols["container/ring/ring"] = table([]entry{
 		// function, constant and variable definitions
-		"New": reflect.ValueOf(ring.New),
+		{"New", ring.New},
 
 		// type definitions
-		"Ring": reflect.ValueOf((*ring.Ring)(nil)),
-	}
+		{"Ring", (*ring.Ring)(nil)},
+	})
 }

@@ -7,36 +7,35 @@ package std
 
 import (
 	"context"
-	"reflect"
 	"time"
 )
 
 func init() {
-	Symbols["context/context"] = map[string]reflect.Value{
+	Symbols["context/context"] = table([]entry{
 		// function, constant and variable definitions
-		"AfterFunc":         reflect.ValueOf(context.AfterFunc),
-		"Background":        reflect.ValueOf(context.Background),
-		"Canceled":          reflect.ValueOf(&context.Canceled).Elem(),
-		"Cause":             reflect.ValueOf(context.Cause),
-		"DeadlineExceeded":  reflect.ValueOf(&context.DeadlineExceeded).Elem(),
-		"TODO":              reflect.ValueOf(context.TODO),
-		"WithCancel":        reflect.ValueOf(context.WithCancel),
-		"WithCancelCause":   reflect.ValueOf(context.WithCancelCause),
-		"WithDeadline":      reflect.ValueOf(context.WithDeadline),
-		"WithDeadlineCause": reflect.ValueOf(context.WithDeadlineCause),
-		"WithTimeout":       reflect.ValueOf(context.WithTimeout),
-		"WithTimeoutCause":  reflect.ValueOf(context.WithTimeoutCause),
-		"WithValue":         reflect.ValueOf(context.WithValue),
-		"WithoutCancel":     reflect.ValueOf(context.WithoutCancel),
+		{"AfterFunc", context.AfterFunc},
+		{"Background", context.Background},
+		{"Canceled", variable{&context.Canceled}},
+		{"Cause", context.Cause},
+		{"DeadlineExceeded", variable{&context.DeadlineExceeded}},
+		{"TODO", context.TODO},
+		{"WithCancel", context.WithCancel},
+		{"WithCancelCause", context.WithCancelCause},
+		{"WithDeadline", context.WithDeadline},
+		{"WithDeadlineCause", context.WithDeadlineCause},
+		{"WithTimeout", context.WithTimeout},
+		{"WithTimeoutCause", context.WithTimeoutCause},
+		{"WithValue", context.WithValue},
+		{"WithoutCancel", context.WithoutCancel},
 
 		// type definitions
-		"CancelCauseFunc": reflect.ValueOf((*context.CancelCauseFunc)(nil)),
-		"CancelFunc":      reflect.ValueOf((*context.CancelFunc)(nil)),
-		"Context":         reflect.ValueOf((*context.Context)(nil)),
+		{"CancelCauseFunc", (*context.CancelCauseFunc)(nil)},
+		{"CancelFunc", (*context.CancelFunc)(nil)},
+		{"Context", (*context.Context)(nil)},
 
 		// interface wrapper definitions
-		"_Context": reflect.ValueOf((*_context_Context)(nil)),
-	}
+		{"_Context", (*_context_Context)(nil)},
+	})
 }
 
 // _context_Context is an interface wrapper for Context type

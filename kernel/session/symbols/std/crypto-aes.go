@@ -9,16 +9,15 @@ import (
 	"crypto/aes"
 	"go/constant"
 	"go/token"
-	"reflect"
 )
 
 func init() {
-	Symbols["crypto/aes/aes"] = map[string]reflect.Value{
+	Symbols["crypto/aes/aes"] = table([]entry{
 		// function, constant and variable definitions
-		"BlockSize": reflect.ValueOf(constant.MakeFromLiteral("16", token.INT, 0)),
-		"NewCipher": reflect.ValueOf(aes.NewCipher),
+		{"BlockSize", constant.MakeFromLiteral("16", token.INT, 0)},
+		{"NewCipher", aes.NewCipher},
 
 		// type definitions
-		"KeySizeError": reflect.ValueOf((*aes.KeySizeError)(nil)),
-	}
+		{"KeySizeError", (*aes.KeySizeError)(nil)},
+	})
 }

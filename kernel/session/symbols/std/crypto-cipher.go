@@ -7,37 +7,36 @@ package std
 
 import (
 	"crypto/cipher"
-	"reflect"
 )
 
 func init() {
-	Symbols["crypto/cipher/cipher"] = map[string]reflect.Value{
+	Symbols["crypto/cipher/cipher"] = table([]entry{
 		// function, constant and variable definitions
-		"NewCBCDecrypter":       reflect.ValueOf(cipher.NewCBCDecrypter),
-		"NewCBCEncrypter":       reflect.ValueOf(cipher.NewCBCEncrypter),
-		"NewCFBDecrypter":       reflect.ValueOf(cipher.NewCFBDecrypter),
-		"NewCFBEncrypter":       reflect.ValueOf(cipher.NewCFBEncrypter),
-		"NewCTR":                reflect.ValueOf(cipher.NewCTR),
-		"NewGCM":                reflect.ValueOf(cipher.NewGCM),
-		"NewGCMWithNonceSize":   reflect.ValueOf(cipher.NewGCMWithNonceSize),
-		"NewGCMWithRandomNonce": reflect.ValueOf(cipher.NewGCMWithRandomNonce),
-		"NewGCMWithTagSize":     reflect.ValueOf(cipher.NewGCMWithTagSize),
-		"NewOFB":                reflect.ValueOf(cipher.NewOFB),
+		{"NewCBCDecrypter", cipher.NewCBCDecrypter},
+		{"NewCBCEncrypter", cipher.NewCBCEncrypter},
+		{"NewCFBDecrypter", cipher.NewCFBDecrypter},
+		{"NewCFBEncrypter", cipher.NewCFBEncrypter},
+		{"NewCTR", cipher.NewCTR},
+		{"NewGCM", cipher.NewGCM},
+		{"NewGCMWithNonceSize", cipher.NewGCMWithNonceSize},
+		{"NewGCMWithRandomNonce", cipher.NewGCMWithRandomNonce},
+		{"NewGCMWithTagSize", cipher.NewGCMWithTagSize},
+		{"NewOFB", cipher.NewOFB},
 
 		// type definitions
-		"AEAD":         reflect.ValueOf((*cipher.AEAD)(nil)),
-		"Block":        reflect.ValueOf((*cipher.Block)(nil)),
-		"BlockMode":    reflect.ValueOf((*cipher.BlockMode)(nil)),
-		"Stream":       reflect.ValueOf((*cipher.Stream)(nil)),
-		"StreamReader": reflect.ValueOf((*cipher.StreamReader)(nil)),
-		"StreamWriter": reflect.ValueOf((*cipher.StreamWriter)(nil)),
+		{"AEAD", (*cipher.AEAD)(nil)},
+		{"Block", (*cipher.Block)(nil)},
+		{"BlockMode", (*cipher.BlockMode)(nil)},
+		{"Stream", (*cipher.Stream)(nil)},
+		{"StreamReader", (*cipher.StreamReader)(nil)},
+		{"StreamWriter", (*cipher.StreamWriter)(nil)},
 
 		// interface wrapper definitions
-		"_AEAD":      reflect.ValueOf((*_crypto_cipher_AEAD)(nil)),
-		"_Block":     reflect.ValueOf((*_crypto_cipher_Block)(nil)),
-		"_BlockMode": reflect.ValueOf((*_crypto_cipher_BlockMode)(nil)),
-		"_Stream":    reflect.ValueOf((*_crypto_cipher_Stream)(nil)),
-	}
+		{"_AEAD", (*_crypto_cipher_AEAD)(nil)},
+		{"_Block", (*_crypto_cipher_Block)(nil)},
+		{"_BlockMode", (*_crypto_cipher_BlockMode)(nil)},
+		{"_Stream", (*_crypto_cipher_Stream)(nil)},
+	})
 }
 
 // _crypto_cipher_AEAD is an interface wrapper for AEAD type

@@ -9,17 +9,16 @@ import (
 	"crypto/des"
 	"go/constant"
 	"go/token"
-	"reflect"
 )
 
 func init() {
-	Symbols["crypto/des/des"] = map[string]reflect.Value{
+	Symbols["crypto/des/des"] = table([]entry{
 		// function, constant and variable definitions
-		"BlockSize":          reflect.ValueOf(constant.MakeFromLiteral("8", token.INT, 0)),
-		"NewCipher":          reflect.ValueOf(des.NewCipher),
-		"NewTripleDESCipher": reflect.ValueOf(des.NewTripleDESCipher),
+		{"BlockSize", constant.MakeFromLiteral("8", token.INT, 0)},
+		{"NewCipher", des.NewCipher},
+		{"NewTripleDESCipher", des.NewTripleDESCipher},
 
 		// type definitions
-		"KeySizeError": reflect.ValueOf((*des.KeySizeError)(nil)),
-	}
+		{"KeySizeError", (*des.KeySizeError)(nil)},
+	})
 }

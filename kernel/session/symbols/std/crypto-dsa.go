@@ -7,26 +7,25 @@ package std
 
 import (
 	"crypto/dsa"
-	"reflect"
 )
 
 func init() {
-	Symbols["crypto/dsa/dsa"] = map[string]reflect.Value{
+	Symbols["crypto/dsa/dsa"] = table([]entry{
 		// function, constant and variable definitions
-		"ErrInvalidPublicKey": reflect.ValueOf(&dsa.ErrInvalidPublicKey).Elem(),
-		"GenerateKey":         reflect.ValueOf(dsa.GenerateKey),
-		"GenerateParameters":  reflect.ValueOf(dsa.GenerateParameters),
-		"L1024N160":           reflect.ValueOf(dsa.L1024N160),
-		"L2048N224":           reflect.ValueOf(dsa.L2048N224),
-		"L2048N256":           reflect.ValueOf(dsa.L2048N256),
-		"L3072N256":           reflect.ValueOf(dsa.L3072N256),
-		"Sign":                reflect.ValueOf(dsa.Sign),
-		"Verify":              reflect.ValueOf(dsa.Verify),
+		{"ErrInvalidPublicKey", variable{&dsa.ErrInvalidPublicKey}},
+		{"GenerateKey", dsa.GenerateKey},
+		{"GenerateParameters", dsa.GenerateParameters},
+		{"L1024N160", dsa.L1024N160},
+		{"L2048N224", dsa.L2048N224},
+		{"L2048N256", dsa.L2048N256},
+		{"L3072N256", dsa.L3072N256},
+		{"Sign", dsa.Sign},
+		{"Verify", dsa.Verify},
 
 		// type definitions
-		"ParameterSizes": reflect.ValueOf((*dsa.ParameterSizes)(nil)),
-		"Parameters":     reflect.ValueOf((*dsa.Parameters)(nil)),
-		"PrivateKey":     reflect.ValueOf((*dsa.PrivateKey)(nil)),
-		"PublicKey":      reflect.ValueOf((*dsa.PublicKey)(nil)),
-	}
+		{"ParameterSizes", (*dsa.ParameterSizes)(nil)},
+		{"Parameters", (*dsa.Parameters)(nil)},
+		{"PrivateKey", (*dsa.PrivateKey)(nil)},
+		{"PublicKey", (*dsa.PublicKey)(nil)},
+	})
 }

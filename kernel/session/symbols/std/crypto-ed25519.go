@@ -9,25 +9,24 @@ import (
 	"crypto/ed25519"
 	"go/constant"
 	"go/token"
-	"reflect"
 )
 
 func init() {
-	Symbols["crypto/ed25519/ed25519"] = map[string]reflect.Value{
+	Symbols["crypto/ed25519/ed25519"] = table([]entry{
 		// function, constant and variable definitions
-		"GenerateKey":       reflect.ValueOf(ed25519.GenerateKey),
-		"NewKeyFromSeed":    reflect.ValueOf(ed25519.NewKeyFromSeed),
-		"PrivateKeySize":    reflect.ValueOf(constant.MakeFromLiteral("64", token.INT, 0)),
-		"PublicKeySize":     reflect.ValueOf(constant.MakeFromLiteral("32", token.INT, 0)),
-		"SeedSize":          reflect.ValueOf(constant.MakeFromLiteral("32", token.INT, 0)),
-		"Sign":              reflect.ValueOf(ed25519.Sign),
-		"SignatureSize":     reflect.ValueOf(constant.MakeFromLiteral("64", token.INT, 0)),
-		"Verify":            reflect.ValueOf(ed25519.Verify),
-		"VerifyWithOptions": reflect.ValueOf(ed25519.VerifyWithOptions),
+		{"GenerateKey", ed25519.GenerateKey},
+		{"NewKeyFromSeed", ed25519.NewKeyFromSeed},
+		{"PrivateKeySize", constant.MakeFromLiteral("64", token.INT, 0)},
+		{"PublicKeySize", constant.MakeFromLiteral("32", token.INT, 0)},
+		{"SeedSize", constant.MakeFromLiteral("32", token.INT, 0)},
+		{"Sign", ed25519.Sign},
+		{"SignatureSize", constant.MakeFromLiteral("64", token.INT, 0)},
+		{"Verify", ed25519.Verify},
+		{"VerifyWithOptions", ed25519.VerifyWithOptions},
 
 		// type definitions
-		"Options":    reflect.ValueOf((*ed25519.Options)(nil)),
-		"PrivateKey": reflect.ValueOf((*ed25519.PrivateKey)(nil)),
-		"PublicKey":  reflect.ValueOf((*ed25519.PublicKey)(nil)),
-	}
+		{"Options", (*ed25519.Options)(nil)},
+		{"PrivateKey", (*ed25519.PrivateKey)(nil)},
+		{"PublicKey", (*ed25519.PublicKey)(nil)},
+	})
 }

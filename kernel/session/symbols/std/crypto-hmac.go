@@ -7,13 +7,12 @@ package std
 
 import (
 	"crypto/hmac"
-	"reflect"
 )
 
 func init() {
-	Symbols["crypto/hmac/hmac"] = map[string]reflect.Value{
+	Symbols["crypto/hmac/hmac"] = table([]entry{
 		// function, constant and variable definitions
-		"Equal": reflect.ValueOf(hmac.Equal),
-		"New":   reflect.ValueOf(hmac.New),
-	}
+		{"Equal", hmac.Equal},
+		{"New", hmac.New},
+	})
 }

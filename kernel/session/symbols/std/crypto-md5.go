@@ -9,15 +9,14 @@ import (
 	"crypto/md5"
 	"go/constant"
 	"go/token"
-	"reflect"
 )
 
 func init() {
-	Symbols["crypto/md5/md5"] = map[string]reflect.Value{
+	Symbols["crypto/md5/md5"] = table([]entry{
 		// function, constant and variable definitions
-		"BlockSize": reflect.ValueOf(constant.MakeFromLiteral("64", token.INT, 0)),
-		"New":       reflect.ValueOf(md5.New),
-		"Size":      reflect.ValueOf(constant.MakeFromLiteral("16", token.INT, 0)),
-		"Sum":       reflect.ValueOf(md5.Sum),
-	}
+		{"BlockSize", constant.MakeFromLiteral("64", token.INT, 0)},
+		{"New", md5.New},
+		{"Size", constant.MakeFromLiteral("16", token.INT, 0)},
+		{"Sum", md5.Sum},
+	})
 }

@@ -7,16 +7,15 @@ package std
 
 import (
 	"crypto/rand"
-	"reflect"
 )
 
 func init() {
-	Symbols["crypto/rand/rand"] = map[string]reflect.Value{
+	Symbols["crypto/rand/rand"] = table([]entry{
 		// function, constant and variable definitions
-		"Int":    reflect.ValueOf(rand.Int),
-		"Prime":  reflect.ValueOf(rand.Prime),
-		"Read":   reflect.ValueOf(rand.Read),
-		"Reader": reflect.ValueOf(&rand.Reader).Elem(),
-		"Text":   reflect.ValueOf(rand.Text),
-	}
+		{"Int", rand.Int},
+		{"Prime", rand.Prime},
+		{"Read", rand.Read},
+		{"Reader", variable{&rand.Reader}},
+		{"Text", rand.Text},
+	})
 }

@@ -7,16 +7,15 @@ package std
 
 import (
 	"crypto/rc4"
-	"reflect"
 )
 
 func init() {
-	Symbols["crypto/rc4/rc4"] = map[string]reflect.Value{
+	Symbols["crypto/rc4/rc4"] = table([]entry{
 		// function, constant and variable definitions
-		"NewCipher": reflect.ValueOf(rc4.NewCipher),
+		{"NewCipher", rc4.NewCipher},
 
 		// type definitions
-		"Cipher":       reflect.ValueOf((*rc4.Cipher)(nil)),
-		"KeySizeError": reflect.ValueOf((*rc4.KeySizeError)(nil)),
-	}
+		{"Cipher", (*rc4.Cipher)(nil)},
+		{"KeySizeError", (*rc4.KeySizeError)(nil)},
+	})
 }

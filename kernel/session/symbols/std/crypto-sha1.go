@@ -9,15 +9,14 @@ import (
 	"crypto/sha1"
 	"go/constant"
 	"go/token"
-	"reflect"
 )
 
 func init() {
-	Symbols["crypto/sha1/sha1"] = map[string]reflect.Value{
+	Symbols["crypto/sha1/sha1"] = table([]entry{
 		// function, constant and variable definitions
-		"BlockSize": reflect.ValueOf(constant.MakeFromLiteral("64", token.INT, 0)),
-		"New":       reflect.ValueOf(sha1.New),
-		"Size":      reflect.ValueOf(constant.MakeFromLiteral("20", token.INT, 0)),
-		"Sum":       reflect.ValueOf(sha1.Sum),
-	}
+		{"BlockSize", constant.MakeFromLiteral("64", token.INT, 0)},
+		{"New", sha1.New},
+		{"Size", constant.MakeFromLiteral("20", token.INT, 0)},
+		{"Sum", sha1.Sum},
+	})
 }

@@ -7,19 +7,18 @@ package std
 
 import (
 	"crypto/subtle"
-	"reflect"
 )
 
 func init() {
-	Symbols["crypto/subtle/subtle"] = map[string]reflect.Value{
+	Symbols["crypto/subtle/subtle"] = table([]entry{
 		// function, constant and variable definitions
-		"ConstantTimeByteEq":        reflect.ValueOf(subtle.ConstantTimeByteEq),
-		"ConstantTimeCompare":       reflect.ValueOf(subtle.ConstantTimeCompare),
-		"ConstantTimeCopy":          reflect.ValueOf(subtle.ConstantTimeCopy),
-		"ConstantTimeEq":            reflect.ValueOf(subtle.ConstantTimeEq),
-		"ConstantTimeLessOrEq":      reflect.ValueOf(subtle.ConstantTimeLessOrEq),
-		"ConstantTimeSelect":        reflect.ValueOf(subtle.ConstantTimeSelect),
-		"WithDataIndependentTiming": reflect.ValueOf(subtle.WithDataIndependentTiming),
-		"XORBytes":                  reflect.ValueOf(subtle.XORBytes),
-	}
+		{"ConstantTimeByteEq", subtle.ConstantTimeByteEq},
+		{"ConstantTimeCompare", subtle.ConstantTimeCompare},
+		{"ConstantTimeCopy", subtle.ConstantTimeCopy},
+		{"ConstantTimeEq", subtle.ConstantTimeEq},
+		{"ConstantTimeLessOrEq", subtle.ConstantTimeLessOrEq},
+		{"ConstantTimeSelect", subtle.ConstantTimeSelect},
+		{"WithDataIndependentTiming", subtle.WithDataIndependentTiming},
+		{"XORBytes", subtle.XORBytes},
+	})
 }

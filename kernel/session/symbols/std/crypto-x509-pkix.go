@@ -7,21 +7,20 @@ package std
 
 import (
 	"crypto/x509/pkix"
-	"reflect"
 )
 
 func init() {
-	Symbols["crypto/x509/pkix/pkix"] = map[string]reflect.Value{
+	Symbols["crypto/x509/pkix/pkix"] = table([]entry{
 		// type definitions
-		"AlgorithmIdentifier":          reflect.ValueOf((*pkix.AlgorithmIdentifier)(nil)),
-		"AttributeTypeAndValue":        reflect.ValueOf((*pkix.AttributeTypeAndValue)(nil)),
-		"AttributeTypeAndValueSET":     reflect.ValueOf((*pkix.AttributeTypeAndValueSET)(nil)),
-		"CertificateList":              reflect.ValueOf((*pkix.CertificateList)(nil)),
-		"Extension":                    reflect.ValueOf((*pkix.Extension)(nil)),
-		"Name":                         reflect.ValueOf((*pkix.Name)(nil)),
-		"RDNSequence":                  reflect.ValueOf((*pkix.RDNSequence)(nil)),
-		"RelativeDistinguishedNameSET": reflect.ValueOf((*pkix.RelativeDistinguishedNameSET)(nil)),
-		"RevokedCertificate":           reflect.ValueOf((*pkix.RevokedCertificate)(nil)),
-		"TBSCertificateList":           reflect.ValueOf((*pkix.TBSCertificateList)(nil)),
-	}
+		{"AlgorithmIdentifier", (*pkix.AlgorithmIdentifier)(nil)},
+		{"AttributeTypeAndValue", (*pkix.AttributeTypeAndValue)(nil)},
+		{"AttributeTypeAndValueSET", (*pkix.AttributeTypeAndValueSET)(nil)},
+		{"CertificateList", (*pkix.CertificateList)(nil)},
+		{"Extension", (*pkix.Extension)(nil)},
+		{"Name", (*pkix.Name)(nil)},
+		{"RDNSequence", (*pkix.RDNSequence)(nil)},
+		{"RelativeDistinguishedNameSET", (*pkix.RelativeDistinguishedNameSET)(nil)},
+		{"RevokedCertificate", (*pkix.RevokedCertificate)(nil)},
+		{"TBSCertificateList", (*pkix.TBSCertificateList)(nil)},
+	})
 }

@@ -8,57 +8,56 @@ package std
 import (
 	"crypto"
 	"io"
-	"reflect"
 )
 
 func init() {
-	Symbols["crypto/crypto"] = map[string]reflect.Value{
+	Symbols["crypto/crypto"] = table([]entry{
 		// function, constant and variable definitions
-		"BLAKE2b_256":  reflect.ValueOf(crypto.BLAKE2b_256),
-		"BLAKE2b_384":  reflect.ValueOf(crypto.BLAKE2b_384),
-		"BLAKE2b_512":  reflect.ValueOf(crypto.BLAKE2b_512),
-		"BLAKE2s_256":  reflect.ValueOf(crypto.BLAKE2s_256),
-		"MD4":          reflect.ValueOf(crypto.MD4),
-		"MD5":          reflect.ValueOf(crypto.MD5),
-		"MD5SHA1":      reflect.ValueOf(crypto.MD5SHA1),
-		"RIPEMD160":    reflect.ValueOf(crypto.RIPEMD160),
-		"RegisterHash": reflect.ValueOf(crypto.RegisterHash),
-		"SHA1":         reflect.ValueOf(crypto.SHA1),
-		"SHA224":       reflect.ValueOf(crypto.SHA224),
-		"SHA256":       reflect.ValueOf(crypto.SHA256),
-		"SHA384":       reflect.ValueOf(crypto.SHA384),
-		"SHA3_224":     reflect.ValueOf(crypto.SHA3_224),
-		"SHA3_256":     reflect.ValueOf(crypto.SHA3_256),
-		"SHA3_384":     reflect.ValueOf(crypto.SHA3_384),
-		"SHA3_512":     reflect.ValueOf(crypto.SHA3_512),
-		"SHA512":       reflect.ValueOf(crypto.SHA512),
-		"SHA512_224":   reflect.ValueOf(crypto.SHA512_224),
-		"SHA512_256":   reflect.ValueOf(crypto.SHA512_256),
-		"SignMessage":  reflect.ValueOf(crypto.SignMessage),
+		{"BLAKE2b_256", crypto.BLAKE2b_256},
+		{"BLAKE2b_384", crypto.BLAKE2b_384},
+		{"BLAKE2b_512", crypto.BLAKE2b_512},
+		{"BLAKE2s_256", crypto.BLAKE2s_256},
+		{"MD4", crypto.MD4},
+		{"MD5", crypto.MD5},
+		{"MD5SHA1", crypto.MD5SHA1},
+		{"RIPEMD160", crypto.RIPEMD160},
+		{"RegisterHash", crypto.RegisterHash},
+		{"SHA1", crypto.SHA1},
+		{"SHA224", crypto.SHA224},
+		{"SHA256", crypto.SHA256},
+		{"SHA384", crypto.SHA384},
+		{"SHA3_224", crypto.SHA3_224},
+		{"SHA3_256", crypto.SHA3_256},
+		{"SHA3_384", crypto.SHA3_384},
+		{"SHA3_512", crypto.SHA3_512},
+		{"SHA512", crypto.SHA512},
+		{"SHA512_224", crypto.SHA512_224},
+		{"SHA512_256", crypto.SHA512_256},
+		{"SignMessage", crypto.SignMessage},
 
 		// type definitions
-		"Decapsulator":  reflect.ValueOf((*crypto.Decapsulator)(nil)),
-		"Decrypter":     reflect.ValueOf((*crypto.Decrypter)(nil)),
-		"DecrypterOpts": reflect.ValueOf((*crypto.DecrypterOpts)(nil)),
-		"Encapsulator":  reflect.ValueOf((*crypto.Encapsulator)(nil)),
-		"Hash":          reflect.ValueOf((*crypto.Hash)(nil)),
-		"MessageSigner": reflect.ValueOf((*crypto.MessageSigner)(nil)),
-		"PrivateKey":    reflect.ValueOf((*crypto.PrivateKey)(nil)),
-		"PublicKey":     reflect.ValueOf((*crypto.PublicKey)(nil)),
-		"Signer":        reflect.ValueOf((*crypto.Signer)(nil)),
-		"SignerOpts":    reflect.ValueOf((*crypto.SignerOpts)(nil)),
+		{"Decapsulator", (*crypto.Decapsulator)(nil)},
+		{"Decrypter", (*crypto.Decrypter)(nil)},
+		{"DecrypterOpts", (*crypto.DecrypterOpts)(nil)},
+		{"Encapsulator", (*crypto.Encapsulator)(nil)},
+		{"Hash", (*crypto.Hash)(nil)},
+		{"MessageSigner", (*crypto.MessageSigner)(nil)},
+		{"PrivateKey", (*crypto.PrivateKey)(nil)},
+		{"PublicKey", (*crypto.PublicKey)(nil)},
+		{"Signer", (*crypto.Signer)(nil)},
+		{"SignerOpts", (*crypto.SignerOpts)(nil)},
 
 		// interface wrapper definitions
-		"_Decapsulator":  reflect.ValueOf((*_crypto_Decapsulator)(nil)),
-		"_Decrypter":     reflect.ValueOf((*_crypto_Decrypter)(nil)),
-		"_DecrypterOpts": reflect.ValueOf((*_crypto_DecrypterOpts)(nil)),
-		"_Encapsulator":  reflect.ValueOf((*_crypto_Encapsulator)(nil)),
-		"_MessageSigner": reflect.ValueOf((*_crypto_MessageSigner)(nil)),
-		"_PrivateKey":    reflect.ValueOf((*_crypto_PrivateKey)(nil)),
-		"_PublicKey":     reflect.ValueOf((*_crypto_PublicKey)(nil)),
-		"_Signer":        reflect.ValueOf((*_crypto_Signer)(nil)),
-		"_SignerOpts":    reflect.ValueOf((*_crypto_SignerOpts)(nil)),
-	}
+		{"_Decapsulator", (*_crypto_Decapsulator)(nil)},
+		{"_Decrypter", (*_crypto_Decrypter)(nil)},
+		{"_DecrypterOpts", (*_crypto_DecrypterOpts)(nil)},
+		{"_Encapsulator", (*_crypto_Encapsulator)(nil)},
+		{"_MessageSigner", (*_crypto_MessageSigner)(nil)},
+		{"_PrivateKey", (*_crypto_PrivateKey)(nil)},
+		{"_PublicKey", (*_crypto_PublicKey)(nil)},
+		{"_Signer", (*_crypto_Signer)(nil)},
+		{"_SignerOpts", (*_crypto_SignerOpts)(nil)},
+	})
 }
 
 // _crypto_Decapsulator is an interface wrapper for Decapsulator type

@@ -7,19 +7,18 @@ package std
 
 import (
 	"encoding/ascii85"
-	"reflect"
 )
 
 func init() {
-	Symbols["encoding/ascii85/ascii85"] = map[string]reflect.Value{
+	Symbols["encoding/ascii85/ascii85"] = table([]entry{
 		// function, constant and variable definitions
-		"Decode":        reflect.ValueOf(ascii85.Decode),
-		"Encode":        reflect.ValueOf(ascii85.Encode),
-		"MaxEncodedLen": reflect.ValueOf(ascii85.MaxEncodedLen),
-		"NewDecoder":    reflect.ValueOf(ascii85.NewDecoder),
-		"NewEncoder":    reflect.ValueOf(ascii85.NewEncoder),
+		{"Decode", ascii85.Decode},
+		{"Encode", ascii85.Encode},
+		{"MaxEncodedLen", ascii85.MaxEncodedLen},
+		{"NewDecoder", ascii85.NewDecoder},
+		{"NewEncoder", ascii85.NewEncoder},
 
 		// type definitions
-		"CorruptInputError": reflect.ValueOf((*ascii85.CorruptInputError)(nil)),
-	}
+		{"CorruptInputError", (*ascii85.CorruptInputError)(nil)},
+	})
 }

@@ -7,22 +7,21 @@ package std
 
 import (
 	"encoding/base32"
-	"reflect"
 )
 
 func init() {
-	Symbols["encoding/base32/base32"] = map[string]reflect.Value{
+	Symbols["encoding/base32/base32"] = table([]entry{
 		// function, constant and variable definitions
-		"HexEncoding": reflect.ValueOf(&base32.HexEncoding).Elem(),
-		"NewDecoder":  reflect.ValueOf(base32.NewDecoder),
-		"NewEncoder":  reflect.ValueOf(base32.NewEncoder),
-		"NewEncoding": reflect.ValueOf(base32.NewEncoding),
-		"NoPadding":   reflect.ValueOf(base32.NoPadding),
-		"StdEncoding": reflect.ValueOf(&base32.StdEncoding).Elem(),
-		"StdPadding":  reflect.ValueOf(base32.StdPadding),
+		{"HexEncoding", variable{&base32.HexEncoding}},
+		{"NewDecoder", base32.NewDecoder},
+		{"NewEncoder", base32.NewEncoder},
+		{"NewEncoding", base32.NewEncoding},
+		{"NoPadding", base32.NoPadding},
+		{"StdEncoding", variable{&base32.StdEncoding}},
+		{"StdPadding", base32.StdPadding},
 
 		// type definitions
-		"CorruptInputError": reflect.ValueOf((*base32.CorruptInputError)(nil)),
-		"Encoding":          reflect.ValueOf((*base32.Encoding)(nil)),
-	}
+		{"CorruptInputError", (*base32.CorruptInputError)(nil)},
+		{"Encoding", (*base32.Encoding)(nil)},
+	})
 }

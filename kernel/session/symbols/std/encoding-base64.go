@@ -7,24 +7,23 @@ package std
 
 import (
 	"encoding/base64"
-	"reflect"
 )
 
 func init() {
-	Symbols["encoding/base64/base64"] = map[string]reflect.Value{
+	Symbols["encoding/base64/base64"] = table([]entry{
 		// function, constant and variable definitions
-		"NewDecoder":     reflect.ValueOf(base64.NewDecoder),
-		"NewEncoder":     reflect.ValueOf(base64.NewEncoder),
-		"NewEncoding":    reflect.ValueOf(base64.NewEncoding),
-		"NoPadding":      reflect.ValueOf(base64.NoPadding),
-		"RawStdEncoding": reflect.ValueOf(&base64.RawStdEncoding).Elem(),
-		"RawURLEncoding": reflect.ValueOf(&base64.RawURLEncoding).Elem(),
-		"StdEncoding":    reflect.ValueOf(&base64.StdEncoding).Elem(),
-		"StdPadding":     reflect.ValueOf(base64.StdPadding),
-		"URLEncoding":    reflect.ValueOf(&base64.URLEncoding).Elem(),
+		{"NewDecoder", base64.NewDecoder},
+		{"NewEncoder", base64.NewEncoder},
+		{"NewEncoding", base64.NewEncoding},
+		{"NoPadding", base64.NoPadding},
+		{"RawStdEncoding", variable{&base64.RawStdEncoding}},
+		{"RawURLEncoding", variable{&base64.RawURLEncoding}},
+		{"StdEncoding", variable{&base64.StdEncoding}},
+		{"StdPadding", base64.StdPadding},
+		{"URLEncoding", variable{&base64.URLEncoding}},
 
 		// type definitions
-		"CorruptInputError": reflect.ValueOf((*base64.CorruptInputError)(nil)),
-		"Encoding":          reflect.ValueOf((*base64.Encoding)(nil)),
-	}
+		{"CorruptInputError", (*base64.CorruptInputError)(nil)},
+		{"Encoding", (*base64.Encoding)(nil)},
+	})
 }

@@ -7,22 +7,21 @@ package std
 
 import (
 	"encoding/csv"
-	"reflect"
 )
 
 func init() {
-	Symbols["encoding/csv/csv"] = map[string]reflect.Value{
+	Symbols["encoding/csv/csv"] = table([]entry{
 		// function, constant and variable definitions
-		"ErrBareQuote":     reflect.ValueOf(&csv.ErrBareQuote).Elem(),
-		"ErrFieldCount":    reflect.ValueOf(&csv.ErrFieldCount).Elem(),
-		"ErrQuote":         reflect.ValueOf(&csv.ErrQuote).Elem(),
-		"ErrTrailingComma": reflect.ValueOf(&csv.ErrTrailingComma).Elem(),
-		"NewReader":        reflect.ValueOf(csv.NewReader),
-		"NewWriter":        reflect.ValueOf(csv.NewWriter),
+		{"ErrBareQuote", variable{&csv.ErrBareQuote}},
+		{"ErrFieldCount", variable{&csv.ErrFieldCount}},
+		{"ErrQuote", variable{&csv.ErrQuote}},
+		{"ErrTrailingComma", variable{&csv.ErrTrailingComma}},
+		{"NewReader", csv.NewReader},
+		{"NewWriter", csv.NewWriter},
 
 		// type definitions
-		"ParseError": reflect.ValueOf((*csv.ParseError)(nil)),
-		"Reader":     reflect.ValueOf((*csv.Reader)(nil)),
-		"Writer":     reflect.ValueOf((*csv.Writer)(nil)),
-	}
+		{"ParseError", (*csv.ParseError)(nil)},
+		{"Reader", (*csv.Reader)(nil)},
+		{"Writer", (*csv.Writer)(nil)},
+	})
 }

@@ -7,28 +7,27 @@ package std
 
 import (
 	"encoding/gob"
-	"reflect"
 )
 
 func init() {
-	Symbols["encoding/gob/gob"] = map[string]reflect.Value{
+	Symbols["encoding/gob/gob"] = table([]entry{
 		// function, constant and variable definitions
-		"NewDecoder":   reflect.ValueOf(gob.NewDecoder),
-		"NewEncoder":   reflect.ValueOf(gob.NewEncoder),
-		"Register":     reflect.ValueOf(gob.Register),
-		"RegisterName": reflect.ValueOf(gob.RegisterName),
+		{"NewDecoder", gob.NewDecoder},
+		{"NewEncoder", gob.NewEncoder},
+		{"Register", gob.Register},
+		{"RegisterName", gob.RegisterName},
 
 		// type definitions
-		"CommonType": reflect.ValueOf((*gob.CommonType)(nil)),
-		"Decoder":    reflect.ValueOf((*gob.Decoder)(nil)),
-		"Encoder":    reflect.ValueOf((*gob.Encoder)(nil)),
-		"GobDecoder": reflect.ValueOf((*gob.GobDecoder)(nil)),
-		"GobEncoder": reflect.ValueOf((*gob.GobEncoder)(nil)),
+		{"CommonType", (*gob.CommonType)(nil)},
+		{"Decoder", (*gob.Decoder)(nil)},
+		{"Encoder", (*gob.Encoder)(nil)},
+		{"GobDecoder", (*gob.GobDecoder)(nil)},
+		{"GobEncoder", (*gob.GobEncoder)(nil)},
 
 		// interface wrapper definitions
-		"_GobDecoder": reflect.ValueOf((*_encoding_gob_GobDecoder)(nil)),
-		"_GobEncoder": reflect.ValueOf((*_encoding_gob_GobEncoder)(nil)),
-	}
+		{"_GobDecoder", (*_encoding_gob_GobDecoder)(nil)},
+		{"_GobEncoder", (*_encoding_gob_GobEncoder)(nil)},
+	})
 }
 
 // _encoding_gob_GobDecoder is an interface wrapper for GobDecoder type

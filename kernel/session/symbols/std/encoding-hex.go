@@ -7,27 +7,26 @@ package std
 
 import (
 	"encoding/hex"
-	"reflect"
 )
 
 func init() {
-	Symbols["encoding/hex/hex"] = map[string]reflect.Value{
+	Symbols["encoding/hex/hex"] = table([]entry{
 		// function, constant and variable definitions
-		"AppendDecode":   reflect.ValueOf(hex.AppendDecode),
-		"AppendEncode":   reflect.ValueOf(hex.AppendEncode),
-		"Decode":         reflect.ValueOf(hex.Decode),
-		"DecodeString":   reflect.ValueOf(hex.DecodeString),
-		"DecodedLen":     reflect.ValueOf(hex.DecodedLen),
-		"Dump":           reflect.ValueOf(hex.Dump),
-		"Dumper":         reflect.ValueOf(hex.Dumper),
-		"Encode":         reflect.ValueOf(hex.Encode),
-		"EncodeToString": reflect.ValueOf(hex.EncodeToString),
-		"EncodedLen":     reflect.ValueOf(hex.EncodedLen),
-		"ErrLength":      reflect.ValueOf(&hex.ErrLength).Elem(),
-		"NewDecoder":     reflect.ValueOf(hex.NewDecoder),
-		"NewEncoder":     reflect.ValueOf(hex.NewEncoder),
+		{"AppendDecode", hex.AppendDecode},
+		{"AppendEncode", hex.AppendEncode},
+		{"Decode", hex.Decode},
+		{"DecodeString", hex.DecodeString},
+		{"DecodedLen", hex.DecodedLen},
+		{"Dump", hex.Dump},
+		{"Dumper", hex.Dumper},
+		{"Encode", hex.Encode},
+		{"EncodeToString", hex.EncodeToString},
+		{"EncodedLen", hex.EncodedLen},
+		{"ErrLength", variable{&hex.ErrLength}},
+		{"NewDecoder", hex.NewDecoder},
+		{"NewEncoder", hex.NewEncoder},
 
 		// type definitions
-		"InvalidByteError": reflect.ValueOf((*hex.InvalidByteError)(nil)),
-	}
+		{"InvalidByteError", (*hex.InvalidByteError)(nil)},
+	})
 }

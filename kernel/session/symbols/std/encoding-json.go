@@ -7,45 +7,44 @@ package std
 
 import (
 	"encoding/json"
-	"reflect"
 )
 
 func init() {
-	Symbols["encoding/json/json"] = map[string]reflect.Value{
+	Symbols["encoding/json/json"] = table([]entry{
 		// function, constant and variable definitions
-		"Compact":       reflect.ValueOf(json.Compact),
-		"HTMLEscape":    reflect.ValueOf(json.HTMLEscape),
-		"Indent":        reflect.ValueOf(json.Indent),
-		"Marshal":       reflect.ValueOf(json.Marshal),
-		"MarshalIndent": reflect.ValueOf(json.MarshalIndent),
-		"NewDecoder":    reflect.ValueOf(json.NewDecoder),
-		"NewEncoder":    reflect.ValueOf(json.NewEncoder),
-		"Unmarshal":     reflect.ValueOf(json.Unmarshal),
-		"Valid":         reflect.ValueOf(json.Valid),
+		{"Compact", json.Compact},
+		{"HTMLEscape", json.HTMLEscape},
+		{"Indent", json.Indent},
+		{"Marshal", json.Marshal},
+		{"MarshalIndent", json.MarshalIndent},
+		{"NewDecoder", json.NewDecoder},
+		{"NewEncoder", json.NewEncoder},
+		{"Unmarshal", json.Unmarshal},
+		{"Valid", json.Valid},
 
 		// type definitions
-		"Decoder":               reflect.ValueOf((*json.Decoder)(nil)),
-		"Delim":                 reflect.ValueOf((*json.Delim)(nil)),
-		"Encoder":               reflect.ValueOf((*json.Encoder)(nil)),
-		"InvalidUTF8Error":      reflect.ValueOf((*json.InvalidUTF8Error)(nil)),
-		"InvalidUnmarshalError": reflect.ValueOf((*json.InvalidUnmarshalError)(nil)),
-		"Marshaler":             reflect.ValueOf((*json.Marshaler)(nil)),
-		"MarshalerError":        reflect.ValueOf((*json.MarshalerError)(nil)),
-		"Number":                reflect.ValueOf((*json.Number)(nil)),
-		"RawMessage":            reflect.ValueOf((*json.RawMessage)(nil)),
-		"SyntaxError":           reflect.ValueOf((*json.SyntaxError)(nil)),
-		"Token":                 reflect.ValueOf((*json.Token)(nil)),
-		"UnmarshalFieldError":   reflect.ValueOf((*json.UnmarshalFieldError)(nil)),
-		"UnmarshalTypeError":    reflect.ValueOf((*json.UnmarshalTypeError)(nil)),
-		"Unmarshaler":           reflect.ValueOf((*json.Unmarshaler)(nil)),
-		"UnsupportedTypeError":  reflect.ValueOf((*json.UnsupportedTypeError)(nil)),
-		"UnsupportedValueError": reflect.ValueOf((*json.UnsupportedValueError)(nil)),
+		{"Decoder", (*json.Decoder)(nil)},
+		{"Delim", (*json.Delim)(nil)},
+		{"Encoder", (*json.Encoder)(nil)},
+		{"InvalidUTF8Error", (*json.InvalidUTF8Error)(nil)},
+		{"InvalidUnmarshalError", (*json.InvalidUnmarshalError)(nil)},
+		{"Marshaler", (*json.Marshaler)(nil)},
+		{"MarshalerError", (*json.MarshalerError)(nil)},
+		{"Number", (*json.Number)(nil)},
+		{"RawMessage", (*json.RawMessage)(nil)},
+		{"SyntaxError", (*json.SyntaxError)(nil)},
+		{"Token", (*json.Token)(nil)},
+		{"UnmarshalFieldError", (*json.UnmarshalFieldError)(nil)},
+		{"UnmarshalTypeError", (*json.UnmarshalTypeError)(nil)},
+		{"Unmarshaler", (*json.Unmarshaler)(nil)},
+		{"UnsupportedTypeError", (*json.UnsupportedTypeError)(nil)},
+		{"UnsupportedValueError", (*json.UnsupportedValueError)(nil)},
 
 		// interface wrapper definitions
-		"_Marshaler":   reflect.ValueOf((*_encoding_json_Marshaler)(nil)),
-		"_Token":       reflect.ValueOf((*_encoding_json_Token)(nil)),
-		"_Unmarshaler": reflect.ValueOf((*_encoding_json_Unmarshaler)(nil)),
-	}
+		{"_Marshaler", (*_encoding_json_Marshaler)(nil)},
+		{"_Token", (*_encoding_json_Token)(nil)},
+		{"_Unmarshaler", (*_encoding_json_Unmarshaler)(nil)},
+	})
 }
 
 // _encoding_json_Marshaler is an interface wrapper for Marshaler type

@@ -7,17 +7,16 @@ package std
 
 import (
 	"encoding/pem"
-	"reflect"
 )
 
 func init() {
-	Symbols["encoding/pem/pem"] = map[string]reflect.Value{
+	Symbols["encoding/pem/pem"] = table([]entry{
 		// function, constant and variable definitions
-		"Decode":         reflect.ValueOf(pem.Decode),
-		"Encode":         reflect.ValueOf(pem.Encode),
-		"EncodeToMemory": reflect.ValueOf(pem.EncodeToMemory),
+		{"Decode", pem.Decode},
+		{"Encode", pem.Encode},
+		{"EncodeToMemory", pem.EncodeToMemory},
 
 		// type definitions
-		"Block": reflect.ValueOf((*pem.Block)(nil)),
-	}
+		{"Block", (*pem.Block)(nil)},
+	})
 }

@@ -9,55 +9,54 @@ import (
 	"encoding/xml"
 	"go/constant"
 	"go/token"
-	"reflect"
 )
 
 func init() {
-	Symbols["encoding/xml/xml"] = map[string]reflect.Value{
+	Symbols["encoding/xml/xml"] = table([]entry{
 		// function, constant and variable definitions
-		"CopyToken":       reflect.ValueOf(xml.CopyToken),
-		"Escape":          reflect.ValueOf(xml.Escape),
-		"EscapeText":      reflect.ValueOf(xml.EscapeText),
-		"HTMLAutoClose":   reflect.ValueOf(&xml.HTMLAutoClose).Elem(),
-		"HTMLEntity":      reflect.ValueOf(&xml.HTMLEntity).Elem(),
-		"Header":          reflect.ValueOf(constant.MakeFromLiteral("\"<?xml version=\\\"1.0\\\" encoding=\\\"UTF-8\\\"?>\\n\"", token.STRING, 0)),
-		"Marshal":         reflect.ValueOf(xml.Marshal),
-		"MarshalIndent":   reflect.ValueOf(xml.MarshalIndent),
-		"NewDecoder":      reflect.ValueOf(xml.NewDecoder),
-		"NewEncoder":      reflect.ValueOf(xml.NewEncoder),
-		"NewTokenDecoder": reflect.ValueOf(xml.NewTokenDecoder),
-		"Unmarshal":       reflect.ValueOf(xml.Unmarshal),
+		{"CopyToken", xml.CopyToken},
+		{"Escape", xml.Escape},
+		{"EscapeText", xml.EscapeText},
+		{"HTMLAutoClose", variable{&xml.HTMLAutoClose}},
+		{"HTMLEntity", variable{&xml.HTMLEntity}},
+		{"Header", constant.MakeFromLiteral("\"<?xml version=\\\"1.0\\\" encoding=\\\"UTF-8\\\"?>\\n\"", token.STRING, 0)},
+		{"Marshal", xml.Marshal},
+		{"MarshalIndent", xml.MarshalIndent},
+		{"NewDecoder", xml.NewDecoder},
+		{"NewEncoder", xml.NewEncoder},
+		{"NewTokenDecoder", xml.NewTokenDecoder},
+		{"Unmarshal", xml.Unmarshal},
 
 		// type definitions
-		"Attr":                 reflect.ValueOf((*xml.Attr)(nil)),
-		"CharData":             reflect.ValueOf((*xml.CharData)(nil)),
-		"Comment":              reflect.ValueOf((*xml.Comment)(nil)),
-		"Decoder":              reflect.ValueOf((*xml.Decoder)(nil)),
-		"Directive":            reflect.ValueOf((*xml.Directive)(nil)),
-		"Encoder":              reflect.ValueOf((*xml.Encoder)(nil)),
-		"EndElement":           reflect.ValueOf((*xml.EndElement)(nil)),
-		"Marshaler":            reflect.ValueOf((*xml.Marshaler)(nil)),
-		"MarshalerAttr":        reflect.ValueOf((*xml.MarshalerAttr)(nil)),
-		"Name":                 reflect.ValueOf((*xml.Name)(nil)),
-		"ProcInst":             reflect.ValueOf((*xml.ProcInst)(nil)),
-		"StartElement":         reflect.ValueOf((*xml.StartElement)(nil)),
-		"SyntaxError":          reflect.ValueOf((*xml.SyntaxError)(nil)),
-		"TagPathError":         reflect.ValueOf((*xml.TagPathError)(nil)),
-		"Token":                reflect.ValueOf((*xml.Token)(nil)),
-		"TokenReader":          reflect.ValueOf((*xml.TokenReader)(nil)),
-		"UnmarshalError":       reflect.ValueOf((*xml.UnmarshalError)(nil)),
-		"Unmarshaler":          reflect.ValueOf((*xml.Unmarshaler)(nil)),
-		"UnmarshalerAttr":      reflect.ValueOf((*xml.UnmarshalerAttr)(nil)),
-		"UnsupportedTypeError": reflect.ValueOf((*xml.UnsupportedTypeError)(nil)),
+		{"Attr", (*xml.Attr)(nil)},
+		{"CharData", (*xml.CharData)(nil)},
+		{"Comment", (*xml.Comment)(nil)},
+		{"Decoder", (*xml.Decoder)(nil)},
+		{"Directive", (*xml.Directive)(nil)},
+		{"Encoder", (*xml.Encoder)(nil)},
+		{"EndElement", (*xml.EndElement)(nil)},
+		{"Marshaler", (*xml.Marshaler)(nil)},
+		{"MarshalerAttr", (*xml.MarshalerAttr)(nil)},
+		{"Name", (*xml.Name)(nil)},
+		{"ProcInst", (*xml.ProcInst)(nil)},
+		{"StartElement", (*xml.StartElement)(nil)},
+		{"SyntaxError", (*xml.SyntaxError)(nil)},
+		{"TagPathError", (*xml.TagPathError)(nil)},
+		{"Token", (*xml.Token)(nil)},
+		{"TokenReader", (*xml.TokenReader)(nil)},
+		{"UnmarshalError", (*xml.UnmarshalError)(nil)},
+		{"Unmarshaler", (*xml.Unmarshaler)(nil)},
+		{"UnmarshalerAttr", (*xml.UnmarshalerAttr)(nil)},
+		{"UnsupportedTypeError", (*xml.UnsupportedTypeError)(nil)},
 
 		// interface wrapper definitions
-		"_Marshaler":       reflect.ValueOf((*_encoding_xml_Marshaler)(nil)),
-		"_MarshalerAttr":   reflect.ValueOf((*_encoding_xml_MarshalerAttr)(nil)),
-		"_Token":           reflect.ValueOf((*_encoding_xml_Token)(nil)),
-		"_TokenReader":     reflect.ValueOf((*_encoding_xml_TokenReader)(nil)),
-		"_Unmarshaler":     reflect.ValueOf((*_encoding_xml_Unmarshaler)(nil)),
-		"_UnmarshalerAttr": reflect.ValueOf((*_encoding_xml_UnmarshalerAttr)(nil)),
-	}
+		{"_Marshaler", (*_encoding_xml_Marshaler)(nil)},
+		{"_MarshalerAttr", (*_encoding_xml_MarshalerAttr)(nil)},
+		{"_Token", (*_encoding_xml_Token)(nil)},
+		{"_TokenReader", (*_encoding_xml_TokenReader)(nil)},
+		{"_Unmarshaler", (*_encoding_xml_Unmarshaler)(nil)},
+		{"_UnmarshalerAttr", (*_encoding_xml_UnmarshalerAttr)(nil)},
+	})
 }
 
 // _encoding_xml_Marshaler is an interface wrapper for Marshaler type

@@ -7,27 +7,26 @@ package std
 
 import (
 	"encoding"
-	"reflect"
 )
 
 func init() {
-	Symbols["encoding/encoding"] = map[string]reflect.Value{
+	Symbols["encoding/encoding"] = table([]entry{
 		// type definitions
-		"BinaryAppender":    reflect.ValueOf((*encoding.BinaryAppender)(nil)),
-		"BinaryMarshaler":   reflect.ValueOf((*encoding.BinaryMarshaler)(nil)),
-		"BinaryUnmarshaler": reflect.ValueOf((*encoding.BinaryUnmarshaler)(nil)),
-		"TextAppender":      reflect.ValueOf((*encoding.TextAppender)(nil)),
-		"TextMarshaler":     reflect.ValueOf((*encoding.TextMarshaler)(nil)),
-		"TextUnmarshaler":   reflect.ValueOf((*encoding.TextUnmarshaler)(nil)),
+		{"BinaryAppender", (*encoding.BinaryAppender)(nil)},
+		{"BinaryMarshaler", (*encoding.BinaryMarshaler)(nil)},
+		{"BinaryUnmarshaler", (*encoding.BinaryUnmarshaler)(nil)},
+		{"TextAppender", (*encoding.TextAppender)(nil)},
+		{"TextMarshaler", (*encoding.TextMarshaler)(nil)},
+		{"TextUnmarshaler", (*encoding.TextUnmarshaler)(nil)},
 
 		// interface wrapper definitions
-		"_BinaryAppender":    reflect.ValueOf((*_encoding_BinaryAppender)(nil)),
-		"_BinaryMarshaler":   reflect.ValueOf((*_encoding_BinaryMarshaler)(nil)),
-		"_BinaryUnmarshaler": reflect.ValueOf((*_encoding_BinaryUnmarshaler)(nil)),
-		"_TextAppender":      reflect.ValueOf((*_encoding_TextAppender)(nil)),
-		"_TextMarshaler":     reflect.ValueOf((*_encoding_TextMarshaler)(nil)),
-		"_TextUnmarshaler":   reflect.ValueOf((*_encoding_TextUnmarshaler)(nil)),
-	}
+		{"_BinaryAppender", (*_encoding_BinaryAppender)(nil)},
+		{"_BinaryMarshaler", (*_encoding_BinaryMarshaler)(nil)},
+		{"_BinaryUnmarshaler", (*_encoding_BinaryUnmarshaler)(nil)},
+		{"_TextAppender", (*_encoding_TextAppender)(nil)},
+		{"_TextMarshaler", (*_encoding_TextMarshaler)(nil)},
+		{"_TextUnmarshaler", (*_encoding_TextUnmarshaler)(nil)},
+	})
 }
 
 // _encoding_BinaryAppender is an interface wrapper for BinaryAppender type

@@ -7,17 +7,16 @@ package std
 
 import (
 	"errors"
-	"reflect"
 )
 
 func init() {
-	Symbols["errors/errors"] = map[string]reflect.Value{
+	Symbols["errors/errors"] = table([]entry{
 		// function, constant and variable definitions
-		"As":             reflect.ValueOf(errors.As),
-		"ErrUnsupported": reflect.ValueOf(&errors.ErrUnsupported).Elem(),
-		"Is":             reflect.ValueOf(errors.Is),
-		"Join":           reflect.ValueOf(errors.Join),
-		"New":            reflect.ValueOf(errors.New),
-		"Unwrap":         reflect.ValueOf(errors.Unwrap),
-	}
+		{"As", errors.As},
+		{"ErrUnsupported", variable{&errors.ErrUnsupported}},
+		{"Is", errors.Is},
+		{"Join", errors.Join},
+		{"New", errors.New},
+		{"Unwrap", errors.Unwrap},
+	})
 }

@@ -7,52 +7,51 @@ package std
 
 import (
 	"fmt"
-	"reflect"
 )
 
 func init() {
-	Symbols["fmt/fmt"] = map[string]reflect.Value{
+	Symbols["fmt/fmt"] = table([]entry{
 		// function, constant and variable definitions
-		"Append":       reflect.ValueOf(fmt.Append),
-		"Appendf":      reflect.ValueOf(fmt.Appendf),
-		"Appendln":     reflect.ValueOf(fmt.Appendln),
-		"Errorf":       reflect.ValueOf(fmt.Errorf),
-		"FormatString": reflect.ValueOf(fmt.FormatString),
-		"Fprint":       reflect.ValueOf(fmt.Fprint),
-		"Fprintf":      reflect.ValueOf(fmt.Fprintf),
-		"Fprintln":     reflect.ValueOf(fmt.Fprintln),
-		"Fscan":        reflect.ValueOf(fmt.Fscan),
-		"Fscanf":       reflect.ValueOf(fmt.Fscanf),
-		"Fscanln":      reflect.ValueOf(fmt.Fscanln),
-		"Print":        reflect.ValueOf(fmt.Print),
-		"Printf":       reflect.ValueOf(fmt.Printf),
-		"Println":      reflect.ValueOf(fmt.Println),
-		"Scan":         reflect.ValueOf(fmt.Scan),
-		"Scanf":        reflect.ValueOf(fmt.Scanf),
-		"Scanln":       reflect.ValueOf(fmt.Scanln),
-		"Sprint":       reflect.ValueOf(fmt.Sprint),
-		"Sprintf":      reflect.ValueOf(fmt.Sprintf),
-		"Sprintln":     reflect.ValueOf(fmt.Sprintln),
-		"Sscan":        reflect.ValueOf(fmt.Sscan),
-		"Sscanf":       reflect.ValueOf(fmt.Sscanf),
-		"Sscanln":      reflect.ValueOf(fmt.Sscanln),
+		{"Append", fmt.Append},
+		{"Appendf", fmt.Appendf},
+		{"Appendln", fmt.Appendln},
+		{"Errorf", fmt.Errorf},
+		{"FormatString", fmt.FormatString},
+		{"Fprint", fmt.Fprint},
+		{"Fprintf", fmt.Fprintf},
+		{"Fprintln", fmt.Fprintln},
+		{"Fscan", fmt.Fscan},
+		{"Fscanf", fmt.Fscanf},
+		{"Fscanln", fmt.Fscanln},
+		{"Print", fmt.Print},
+		{"Printf", fmt.Printf},
+		{"Println", fmt.Println},
+		{"Scan", fmt.Scan},
+		{"Scanf", fmt.Scanf},
+		{"Scanln", fmt.Scanln},
+		{"Sprint", fmt.Sprint},
+		{"Sprintf", fmt.Sprintf},
+		{"Sprintln", fmt.Sprintln},
+		{"Sscan", fmt.Sscan},
+		{"Sscanf", fmt.Sscanf},
+		{"Sscanln", fmt.Sscanln},
 
 		// type definitions
-		"Formatter":  reflect.ValueOf((*fmt.Formatter)(nil)),
-		"GoStringer": reflect.ValueOf((*fmt.GoStringer)(nil)),
-		"ScanState":  reflect.ValueOf((*fmt.ScanState)(nil)),
-		"Scanner":    reflect.ValueOf((*fmt.Scanner)(nil)),
-		"State":      reflect.ValueOf((*fmt.State)(nil)),
-		"Stringer":   reflect.ValueOf((*fmt.Stringer)(nil)),
+		{"Formatter", (*fmt.Formatter)(nil)},
+		{"GoStringer", (*fmt.GoStringer)(nil)},
+		{"ScanState", (*fmt.ScanState)(nil)},
+		{"Scanner", (*fmt.Scanner)(nil)},
+		{"State", (*fmt.State)(nil)},
+		{"Stringer", (*fmt.Stringer)(nil)},
 
 		// interface wrapper definitions
-		"_Formatter":  reflect.ValueOf((*_fmt_Formatter)(nil)),
-		"_GoStringer": reflect.ValueOf((*_fmt_GoStringer)(nil)),
-		"_ScanState":  reflect.ValueOf((*_fmt_ScanState)(nil)),
-		"_Scanner":    reflect.ValueOf((*_fmt_Scanner)(nil)),
-		"_State":      reflect.ValueOf((*_fmt_State)(nil)),
-		"_Stringer":   reflect.ValueOf((*_fmt_Stringer)(nil)),
-	}
+		{"_Formatter", (*_fmt_Formatter)(nil)},
+		{"_GoStringer", (*_fmt_GoStringer)(nil)},
+		{"_ScanState", (*_fmt_ScanState)(nil)},
+		{"_Scanner", (*_fmt_Scanner)(nil)},
+		{"_State", (*_fmt_State)(nil)},
+		{"_Stringer", (*_fmt_Stringer)(nil)},
+	})
 }
 
 // _fmt_Formatter is an interface wrapper for Formatter type

@@ -3,15 +3,23 @@
 // gen.go writes the standard library tables of package std: `yaegi
 // extract` of each package below, several at a time (extract type-checks
 // its package from source, about a second of CPU each; one after the other
-// they took minutes of go generate). Run by `go generate` (std.go).
+// they took minutes of go generate), each table then compacted (compact).
+// Run by `go generate` (std.go).
 package main
 
 import (
+	"bytes"
 	"fmt"
+	"go/ast"
+	"go/format"
+	"go/parser"
+	"go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"strings"
 	"sync"
 )
 
@@ -58,9 +66,9 @@ func main() {
 		go func() {
 			defer wg.Done()
 			for p := range work {
-				if out, err := exec.Command(yaegi, "extract", "-name", "std", p).CombinedOutput(); err != nil {
+				if err := extract(yaegi, tmp, p); err != nil {
 					mu.Lock()
-					errs = append(errs, fmt.Errorf("yaegi extract %s: %v\n%s", p, err, out))
+					errs = append(errs, err)
 					mu.Unlock()
 				}
 			}
@@ -79,7 +87,135 @@ func main() {
 	}
 }
 
+// extract runs yaegi extract for package p in a directory of its own
+// under tmp (extract reports some failures on stderr only and exits 0: a
+// missing file catches them), compacts the table and writes it here.
+func extract(yaegi, tmp, p string) error {
+	dir, err := os.MkdirTemp(tmp, "extract-")
+	if err != nil {
+		return err
+	}
+	cmd := exec.Command(yaegi, "extract", "-name", "std", p)
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("yaegi extract %s: %v\n%s", p, err, out)
+	}
+	name := strings.NewReplacer("/", "-", ".", "_", "~", "_").Replace(p) + ".go" // yaegi extract's file name
+	src, err := os.ReadFile(filepath.Join(dir, name))
+	if err != nil {
+		return fmt.Errorf("yaegi extract %s wrote no %s: %w", p, name, err)
+	}
+	out, err := compact(src)
+	if err != nil {
+		return fmt.Errorf("compacting %s: %w", name, err)
+	}
+	return os.WriteFile(name, out, 0o644)
+}
+
 func fail(err error) {
 	fmt.Fprintln(os.Stderr, "gen:", err)
 	os.Exit(1)
+}
+
+// compact rewrites the tables of one file of yaegi extract's output from
+//
+//	Symbols["io/io"] = map[string]reflect.Value{
+//		"Copy": reflect.ValueOf(io.Copy),
+//		"EOF":  reflect.ValueOf(&io.EOF).Elem(),
+//
+// to
+//
+//	Symbols["io/io"] = table([]entry{
+//		{"Copy", io.Copy},
+//		{"EOF", variable{&io.EOF}},
+//
+// which builds the same map (std.go's table calls reflect.ValueOf in one
+// loop). The map literal made the compiler inline reflect.ValueOf and a map
+// assignment for each of the ~3,500 symbols in the package's init
+// functions: 5.3 CPU seconds to compile the package, 2.3 in this form
+// (docs/benchmarks.md, "Building tick"). Comments and the interface
+// wrappers are kept as extract wrote them; an entry of another shape is an
+// error, not something to guess at.
+func compact(src []byte) ([]byte, error) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "", src, parser.ParseComments)
+	if err != nil {
+		return nil, err
+	}
+	type edit struct {
+		from, to int
+		text     string
+	}
+	var edits []edit
+	off := func(p token.Pos) int { return fset.Position(p).Offset }
+	text := func(n ast.Node) string { return string(src[off(n.Pos()):off(n.End())]) }
+	ast.Inspect(f, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || err != nil || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
+			return err == nil
+		}
+		if ix, ok := as.Lhs[0].(*ast.IndexExpr); !ok || !isIdent(ix.X, "Symbols") {
+			return true
+		}
+		lit, ok := as.Rhs[0].(*ast.CompositeLit)
+		if !ok || lit.Type == nil {
+			err = fmt.Errorf("%s: a table that is not a map literal", fset.Position(as.Pos()))
+			return false
+		}
+		edits = append(edits, edit{off(lit.Type.Pos()), off(lit.Lbrace) + 1, "table([]entry{"})
+		for _, el := range lit.Elts {
+			kv, ok := el.(*ast.KeyValueExpr)
+			x, variable := symbolValue(kv)
+			if !ok || x == nil {
+				err = fmt.Errorf("%s: an entry of unknown shape: %s", fset.Position(el.Pos()), text(el))
+				return false
+			}
+			val := text(x)
+			if variable {
+				val = "variable{" + val + "}"
+			}
+			edits = append(edits, edit{off(kv.Pos()), off(kv.End()), "{" + text(kv.Key) + ", " + val + "}"})
+		}
+		edits = append(edits, edit{off(lit.Rbrace), off(lit.Rbrace) + 1, "})"})
+		return false
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := slices.Clone(src)
+	for _, e := range slices.Backward(edits) {
+		out = slices.Concat(out[:e.from], []byte(e.text), out[e.to:])
+	}
+	if !bytes.Contains(out, []byte("reflect.")) {
+		out = bytes.Replace(out, []byte("\t\"reflect\"\n"), nil, 1) // the tables were its only use
+	}
+	return format.Source(out)
+}
+
+// symbolValue returns X of an entry's value reflect.ValueOf(X), or of
+// reflect.ValueOf(X).Elem() (a variable: X is its address) with variable
+// set; nil for any other shape.
+func symbolValue(kv *ast.KeyValueExpr) (x ast.Expr, variable bool) {
+	if kv == nil {
+		return nil, false
+	}
+	v := kv.Value
+	if c, ok := v.(*ast.CallExpr); ok && len(c.Args) == 0 {
+		if sel, ok := c.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Elem" {
+			v, variable = sel.X, true
+		}
+	}
+	c, ok := v.(*ast.CallExpr)
+	if !ok || len(c.Args) != 1 {
+		return nil, false
+	}
+	if sel, ok := c.Fun.(*ast.SelectorExpr); !ok || !isIdent(sel.X, "reflect") || sel.Sel.Name != "ValueOf" {
+		return nil, false
+	}
+	return c.Args[0], variable
+}
+
+func isIdent(e ast.Expr, name string) bool {
+	id, ok := e.(*ast.Ident)
+	return ok && id.Name == name
 }

@@ -7,29 +7,28 @@ package std
 
 import (
 	"go/build/constraint"
-	"reflect"
 )
 
 func init() {
-	Symbols["go/build/constraint/constraint"] = map[string]reflect.Value{
+	Symbols["go/build/constraint/constraint"] = table([]entry{
 		// function, constant and variable definitions
-		"GoVersion":      reflect.ValueOf(constraint.GoVersion),
-		"IsGoBuild":      reflect.ValueOf(constraint.IsGoBuild),
-		"IsPlusBuild":    reflect.ValueOf(constraint.IsPlusBuild),
-		"Parse":          reflect.ValueOf(constraint.Parse),
-		"PlusBuildLines": reflect.ValueOf(constraint.PlusBuildLines),
+		{"GoVersion", constraint.GoVersion},
+		{"IsGoBuild", constraint.IsGoBuild},
+		{"IsPlusBuild", constraint.IsPlusBuild},
+		{"Parse", constraint.Parse},
+		{"PlusBuildLines", constraint.PlusBuildLines},
 
 		// type definitions
-		"AndExpr":     reflect.ValueOf((*constraint.AndExpr)(nil)),
-		"Expr":        reflect.ValueOf((*constraint.Expr)(nil)),
-		"NotExpr":     reflect.ValueOf((*constraint.NotExpr)(nil)),
-		"OrExpr":      reflect.ValueOf((*constraint.OrExpr)(nil)),
-		"SyntaxError": reflect.ValueOf((*constraint.SyntaxError)(nil)),
-		"TagExpr":     reflect.ValueOf((*constraint.TagExpr)(nil)),
+		{"AndExpr", (*constraint.AndExpr)(nil)},
+		{"Expr", (*constraint.Expr)(nil)},
+		{"NotExpr", (*constraint.NotExpr)(nil)},
+		{"OrExpr", (*constraint.OrExpr)(nil)},
+		{"SyntaxError", (*constraint.SyntaxError)(nil)},
+		{"TagExpr", (*constraint.TagExpr)(nil)},
 
 		// interface wrapper definitions
-		"_Expr": reflect.ValueOf((*_go_build_constraint_Expr)(nil)),
-	}
+		{"_Expr", (*_go_build_constraint_Expr)(nil)},
+	})
 }
 
 // _go_build_constraint_Expr is an interface wrapper for Expr type

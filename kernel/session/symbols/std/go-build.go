@@ -7,29 +7,28 @@ package std
 
 import (
 	"go/build"
-	"reflect"
 )
 
 func init() {
-	Symbols["go/build/build"] = map[string]reflect.Value{
+	Symbols["go/build/build"] = table([]entry{
 		// function, constant and variable definitions
-		"AllowBinary":   reflect.ValueOf(build.AllowBinary),
-		"ArchChar":      reflect.ValueOf(build.ArchChar),
-		"Default":       reflect.ValueOf(&build.Default).Elem(),
-		"FindOnly":      reflect.ValueOf(build.FindOnly),
-		"IgnoreVendor":  reflect.ValueOf(build.IgnoreVendor),
-		"Import":        reflect.ValueOf(build.Import),
-		"ImportComment": reflect.ValueOf(build.ImportComment),
-		"ImportDir":     reflect.ValueOf(build.ImportDir),
-		"IsLocalImport": reflect.ValueOf(build.IsLocalImport),
-		"ToolDir":       reflect.ValueOf(&build.ToolDir).Elem(),
+		{"AllowBinary", build.AllowBinary},
+		{"ArchChar", build.ArchChar},
+		{"Default", variable{&build.Default}},
+		{"FindOnly", build.FindOnly},
+		{"IgnoreVendor", build.IgnoreVendor},
+		{"Import", build.Import},
+		{"ImportComment", build.ImportComment},
+		{"ImportDir", build.ImportDir},
+		{"IsLocalImport", build.IsLocalImport},
+		{"ToolDir", variable{&build.ToolDir}},
 
 		// type definitions
-		"Context":              reflect.ValueOf((*build.Context)(nil)),
-		"Directive":            reflect.ValueOf((*build.Directive)(nil)),
-		"ImportMode":           reflect.ValueOf((*build.ImportMode)(nil)),
-		"MultiplePackageError": reflect.ValueOf((*build.MultiplePackageError)(nil)),
-		"NoGoError":            reflect.ValueOf((*build.NoGoError)(nil)),
-		"Package":              reflect.ValueOf((*build.Package)(nil)),
-	}
+		{"Context", (*build.Context)(nil)},
+		{"Directive", (*build.Directive)(nil)},
+		{"ImportMode", (*build.ImportMode)(nil)},
+		{"MultiplePackageError", (*build.MultiplePackageError)(nil)},
+		{"NoGoError", (*build.NoGoError)(nil)},
+		{"Package", (*build.Package)(nil)},
+	})
 }

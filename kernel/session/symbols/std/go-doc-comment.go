@@ -7,35 +7,34 @@ package std
 
 import (
 	"go/doc/comment"
-	"reflect"
 )
 
 func init() {
-	Symbols["go/doc/comment/comment"] = map[string]reflect.Value{
+	Symbols["go/doc/comment/comment"] = table([]entry{
 		// function, constant and variable definitions
-		"DefaultLookupPackage": reflect.ValueOf(comment.DefaultLookupPackage),
+		{"DefaultLookupPackage", comment.DefaultLookupPackage},
 
 		// type definitions
-		"Block":     reflect.ValueOf((*comment.Block)(nil)),
-		"Code":      reflect.ValueOf((*comment.Code)(nil)),
-		"Doc":       reflect.ValueOf((*comment.Doc)(nil)),
-		"DocLink":   reflect.ValueOf((*comment.DocLink)(nil)),
-		"Heading":   reflect.ValueOf((*comment.Heading)(nil)),
-		"Italic":    reflect.ValueOf((*comment.Italic)(nil)),
-		"Link":      reflect.ValueOf((*comment.Link)(nil)),
-		"LinkDef":   reflect.ValueOf((*comment.LinkDef)(nil)),
-		"List":      reflect.ValueOf((*comment.List)(nil)),
-		"ListItem":  reflect.ValueOf((*comment.ListItem)(nil)),
-		"Paragraph": reflect.ValueOf((*comment.Paragraph)(nil)),
-		"Parser":    reflect.ValueOf((*comment.Parser)(nil)),
-		"Plain":     reflect.ValueOf((*comment.Plain)(nil)),
-		"Printer":   reflect.ValueOf((*comment.Printer)(nil)),
-		"Text":      reflect.ValueOf((*comment.Text)(nil)),
+		{"Block", (*comment.Block)(nil)},
+		{"Code", (*comment.Code)(nil)},
+		{"Doc", (*comment.Doc)(nil)},
+		{"DocLink", (*comment.DocLink)(nil)},
+		{"Heading", (*comment.Heading)(nil)},
+		{"Italic", (*comment.Italic)(nil)},
+		{"Link", (*comment.Link)(nil)},
+		{"LinkDef", (*comment.LinkDef)(nil)},
+		{"List", (*comment.List)(nil)},
+		{"ListItem", (*comment.ListItem)(nil)},
+		{"Paragraph", (*comment.Paragraph)(nil)},
+		{"Parser", (*comment.Parser)(nil)},
+		{"Plain", (*comment.Plain)(nil)},
+		{"Printer", (*comment.Printer)(nil)},
+		{"Text", (*comment.Text)(nil)},
 
 		// interface wrapper definitions
-		"_Block": reflect.ValueOf((*_go_doc_comment_Block)(nil)),
-		"_Text":  reflect.ValueOf((*_go_doc_comment_Text)(nil)),
-	}
+		{"_Block", (*_go_doc_comment_Block)(nil)},
+		{"_Text", (*_go_doc_comment_Text)(nil)},
+	})
 }
 
 // _go_doc_comment_Block is an interface wrapper for Block type

@@ -7,32 +7,31 @@ package std
 
 import (
 	"go/doc"
-	"reflect"
 )
 
 func init() {
-	Symbols["go/doc/doc"] = map[string]reflect.Value{
+	Symbols["go/doc/doc"] = table([]entry{
 		// function, constant and variable definitions
-		"AllDecls":        reflect.ValueOf(doc.AllDecls),
-		"AllMethods":      reflect.ValueOf(doc.AllMethods),
-		"Examples":        reflect.ValueOf(doc.Examples),
-		"IllegalPrefixes": reflect.ValueOf(&doc.IllegalPrefixes).Elem(),
-		"IsPredeclared":   reflect.ValueOf(doc.IsPredeclared),
-		"New":             reflect.ValueOf(doc.New),
-		"NewFromFiles":    reflect.ValueOf(doc.NewFromFiles),
-		"PreserveAST":     reflect.ValueOf(doc.PreserveAST),
-		"Synopsis":        reflect.ValueOf(doc.Synopsis),
-		"ToHTML":          reflect.ValueOf(doc.ToHTML),
-		"ToText":          reflect.ValueOf(doc.ToText),
+		{"AllDecls", doc.AllDecls},
+		{"AllMethods", doc.AllMethods},
+		{"Examples", doc.Examples},
+		{"IllegalPrefixes", variable{&doc.IllegalPrefixes}},
+		{"IsPredeclared", doc.IsPredeclared},
+		{"New", doc.New},
+		{"NewFromFiles", doc.NewFromFiles},
+		{"PreserveAST", doc.PreserveAST},
+		{"Synopsis", doc.Synopsis},
+		{"ToHTML", doc.ToHTML},
+		{"ToText", doc.ToText},
 
 		// type definitions
-		"Example": reflect.ValueOf((*doc.Example)(nil)),
-		"Filter":  reflect.ValueOf((*doc.Filter)(nil)),
-		"Func":    reflect.ValueOf((*doc.Func)(nil)),
-		"Mode":    reflect.ValueOf((*doc.Mode)(nil)),
-		"Note":    reflect.ValueOf((*doc.Note)(nil)),
-		"Package": reflect.ValueOf((*doc.Package)(nil)),
-		"Type":    reflect.ValueOf((*doc.Type)(nil)),
-		"Value":   reflect.ValueOf((*doc.Value)(nil)),
-	}
+		{"Example", (*doc.Example)(nil)},
+		{"Filter", (*doc.Filter)(nil)},
+		{"Func", (*doc.Func)(nil)},
+		{"Mode", (*doc.Mode)(nil)},
+		{"Note", (*doc.Note)(nil)},
+		{"Package", (*doc.Package)(nil)},
+		{"Type", (*doc.Type)(nil)},
+		{"Value", (*doc.Value)(nil)},
+	})
 }

@@ -7,13 +7,12 @@ package std
 
 import (
 	"go/format"
-	"reflect"
 )
 
 func init() {
-	Symbols["go/format/format"] = map[string]reflect.Value{
+	Symbols["go/format/format"] = table([]entry{
 		// function, constant and variable definitions
-		"Node":   reflect.ValueOf(format.Node),
-		"Source": reflect.ValueOf(format.Source),
-	}
+		{"Node", format.Node},
+		{"Source", format.Source},
+	})
 }

@@ -7,26 +7,25 @@ package std
 
 import (
 	"go/parser"
-	"reflect"
 )
 
 func init() {
-	Symbols["go/parser/parser"] = map[string]reflect.Value{
+	Symbols["go/parser/parser"] = table([]entry{
 		// function, constant and variable definitions
-		"AllErrors":            reflect.ValueOf(parser.AllErrors),
-		"DeclarationErrors":    reflect.ValueOf(parser.DeclarationErrors),
-		"ImportsOnly":          reflect.ValueOf(parser.ImportsOnly),
-		"PackageClauseOnly":    reflect.ValueOf(parser.PackageClauseOnly),
-		"ParseComments":        reflect.ValueOf(parser.ParseComments),
-		"ParseDir":             reflect.ValueOf(parser.ParseDir),
-		"ParseExpr":            reflect.ValueOf(parser.ParseExpr),
-		"ParseExprFrom":        reflect.ValueOf(parser.ParseExprFrom),
-		"ParseFile":            reflect.ValueOf(parser.ParseFile),
-		"SkipObjectResolution": reflect.ValueOf(parser.SkipObjectResolution),
-		"SpuriousErrors":       reflect.ValueOf(parser.SpuriousErrors),
-		"Trace":                reflect.ValueOf(parser.Trace),
+		{"AllErrors", parser.AllErrors},
+		{"DeclarationErrors", parser.DeclarationErrors},
+		{"ImportsOnly", parser.ImportsOnly},
+		{"PackageClauseOnly", parser.PackageClauseOnly},
+		{"ParseComments", parser.ParseComments},
+		{"ParseDir", parser.ParseDir},
+		{"ParseExpr", parser.ParseExpr},
+		{"ParseExprFrom", parser.ParseExprFrom},
+		{"ParseFile", parser.ParseFile},
+		{"SkipObjectResolution", parser.SkipObjectResolution},
+		{"SpuriousErrors", parser.SpuriousErrors},
+		{"Trace", parser.Trace},
 
 		// type definitions
-		"Mode": reflect.ValueOf((*parser.Mode)(nil)),
-	}
+		{"Mode", (*parser.Mode)(nil)},
+	})
 }

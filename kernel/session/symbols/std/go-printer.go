@@ -7,21 +7,20 @@ package std
 
 import (
 	"go/printer"
-	"reflect"
 )
 
 func init() {
-	Symbols["go/printer/printer"] = map[string]reflect.Value{
+	Symbols["go/printer/printer"] = table([]entry{
 		// function, constant and variable definitions
-		"Fprint":    reflect.ValueOf(printer.Fprint),
-		"RawFormat": reflect.ValueOf(printer.RawFormat),
-		"SourcePos": reflect.ValueOf(printer.SourcePos),
-		"TabIndent": reflect.ValueOf(printer.TabIndent),
-		"UseSpaces": reflect.ValueOf(printer.UseSpaces),
+		{"Fprint", printer.Fprint},
+		{"RawFormat", printer.RawFormat},
+		{"SourcePos", printer.SourcePos},
+		{"TabIndent", printer.TabIndent},
+		{"UseSpaces", printer.UseSpaces},
 
 		// type definitions
-		"CommentedNode": reflect.ValueOf((*printer.CommentedNode)(nil)),
-		"Config":        reflect.ValueOf((*printer.Config)(nil)),
-		"Mode":          reflect.ValueOf((*printer.Mode)(nil)),
-	}
+		{"CommentedNode", (*printer.CommentedNode)(nil)},
+		{"Config", (*printer.Config)(nil)},
+		{"Mode", (*printer.Mode)(nil)},
+	})
 }

@@ -7,20 +7,19 @@ package std
 
 import (
 	"go/scanner"
-	"reflect"
 )
 
 func init() {
-	Symbols["go/scanner/scanner"] = map[string]reflect.Value{
+	Symbols["go/scanner/scanner"] = table([]entry{
 		// function, constant and variable definitions
-		"PrintError":   reflect.ValueOf(scanner.PrintError),
-		"ScanComments": reflect.ValueOf(scanner.ScanComments),
+		{"PrintError", scanner.PrintError},
+		{"ScanComments", scanner.ScanComments},
 
 		// type definitions
-		"Error":        reflect.ValueOf((*scanner.Error)(nil)),
-		"ErrorHandler": reflect.ValueOf((*scanner.ErrorHandler)(nil)),
-		"ErrorList":    reflect.ValueOf((*scanner.ErrorList)(nil)),
-		"Mode":         reflect.ValueOf((*scanner.Mode)(nil)),
-		"Scanner":      reflect.ValueOf((*scanner.Scanner)(nil)),
-	}
+		{"Error", (*scanner.Error)(nil)},
+		{"ErrorHandler", (*scanner.ErrorHandler)(nil)},
+		{"ErrorList", (*scanner.ErrorList)(nil)},
+		{"Mode", (*scanner.Mode)(nil)},
+		{"Scanner", (*scanner.Scanner)(nil)},
+	})
 }

@@ -7,14 +7,13 @@ package std
 
 import (
 	"go/version"
-	"reflect"
 )
 
 func init() {
-	Symbols["go/version/version"] = map[string]reflect.Value{
+	Symbols["go/version/version"] = table([]entry{
 		// function, constant and variable definitions
-		"Compare": reflect.ValueOf(version.Compare),
-		"IsValid": reflect.ValueOf(version.IsValid),
-		"Lang":    reflect.ValueOf(version.Lang),
-	}
+		{"Compare", version.Compare},
+		{"IsValid", version.IsValid},
+		{"Lang", version.Lang},
+	})
 }

@@ -9,14 +9,13 @@ import (
 	"go/constant"
 	"go/token"
 	"hash/adler32"
-	"reflect"
 )
 
 func init() {
-	Symbols["hash/adler32/adler32"] = map[string]reflect.Value{
+	Symbols["hash/adler32/adler32"] = table([]entry{
 		// function, constant and variable definitions
-		"Checksum": reflect.ValueOf(adler32.Checksum),
-		"New":      reflect.ValueOf(adler32.New),
-		"Size":     reflect.ValueOf(constant.MakeFromLiteral("4", token.INT, 0)),
-	}
+		{"Checksum", adler32.Checksum},
+		{"New", adler32.New},
+		{"Size", constant.MakeFromLiteral("4", token.INT, 0)},
+	})
 }

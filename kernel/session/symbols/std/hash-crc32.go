@@ -9,25 +9,24 @@ import (
 	"go/constant"
 	"go/token"
 	"hash/crc32"
-	"reflect"
 )
 
 func init() {
-	Symbols["hash/crc32/crc32"] = map[string]reflect.Value{
+	Symbols["hash/crc32/crc32"] = table([]entry{
 		// function, constant and variable definitions
-		"Castagnoli":   reflect.ValueOf(constant.MakeFromLiteral("2197175160", token.INT, 0)),
-		"Checksum":     reflect.ValueOf(crc32.Checksum),
-		"ChecksumIEEE": reflect.ValueOf(crc32.ChecksumIEEE),
-		"IEEE":         reflect.ValueOf(constant.MakeFromLiteral("3988292384", token.INT, 0)),
-		"IEEETable":    reflect.ValueOf(&crc32.IEEETable).Elem(),
-		"Koopman":      reflect.ValueOf(constant.MakeFromLiteral("3945912366", token.INT, 0)),
-		"MakeTable":    reflect.ValueOf(crc32.MakeTable),
-		"New":          reflect.ValueOf(crc32.New),
-		"NewIEEE":      reflect.ValueOf(crc32.NewIEEE),
-		"Size":         reflect.ValueOf(constant.MakeFromLiteral("4", token.INT, 0)),
-		"Update":       reflect.ValueOf(crc32.Update),
+		{"Castagnoli", constant.MakeFromLiteral("2197175160", token.INT, 0)},
+		{"Checksum", crc32.Checksum},
+		{"ChecksumIEEE", crc32.ChecksumIEEE},
+		{"IEEE", constant.MakeFromLiteral("3988292384", token.INT, 0)},
+		{"IEEETable", variable{&crc32.IEEETable}},
+		{"Koopman", constant.MakeFromLiteral("3945912366", token.INT, 0)},
+		{"MakeTable", crc32.MakeTable},
+		{"New", crc32.New},
+		{"NewIEEE", crc32.NewIEEE},
+		{"Size", constant.MakeFromLiteral("4", token.INT, 0)},
+		{"Update", crc32.Update},
 
 		// type definitions
-		"Table": reflect.ValueOf((*crc32.Table)(nil)),
-	}
+		{"Table", (*crc32.Table)(nil)},
+	})
 }

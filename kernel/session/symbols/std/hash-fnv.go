@@ -7,17 +7,16 @@ package std
 
 import (
 	"hash/fnv"
-	"reflect"
 )
 
 func init() {
-	Symbols["hash/fnv/fnv"] = map[string]reflect.Value{
+	Symbols["hash/fnv/fnv"] = table([]entry{
 		// function, constant and variable definitions
-		"New128":  reflect.ValueOf(fnv.New128),
-		"New128a": reflect.ValueOf(fnv.New128a),
-		"New32":   reflect.ValueOf(fnv.New32),
-		"New32a":  reflect.ValueOf(fnv.New32a),
-		"New64":   reflect.ValueOf(fnv.New64),
-		"New64a":  reflect.ValueOf(fnv.New64a),
-	}
+		{"New128", fnv.New128},
+		{"New128a", fnv.New128a},
+		{"New32", fnv.New32},
+		{"New32a", fnv.New32a},
+		{"New64", fnv.New64},
+		{"New64a", fnv.New64a},
+	})
 }

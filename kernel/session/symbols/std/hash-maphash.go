@@ -7,18 +7,17 @@ package std
 
 import (
 	"hash/maphash"
-	"reflect"
 )
 
 func init() {
-	Symbols["hash/maphash/maphash"] = map[string]reflect.Value{
+	Symbols["hash/maphash/maphash"] = table([]entry{
 		// function, constant and variable definitions
-		"Bytes":    reflect.ValueOf(maphash.Bytes),
-		"MakeSeed": reflect.ValueOf(maphash.MakeSeed),
-		"String":   reflect.ValueOf(maphash.String),
+		{"Bytes", maphash.Bytes},
+		{"MakeSeed", maphash.MakeSeed},
+		{"String", maphash.String},
 
 		// type definitions
-		"Hash": reflect.ValueOf((*maphash.Hash)(nil)),
-		"Seed": reflect.ValueOf((*maphash.Seed)(nil)),
-	}
+		{"Hash", (*maphash.Hash)(nil)},
+		{"Seed", (*maphash.Seed)(nil)},
+	})
 }

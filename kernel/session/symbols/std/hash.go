@@ -7,25 +7,24 @@ package std
 
 import (
 	"hash"
-	"reflect"
 )
 
 func init() {
-	Symbols["hash/hash"] = map[string]reflect.Value{
+	Symbols["hash/hash"] = table([]entry{
 		// type definitions
-		"Cloner": reflect.ValueOf((*hash.Cloner)(nil)),
-		"Hash":   reflect.ValueOf((*hash.Hash)(nil)),
-		"Hash32": reflect.ValueOf((*hash.Hash32)(nil)),
-		"Hash64": reflect.ValueOf((*hash.Hash64)(nil)),
-		"XOF":    reflect.ValueOf((*hash.XOF)(nil)),
+		{"Cloner", (*hash.Cloner)(nil)},
+		{"Hash", (*hash.Hash)(nil)},
+		{"Hash32", (*hash.Hash32)(nil)},
+		{"Hash64", (*hash.Hash64)(nil)},
+		{"XOF", (*hash.XOF)(nil)},
 
 		// interface wrapper definitions
-		"_Cloner": reflect.ValueOf((*_hash_Cloner)(nil)),
-		"_Hash":   reflect.ValueOf((*_hash_Hash)(nil)),
-		"_Hash32": reflect.ValueOf((*_hash_Hash32)(nil)),
-		"_Hash64": reflect.ValueOf((*_hash_Hash64)(nil)),
-		"_XOF":    reflect.ValueOf((*_hash_XOF)(nil)),
-	}
+		{"_Cloner", (*_hash_Cloner)(nil)},
+		{"_Hash", (*_hash_Hash)(nil)},
+		{"_Hash32", (*_hash_Hash32)(nil)},
+		{"_Hash64", (*_hash_Hash64)(nil)},
+		{"_XOF", (*_hash_XOF)(nil)},
+	})
 }
 
 // _hash_Cloner is an interface wrapper for Cloner type

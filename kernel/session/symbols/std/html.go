@@ -7,13 +7,12 @@ package std
 
 import (
 	"html"
-	"reflect"
 )
 
 func init() {
-	Symbols["html/html"] = map[string]reflect.Value{
+	Symbols["html/html"] = table([]entry{
 		// function, constant and variable definitions
-		"EscapeString":   reflect.ValueOf(html.EscapeString),
-		"UnescapeString": reflect.ValueOf(html.UnescapeString),
-	}
+		{"EscapeString", html.EscapeString},
+		{"UnescapeString", html.UnescapeString},
+	})
 }

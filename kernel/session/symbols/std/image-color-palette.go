@@ -7,13 +7,12 @@ package std
 
 import (
 	"image/color/palette"
-	"reflect"
 )
 
 func init() {
-	Symbols["image/color/palette/palette"] = map[string]reflect.Value{
+	Symbols["image/color/palette/palette"] = table([]entry{
 		// function, constant and variable definitions
-		"Plan9":   reflect.ValueOf(&palette.Plan9).Elem(),
-		"WebSafe": reflect.ValueOf(&palette.WebSafe).Elem(),
-	}
+		{"Plan9", variable{&palette.Plan9}},
+		{"WebSafe", variable{&palette.WebSafe}},
+	})
 }

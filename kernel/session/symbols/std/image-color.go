@@ -7,53 +7,52 @@ package std
 
 import (
 	"image/color"
-	"reflect"
 )
 
 func init() {
-	Symbols["image/color/color"] = map[string]reflect.Value{
+	Symbols["image/color/color"] = table([]entry{
 		// function, constant and variable definitions
-		"Alpha16Model": reflect.ValueOf(&color.Alpha16Model).Elem(),
-		"AlphaModel":   reflect.ValueOf(&color.AlphaModel).Elem(),
-		"Black":        reflect.ValueOf(&color.Black).Elem(),
-		"CMYKModel":    reflect.ValueOf(&color.CMYKModel).Elem(),
-		"CMYKToRGB":    reflect.ValueOf(color.CMYKToRGB),
-		"Gray16Model":  reflect.ValueOf(&color.Gray16Model).Elem(),
-		"GrayModel":    reflect.ValueOf(&color.GrayModel).Elem(),
-		"ModelFunc":    reflect.ValueOf(color.ModelFunc),
-		"NRGBA64Model": reflect.ValueOf(&color.NRGBA64Model).Elem(),
-		"NRGBAModel":   reflect.ValueOf(&color.NRGBAModel).Elem(),
-		"NYCbCrAModel": reflect.ValueOf(&color.NYCbCrAModel).Elem(),
-		"Opaque":       reflect.ValueOf(&color.Opaque).Elem(),
-		"RGBA64Model":  reflect.ValueOf(&color.RGBA64Model).Elem(),
-		"RGBAModel":    reflect.ValueOf(&color.RGBAModel).Elem(),
-		"RGBToCMYK":    reflect.ValueOf(color.RGBToCMYK),
-		"RGBToYCbCr":   reflect.ValueOf(color.RGBToYCbCr),
-		"Transparent":  reflect.ValueOf(&color.Transparent).Elem(),
-		"White":        reflect.ValueOf(&color.White).Elem(),
-		"YCbCrModel":   reflect.ValueOf(&color.YCbCrModel).Elem(),
-		"YCbCrToRGB":   reflect.ValueOf(color.YCbCrToRGB),
+		{"Alpha16Model", variable{&color.Alpha16Model}},
+		{"AlphaModel", variable{&color.AlphaModel}},
+		{"Black", variable{&color.Black}},
+		{"CMYKModel", variable{&color.CMYKModel}},
+		{"CMYKToRGB", color.CMYKToRGB},
+		{"Gray16Model", variable{&color.Gray16Model}},
+		{"GrayModel", variable{&color.GrayModel}},
+		{"ModelFunc", color.ModelFunc},
+		{"NRGBA64Model", variable{&color.NRGBA64Model}},
+		{"NRGBAModel", variable{&color.NRGBAModel}},
+		{"NYCbCrAModel", variable{&color.NYCbCrAModel}},
+		{"Opaque", variable{&color.Opaque}},
+		{"RGBA64Model", variable{&color.RGBA64Model}},
+		{"RGBAModel", variable{&color.RGBAModel}},
+		{"RGBToCMYK", color.RGBToCMYK},
+		{"RGBToYCbCr", color.RGBToYCbCr},
+		{"Transparent", variable{&color.Transparent}},
+		{"White", variable{&color.White}},
+		{"YCbCrModel", variable{&color.YCbCrModel}},
+		{"YCbCrToRGB", color.YCbCrToRGB},
 
 		// type definitions
-		"Alpha":   reflect.ValueOf((*color.Alpha)(nil)),
-		"Alpha16": reflect.ValueOf((*color.Alpha16)(nil)),
-		"CMYK":    reflect.ValueOf((*color.CMYK)(nil)),
-		"Color":   reflect.ValueOf((*color.Color)(nil)),
-		"Gray":    reflect.ValueOf((*color.Gray)(nil)),
-		"Gray16":  reflect.ValueOf((*color.Gray16)(nil)),
-		"Model":   reflect.ValueOf((*color.Model)(nil)),
-		"NRGBA":   reflect.ValueOf((*color.NRGBA)(nil)),
-		"NRGBA64": reflect.ValueOf((*color.NRGBA64)(nil)),
-		"NYCbCrA": reflect.ValueOf((*color.NYCbCrA)(nil)),
-		"Palette": reflect.ValueOf((*color.Palette)(nil)),
-		"RGBA":    reflect.ValueOf((*color.RGBA)(nil)),
-		"RGBA64":  reflect.ValueOf((*color.RGBA64)(nil)),
-		"YCbCr":   reflect.ValueOf((*color.YCbCr)(nil)),
+		{"Alpha", (*color.Alpha)(nil)},
+		{"Alpha16", (*color.Alpha16)(nil)},
+		{"CMYK", (*color.CMYK)(nil)},
+		{"Color", (*color.Color)(nil)},
+		{"Gray", (*color.Gray)(nil)},
+		{"Gray16", (*color.Gray16)(nil)},
+		{"Model", (*color.Model)(nil)},
+		{"NRGBA", (*color.NRGBA)(nil)},
+		{"NRGBA64", (*color.NRGBA64)(nil)},
+		{"NYCbCrA", (*color.NYCbCrA)(nil)},
+		{"Palette", (*color.Palette)(nil)},
+		{"RGBA", (*color.RGBA)(nil)},
+		{"RGBA64", (*color.RGBA64)(nil)},
+		{"YCbCr", (*color.YCbCr)(nil)},
 
 		// interface wrapper definitions
-		"_Color": reflect.ValueOf((*_image_color_Color)(nil)),
-		"_Model": reflect.ValueOf((*_image_color_Model)(nil)),
-	}
+		{"_Color", (*_image_color_Color)(nil)},
+		{"_Model", (*_image_color_Model)(nil)},
+	})
 }
 
 // _image_color_Color is an interface wrapper for Color type

@@ -9,31 +9,30 @@ import (
 	"image"
 	"image/color"
 	"image/draw"
-	"reflect"
 )
 
 func init() {
-	Symbols["image/draw/draw"] = map[string]reflect.Value{
+	Symbols["image/draw/draw"] = table([]entry{
 		// function, constant and variable definitions
-		"Draw":           reflect.ValueOf(draw.Draw),
-		"DrawMask":       reflect.ValueOf(draw.DrawMask),
-		"FloydSteinberg": reflect.ValueOf(&draw.FloydSteinberg).Elem(),
-		"Over":           reflect.ValueOf(draw.Over),
-		"Src":            reflect.ValueOf(draw.Src),
+		{"Draw", draw.Draw},
+		{"DrawMask", draw.DrawMask},
+		{"FloydSteinberg", variable{&draw.FloydSteinberg}},
+		{"Over", draw.Over},
+		{"Src", draw.Src},
 
 		// type definitions
-		"Drawer":      reflect.ValueOf((*draw.Drawer)(nil)),
-		"Image":       reflect.ValueOf((*draw.Image)(nil)),
-		"Op":          reflect.ValueOf((*draw.Op)(nil)),
-		"Quantizer":   reflect.ValueOf((*draw.Quantizer)(nil)),
-		"RGBA64Image": reflect.ValueOf((*draw.RGBA64Image)(nil)),
+		{"Drawer", (*draw.Drawer)(nil)},
+		{"Image", (*draw.Image)(nil)},
+		{"Op", (*draw.Op)(nil)},
+		{"Quantizer", (*draw.Quantizer)(nil)},
+		{"RGBA64Image", (*draw.RGBA64Image)(nil)},
 
 		// interface wrapper definitions
-		"_Drawer":      reflect.ValueOf((*_image_draw_Drawer)(nil)),
-		"_Image":       reflect.ValueOf((*_image_draw_Image)(nil)),
-		"_Quantizer":   reflect.ValueOf((*_image_draw_Quantizer)(nil)),
-		"_RGBA64Image": reflect.ValueOf((*_image_draw_RGBA64Image)(nil)),
-	}
+		{"_Drawer", (*_image_draw_Drawer)(nil)},
+		{"_Image", (*_image_draw_Image)(nil)},
+		{"_Quantizer", (*_image_draw_Quantizer)(nil)},
+		{"_RGBA64Image", (*_image_draw_RGBA64Image)(nil)},
+	})
 }
 
 // _image_draw_Drawer is an interface wrapper for Drawer type

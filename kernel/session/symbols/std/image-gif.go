@@ -9,23 +9,22 @@ import (
 	"go/constant"
 	"go/token"
 	"image/gif"
-	"reflect"
 )
 
 func init() {
-	Symbols["image/gif/gif"] = map[string]reflect.Value{
+	Symbols["image/gif/gif"] = table([]entry{
 		// function, constant and variable definitions
-		"Decode":             reflect.ValueOf(gif.Decode),
-		"DecodeAll":          reflect.ValueOf(gif.DecodeAll),
-		"DecodeConfig":       reflect.ValueOf(gif.DecodeConfig),
-		"DisposalBackground": reflect.ValueOf(constant.MakeFromLiteral("2", token.INT, 0)),
-		"DisposalNone":       reflect.ValueOf(constant.MakeFromLiteral("1", token.INT, 0)),
-		"DisposalPrevious":   reflect.ValueOf(constant.MakeFromLiteral("3", token.INT, 0)),
-		"Encode":             reflect.ValueOf(gif.Encode),
-		"EncodeAll":          reflect.ValueOf(gif.EncodeAll),
+		{"Decode", gif.Decode},
+		{"DecodeAll", gif.DecodeAll},
+		{"DecodeConfig", gif.DecodeConfig},
+		{"DisposalBackground", constant.MakeFromLiteral("2", token.INT, 0)},
+		{"DisposalNone", constant.MakeFromLiteral("1", token.INT, 0)},
+		{"DisposalPrevious", constant.MakeFromLiteral("3", token.INT, 0)},
+		{"Encode", gif.Encode},
+		{"EncodeAll", gif.EncodeAll},
 
 		// type definitions
-		"GIF":     reflect.ValueOf((*gif.GIF)(nil)),
-		"Options": reflect.ValueOf((*gif.Options)(nil)),
-	}
+		{"GIF", (*gif.GIF)(nil)},
+		{"Options", (*gif.Options)(nil)},
+	})
 }

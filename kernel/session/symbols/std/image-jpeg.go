@@ -9,26 +9,25 @@ import (
 	"go/constant"
 	"go/token"
 	"image/jpeg"
-	"reflect"
 )
 
 func init() {
-	Symbols["image/jpeg/jpeg"] = map[string]reflect.Value{
+	Symbols["image/jpeg/jpeg"] = table([]entry{
 		// function, constant and variable definitions
-		"Decode":         reflect.ValueOf(jpeg.Decode),
-		"DecodeConfig":   reflect.ValueOf(jpeg.DecodeConfig),
-		"DefaultQuality": reflect.ValueOf(constant.MakeFromLiteral("75", token.INT, 0)),
-		"Encode":         reflect.ValueOf(jpeg.Encode),
+		{"Decode", jpeg.Decode},
+		{"DecodeConfig", jpeg.DecodeConfig},
+		{"DefaultQuality", constant.MakeFromLiteral("75", token.INT, 0)},
+		{"Encode", jpeg.Encode},
 
 		// type definitions
-		"FormatError":      reflect.ValueOf((*jpeg.FormatError)(nil)),
-		"Options":          reflect.ValueOf((*jpeg.Options)(nil)),
-		"Reader":           reflect.ValueOf((*jpeg.Reader)(nil)),
-		"UnsupportedError": reflect.ValueOf((*jpeg.UnsupportedError)(nil)),
+		{"FormatError", (*jpeg.FormatError)(nil)},
+		{"Options", (*jpeg.Options)(nil)},
+		{"Reader", (*jpeg.Reader)(nil)},
+		{"UnsupportedError", (*jpeg.UnsupportedError)(nil)},
 
 		// interface wrapper definitions
-		"_Reader": reflect.ValueOf((*_image_jpeg_Reader)(nil)),
-	}
+		{"_Reader", (*_image_jpeg_Reader)(nil)},
+	})
 }
 
 // _image_jpeg_Reader is an interface wrapper for Reader type

@@ -7,31 +7,30 @@ package std
 
 import (
 	"image/png"
-	"reflect"
 )
 
 func init() {
-	Symbols["image/png/png"] = map[string]reflect.Value{
+	Symbols["image/png/png"] = table([]entry{
 		// function, constant and variable definitions
-		"BestCompression":    reflect.ValueOf(png.BestCompression),
-		"BestSpeed":          reflect.ValueOf(png.BestSpeed),
-		"Decode":             reflect.ValueOf(png.Decode),
-		"DecodeConfig":       reflect.ValueOf(png.DecodeConfig),
-		"DefaultCompression": reflect.ValueOf(png.DefaultCompression),
-		"Encode":             reflect.ValueOf(png.Encode),
-		"NoCompression":      reflect.ValueOf(png.NoCompression),
+		{"BestCompression", png.BestCompression},
+		{"BestSpeed", png.BestSpeed},
+		{"Decode", png.Decode},
+		{"DecodeConfig", png.DecodeConfig},
+		{"DefaultCompression", png.DefaultCompression},
+		{"Encode", png.Encode},
+		{"NoCompression", png.NoCompression},
 
 		// type definitions
-		"CompressionLevel":  reflect.ValueOf((*png.CompressionLevel)(nil)),
-		"Encoder":           reflect.ValueOf((*png.Encoder)(nil)),
-		"EncoderBuffer":     reflect.ValueOf((*png.EncoderBuffer)(nil)),
-		"EncoderBufferPool": reflect.ValueOf((*png.EncoderBufferPool)(nil)),
-		"FormatError":       reflect.ValueOf((*png.FormatError)(nil)),
-		"UnsupportedError":  reflect.ValueOf((*png.UnsupportedError)(nil)),
+		{"CompressionLevel", (*png.CompressionLevel)(nil)},
+		{"Encoder", (*png.Encoder)(nil)},
+		{"EncoderBuffer", (*png.EncoderBuffer)(nil)},
+		{"EncoderBufferPool", (*png.EncoderBufferPool)(nil)},
+		{"FormatError", (*png.FormatError)(nil)},
+		{"UnsupportedError", (*png.UnsupportedError)(nil)},
 
 		// interface wrapper definitions
-		"_EncoderBufferPool": reflect.ValueOf((*_image_png_EncoderBufferPool)(nil)),
-	}
+		{"_EncoderBufferPool", (*_image_png_EncoderBufferPool)(nil)},
+	})
 }
 
 // _image_png_EncoderBufferPool is an interface wrapper for EncoderBufferPool type

@@ -7,15 +7,14 @@ package std
 
 import (
 	"index/suffixarray"
-	"reflect"
 )
 
 func init() {
-	Symbols["index/suffixarray/suffixarray"] = map[string]reflect.Value{
+	Symbols["index/suffixarray/suffixarray"] = table([]entry{
 		// function, constant and variable definitions
-		"New": reflect.ValueOf(suffixarray.New),
+		{"New", suffixarray.New},
 
 		// type definitions
-		"Index": reflect.ValueOf((*suffixarray.Index)(nil)),
-	}
+		{"Index", (*suffixarray.Index)(nil)},
+	})
 }

@@ -7,19 +7,18 @@ package std
 
 import (
 	"io/ioutil"
-	"reflect"
 )
 
 func init() {
-	Symbols["io/ioutil/ioutil"] = map[string]reflect.Value{
+	Symbols["io/ioutil/ioutil"] = table([]entry{
 		// function, constant and variable definitions
-		"Discard":   reflect.ValueOf(&ioutil.Discard).Elem(),
-		"NopCloser": reflect.ValueOf(ioutil.NopCloser),
-		"ReadAll":   reflect.ValueOf(ioutil.ReadAll),
-		"ReadDir":   reflect.ValueOf(ioutil.ReadDir),
-		"ReadFile":  reflect.ValueOf(ioutil.ReadFile),
-		"TempDir":   reflect.ValueOf(ioutil.TempDir),
-		"TempFile":  reflect.ValueOf(ioutil.TempFile),
-		"WriteFile": reflect.ValueOf(ioutil.WriteFile),
-	}
+		{"Discard", variable{&ioutil.Discard}},
+		{"NopCloser", ioutil.NopCloser},
+		{"ReadAll", ioutil.ReadAll},
+		{"ReadDir", ioutil.ReadDir},
+		{"ReadFile", ioutil.ReadFile},
+		{"TempDir", ioutil.TempDir},
+		{"TempFile", ioutil.TempFile},
+		{"WriteFile", ioutil.WriteFile},
+	})
 }

@@ -9,40 +9,39 @@ import (
 	"go/constant"
 	"go/token"
 	"log"
-	"reflect"
 )
 
 func init() {
-	Symbols["log/log"] = map[string]reflect.Value{
+	Symbols["log/log"] = table([]entry{
 		// function, constant and variable definitions
-		"Default":       reflect.ValueOf(log.Default),
-		"Fatal":         reflect.ValueOf(logFatal),
-		"Fatalf":        reflect.ValueOf(logFatalf),
-		"Fatalln":       reflect.ValueOf(logFatalln),
-		"Flags":         reflect.ValueOf(log.Flags),
-		"LUTC":          reflect.ValueOf(constant.MakeFromLiteral("32", token.INT, 0)),
-		"Ldate":         reflect.ValueOf(constant.MakeFromLiteral("1", token.INT, 0)),
-		"Llongfile":     reflect.ValueOf(constant.MakeFromLiteral("8", token.INT, 0)),
-		"Lmicroseconds": reflect.ValueOf(constant.MakeFromLiteral("4", token.INT, 0)),
-		"Lmsgprefix":    reflect.ValueOf(constant.MakeFromLiteral("64", token.INT, 0)),
-		"Lshortfile":    reflect.ValueOf(constant.MakeFromLiteral("16", token.INT, 0)),
-		"LstdFlags":     reflect.ValueOf(constant.MakeFromLiteral("3", token.INT, 0)),
-		"Ltime":         reflect.ValueOf(constant.MakeFromLiteral("2", token.INT, 0)),
-		"New":           reflect.ValueOf(logNew),
-		"Output":        reflect.ValueOf(log.Output),
-		"Panic":         reflect.ValueOf(log.Panic),
-		"Panicf":        reflect.ValueOf(log.Panicf),
-		"Panicln":       reflect.ValueOf(log.Panicln),
-		"Prefix":        reflect.ValueOf(log.Prefix),
-		"Print":         reflect.ValueOf(log.Print),
-		"Printf":        reflect.ValueOf(log.Printf),
-		"Println":       reflect.ValueOf(log.Println),
-		"SetFlags":      reflect.ValueOf(log.SetFlags),
-		"SetOutput":     reflect.ValueOf(log.SetOutput),
-		"SetPrefix":     reflect.ValueOf(log.SetPrefix),
-		"Writer":        reflect.ValueOf(log.Writer),
+		{"Default", log.Default},
+		{"Fatal", logFatal},
+		{"Fatalf", logFatalf},
+		{"Fatalln", logFatalln},
+		{"Flags", log.Flags},
+		{"LUTC", constant.MakeFromLiteral("32", token.INT, 0)},
+		{"Ldate", constant.MakeFromLiteral("1", token.INT, 0)},
+		{"Llongfile", constant.MakeFromLiteral("8", token.INT, 0)},
+		{"Lmicroseconds", constant.MakeFromLiteral("4", token.INT, 0)},
+		{"Lmsgprefix", constant.MakeFromLiteral("64", token.INT, 0)},
+		{"Lshortfile", constant.MakeFromLiteral("16", token.INT, 0)},
+		{"LstdFlags", constant.MakeFromLiteral("3", token.INT, 0)},
+		{"Ltime", constant.MakeFromLiteral("2", token.INT, 0)},
+		{"New", logNew},
+		{"Output", log.Output},
+		{"Panic", log.Panic},
+		{"Panicf", log.Panicf},
+		{"Panicln", log.Panicln},
+		{"Prefix", log.Prefix},
+		{"Print", log.Print},
+		{"Printf", log.Printf},
+		{"Println", log.Println},
+		{"SetFlags", log.SetFlags},
+		{"SetOutput", log.SetOutput},
+		{"SetPrefix", log.SetPrefix},
+		{"Writer", log.Writer},
 
 		// type definitions
-		"Logger": reflect.ValueOf((*logLogger)(nil)),
-	}
+		{"Logger", (*logLogger)(nil)},
+	})
 }

@@ -5,10 +5,8 @@
 
 package std
 
-import (
-	"reflect"
-)
+import ()
 
 func init() {
-	Symbols["maps/maps"] = map[string]reflect.Value{}
+	Symbols["maps/maps"] = table([]entry{})
 }

@@ -9,38 +9,37 @@ import (
 	"go/constant"
 	"go/token"
 	"math/big"
-	"reflect"
 )
 
 func init() {
-	Symbols["math/big/big"] = map[string]reflect.Value{
+	Symbols["math/big/big"] = table([]entry{
 		// function, constant and variable definitions
-		"Above":         reflect.ValueOf(big.Above),
-		"AwayFromZero":  reflect.ValueOf(big.AwayFromZero),
-		"Below":         reflect.ValueOf(big.Below),
-		"Exact":         reflect.ValueOf(big.Exact),
-		"Jacobi":        reflect.ValueOf(big.Jacobi),
-		"MaxBase":       reflect.ValueOf(constant.MakeFromLiteral("62", token.INT, 0)),
-		"MaxExp":        reflect.ValueOf(constant.MakeFromLiteral("2147483647", token.INT, 0)),
-		"MaxPrec":       reflect.ValueOf(constant.MakeFromLiteral("4294967295", token.INT, 0)),
-		"MinExp":        reflect.ValueOf(constant.MakeFromLiteral("-2147483648", token.INT, 0)),
-		"NewFloat":      reflect.ValueOf(big.NewFloat),
-		"NewInt":        reflect.ValueOf(big.NewInt),
-		"NewRat":        reflect.ValueOf(big.NewRat),
-		"ParseFloat":    reflect.ValueOf(big.ParseFloat),
-		"ToNearestAway": reflect.ValueOf(big.ToNearestAway),
-		"ToNearestEven": reflect.ValueOf(big.ToNearestEven),
-		"ToNegativeInf": reflect.ValueOf(big.ToNegativeInf),
-		"ToPositiveInf": reflect.ValueOf(big.ToPositiveInf),
-		"ToZero":        reflect.ValueOf(big.ToZero),
+		{"Above", big.Above},
+		{"AwayFromZero", big.AwayFromZero},
+		{"Below", big.Below},
+		{"Exact", big.Exact},
+		{"Jacobi", big.Jacobi},
+		{"MaxBase", constant.MakeFromLiteral("62", token.INT, 0)},
+		{"MaxExp", constant.MakeFromLiteral("2147483647", token.INT, 0)},
+		{"MaxPrec", constant.MakeFromLiteral("4294967295", token.INT, 0)},
+		{"MinExp", constant.MakeFromLiteral("-2147483648", token.INT, 0)},
+		{"NewFloat", big.NewFloat},
+		{"NewInt", big.NewInt},
+		{"NewRat", big.NewRat},
+		{"ParseFloat", big.ParseFloat},
+		{"ToNearestAway", big.ToNearestAway},
+		{"ToNearestEven", big.ToNearestEven},
+		{"ToNegativeInf", big.ToNegativeInf},
+		{"ToPositiveInf", big.ToPositiveInf},
+		{"ToZero", big.ToZero},
 
 		// type definitions
-		"Accuracy":     reflect.ValueOf((*big.Accuracy)(nil)),
-		"ErrNaN":       reflect.ValueOf((*big.ErrNaN)(nil)),
-		"Float":        reflect.ValueOf((*big.Float)(nil)),
-		"Int":          reflect.ValueOf((*big.Int)(nil)),
-		"Rat":          reflect.ValueOf((*big.Rat)(nil)),
-		"RoundingMode": reflect.ValueOf((*big.RoundingMode)(nil)),
-		"Word":         reflect.ValueOf((*big.Word)(nil)),
-	}
+		{"Accuracy", (*big.Accuracy)(nil)},
+		{"ErrNaN", (*big.ErrNaN)(nil)},
+		{"Float", (*big.Float)(nil)},
+		{"Int", (*big.Int)(nil)},
+		{"Rat", (*big.Rat)(nil)},
+		{"RoundingMode", (*big.RoundingMode)(nil)},
+		{"Word", (*big.Word)(nil)},
+	})
 }

@@ -7,45 +7,44 @@ package std
 
 import (
 	"math/rand/v2"
-	"reflect"
 )
 
 func init() {
-	Symbols["math/rand/v2/rand"] = map[string]reflect.Value{
+	Symbols["math/rand/v2/rand"] = table([]entry{
 		// function, constant and variable definitions
-		"ExpFloat64":  reflect.ValueOf(rand.ExpFloat64),
-		"Float32":     reflect.ValueOf(rand.Float32),
-		"Float64":     reflect.ValueOf(rand.Float64),
-		"Int":         reflect.ValueOf(rand.Int),
-		"Int32":       reflect.ValueOf(rand.Int32),
-		"Int32N":      reflect.ValueOf(rand.Int32N),
-		"Int64":       reflect.ValueOf(rand.Int64),
-		"Int64N":      reflect.ValueOf(rand.Int64N),
-		"IntN":        reflect.ValueOf(rand.IntN),
-		"New":         reflect.ValueOf(rand.New),
-		"NewChaCha8":  reflect.ValueOf(rand.NewChaCha8),
-		"NewPCG":      reflect.ValueOf(rand.NewPCG),
-		"NewZipf":     reflect.ValueOf(rand.NewZipf),
-		"NormFloat64": reflect.ValueOf(rand.NormFloat64),
-		"Perm":        reflect.ValueOf(rand.Perm),
-		"Shuffle":     reflect.ValueOf(rand.Shuffle),
-		"Uint":        reflect.ValueOf(rand.Uint),
-		"Uint32":      reflect.ValueOf(rand.Uint32),
-		"Uint32N":     reflect.ValueOf(rand.Uint32N),
-		"Uint64":      reflect.ValueOf(rand.Uint64),
-		"Uint64N":     reflect.ValueOf(rand.Uint64N),
-		"UintN":       reflect.ValueOf(rand.UintN),
+		{"ExpFloat64", rand.ExpFloat64},
+		{"Float32", rand.Float32},
+		{"Float64", rand.Float64},
+		{"Int", rand.Int},
+		{"Int32", rand.Int32},
+		{"Int32N", rand.Int32N},
+		{"Int64", rand.Int64},
+		{"Int64N", rand.Int64N},
+		{"IntN", rand.IntN},
+		{"New", rand.New},
+		{"NewChaCha8", rand.NewChaCha8},
+		{"NewPCG", rand.NewPCG},
+		{"NewZipf", rand.NewZipf},
+		{"NormFloat64", rand.NormFloat64},
+		{"Perm", rand.Perm},
+		{"Shuffle", rand.Shuffle},
+		{"Uint", rand.Uint},
+		{"Uint32", rand.Uint32},
+		{"Uint32N", rand.Uint32N},
+		{"Uint64", rand.Uint64},
+		{"Uint64N", rand.Uint64N},
+		{"UintN", rand.UintN},
 
 		// type definitions
-		"ChaCha8": reflect.ValueOf((*rand.ChaCha8)(nil)),
-		"PCG":     reflect.ValueOf((*rand.PCG)(nil)),
-		"Rand":    reflect.ValueOf((*rand.Rand)(nil)),
-		"Source":  reflect.ValueOf((*rand.Source)(nil)),
-		"Zipf":    reflect.ValueOf((*rand.Zipf)(nil)),
+		{"ChaCha8", (*rand.ChaCha8)(nil)},
+		{"PCG", (*rand.PCG)(nil)},
+		{"Rand", (*rand.Rand)(nil)},
+		{"Source", (*rand.Source)(nil)},
+		{"Zipf", (*rand.Zipf)(nil)},
 
 		// interface wrapper definitions
-		"_Source": reflect.ValueOf((*_math_rand_v2_Source)(nil)),
-	}
+		{"_Source", (*_math_rand_v2_Source)(nil)},
+	})
 }
 
 // _math_rand_v2_Source is an interface wrapper for Source type

@@ -7,42 +7,41 @@ package std
 
 import (
 	"math/rand"
-	"reflect"
 )
 
 func init() {
-	Symbols["math/rand/rand"] = map[string]reflect.Value{
+	Symbols["math/rand/rand"] = table([]entry{
 		// function, constant and variable definitions
-		"ExpFloat64":  reflect.ValueOf(rand.ExpFloat64),
-		"Float32":     reflect.ValueOf(rand.Float32),
-		"Float64":     reflect.ValueOf(rand.Float64),
-		"Int":         reflect.ValueOf(rand.Int),
-		"Int31":       reflect.ValueOf(rand.Int31),
-		"Int31n":      reflect.ValueOf(rand.Int31n),
-		"Int63":       reflect.ValueOf(rand.Int63),
-		"Int63n":      reflect.ValueOf(rand.Int63n),
-		"Intn":        reflect.ValueOf(rand.Intn),
-		"New":         reflect.ValueOf(rand.New),
-		"NewSource":   reflect.ValueOf(rand.NewSource),
-		"NewZipf":     reflect.ValueOf(rand.NewZipf),
-		"NormFloat64": reflect.ValueOf(rand.NormFloat64),
-		"Perm":        reflect.ValueOf(rand.Perm),
-		"Read":        reflect.ValueOf(rand.Read),
-		"Seed":        reflect.ValueOf(rand.Seed),
-		"Shuffle":     reflect.ValueOf(rand.Shuffle),
-		"Uint32":      reflect.ValueOf(rand.Uint32),
-		"Uint64":      reflect.ValueOf(rand.Uint64),
+		{"ExpFloat64", rand.ExpFloat64},
+		{"Float32", rand.Float32},
+		{"Float64", rand.Float64},
+		{"Int", rand.Int},
+		{"Int31", rand.Int31},
+		{"Int31n", rand.Int31n},
+		{"Int63", rand.Int63},
+		{"Int63n", rand.Int63n},
+		{"Intn", rand.Intn},
+		{"New", rand.New},
+		{"NewSource", rand.NewSource},
+		{"NewZipf", rand.NewZipf},
+		{"NormFloat64", rand.NormFloat64},
+		{"Perm", rand.Perm},
+		{"Read", rand.Read},
+		{"Seed", rand.Seed},
+		{"Shuffle", rand.Shuffle},
+		{"Uint32", rand.Uint32},
+		{"Uint64", rand.Uint64},
 
 		// type definitions
-		"Rand":     reflect.ValueOf((*rand.Rand)(nil)),
-		"Source":   reflect.ValueOf((*rand.Source)(nil)),
-		"Source64": reflect.ValueOf((*rand.Source64)(nil)),
-		"Zipf":     reflect.ValueOf((*rand.Zipf)(nil)),
+		{"Rand", (*rand.Rand)(nil)},
+		{"Source", (*rand.Source)(nil)},
+		{"Source64", (*rand.Source64)(nil)},
+		{"Zipf", (*rand.Zipf)(nil)},
 
 		// interface wrapper definitions
-		"_Source":   reflect.ValueOf((*_math_rand_Source)(nil)),
-		"_Source64": reflect.ValueOf((*_math_rand_Source64)(nil)),
-	}
+		{"_Source", (*_math_rand_Source)(nil)},
+		{"_Source64", (*_math_rand_Source64)(nil)},
+	})
 }
 
 // _math_rand_Source is an interface wrapper for Source type

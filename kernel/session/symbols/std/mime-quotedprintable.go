@@ -7,17 +7,16 @@ package std
 
 import (
 	"mime/quotedprintable"
-	"reflect"
 )
 
 func init() {
-	Symbols["mime/quotedprintable/quotedprintable"] = map[string]reflect.Value{
+	Symbols["mime/quotedprintable/quotedprintable"] = table([]entry{
 		// function, constant and variable definitions
-		"NewReader": reflect.ValueOf(quotedprintable.NewReader),
-		"NewWriter": reflect.ValueOf(quotedprintable.NewWriter),
+		{"NewReader", quotedprintable.NewReader},
+		{"NewWriter", quotedprintable.NewWriter},
 
 		// type definitions
-		"Reader": reflect.ValueOf((*quotedprintable.Reader)(nil)),
-		"Writer": reflect.ValueOf((*quotedprintable.Writer)(nil)),
-	}
+		{"Reader", (*quotedprintable.Reader)(nil)},
+		{"Writer", (*quotedprintable.Writer)(nil)},
+	})
 }

@@ -7,23 +7,22 @@ package std
 
 import (
 	"mime"
-	"reflect"
 )
 
 func init() {
-	Symbols["mime/mime"] = map[string]reflect.Value{
+	Symbols["mime/mime"] = table([]entry{
 		// function, constant and variable definitions
-		"AddExtensionType":         reflect.ValueOf(mime.AddExtensionType),
-		"BEncoding":                reflect.ValueOf(mime.BEncoding),
-		"ErrInvalidMediaParameter": reflect.ValueOf(&mime.ErrInvalidMediaParameter).Elem(),
-		"ExtensionsByType":         reflect.ValueOf(mime.ExtensionsByType),
-		"FormatMediaType":          reflect.ValueOf(mime.FormatMediaType),
-		"ParseMediaType":           reflect.ValueOf(mime.ParseMediaType),
-		"QEncoding":                reflect.ValueOf(mime.QEncoding),
-		"TypeByExtension":          reflect.ValueOf(mime.TypeByExtension),
+		{"AddExtensionType", mime.AddExtensionType},
+		{"BEncoding", mime.BEncoding},
+		{"ErrInvalidMediaParameter", variable{&mime.ErrInvalidMediaParameter}},
+		{"ExtensionsByType", mime.ExtensionsByType},
+		{"FormatMediaType", mime.FormatMediaType},
+		{"ParseMediaType", mime.ParseMediaType},
+		{"QEncoding", mime.QEncoding},
+		{"TypeByExtension", mime.TypeByExtension},
 
 		// type definitions
-		"WordDecoder": reflect.ValueOf((*mime.WordDecoder)(nil)),
-		"WordEncoder": reflect.ValueOf((*mime.WordEncoder)(nil)),
-	}
+		{"WordDecoder", (*mime.WordDecoder)(nil)},
+		{"WordEncoder", (*mime.WordEncoder)(nil)},
+	})
 }

@@ -7,32 +7,31 @@ package std
 
 import (
 	"net/netip"
-	"reflect"
 )
 
 func init() {
-	Symbols["net/netip/netip"] = map[string]reflect.Value{
+	Symbols["net/netip/netip"] = table([]entry{
 		// function, constant and variable definitions
-		"AddrFrom16":              reflect.ValueOf(netip.AddrFrom16),
-		"AddrFrom4":               reflect.ValueOf(netip.AddrFrom4),
-		"AddrFromSlice":           reflect.ValueOf(netip.AddrFromSlice),
-		"AddrPortFrom":            reflect.ValueOf(netip.AddrPortFrom),
-		"IPv4Unspecified":         reflect.ValueOf(netip.IPv4Unspecified),
-		"IPv6LinkLocalAllNodes":   reflect.ValueOf(netip.IPv6LinkLocalAllNodes),
-		"IPv6LinkLocalAllRouters": reflect.ValueOf(netip.IPv6LinkLocalAllRouters),
-		"IPv6Loopback":            reflect.ValueOf(netip.IPv6Loopback),
-		"IPv6Unspecified":         reflect.ValueOf(netip.IPv6Unspecified),
-		"MustParseAddr":           reflect.ValueOf(netip.MustParseAddr),
-		"MustParseAddrPort":       reflect.ValueOf(netip.MustParseAddrPort),
-		"MustParsePrefix":         reflect.ValueOf(netip.MustParsePrefix),
-		"ParseAddr":               reflect.ValueOf(netip.ParseAddr),
-		"ParseAddrPort":           reflect.ValueOf(netip.ParseAddrPort),
-		"ParsePrefix":             reflect.ValueOf(netip.ParsePrefix),
-		"PrefixFrom":              reflect.ValueOf(netip.PrefixFrom),
+		{"AddrFrom16", netip.AddrFrom16},
+		{"AddrFrom4", netip.AddrFrom4},
+		{"AddrFromSlice", netip.AddrFromSlice},
+		{"AddrPortFrom", netip.AddrPortFrom},
+		{"IPv4Unspecified", netip.IPv4Unspecified},
+		{"IPv6LinkLocalAllNodes", netip.IPv6LinkLocalAllNodes},
+		{"IPv6LinkLocalAllRouters", netip.IPv6LinkLocalAllRouters},
+		{"IPv6Loopback", netip.IPv6Loopback},
+		{"IPv6Unspecified", netip.IPv6Unspecified},
+		{"MustParseAddr", netip.MustParseAddr},
+		{"MustParseAddrPort", netip.MustParseAddrPort},
+		{"MustParsePrefix", netip.MustParsePrefix},
+		{"ParseAddr", netip.ParseAddr},
+		{"ParseAddrPort", netip.ParseAddrPort},
+		{"ParsePrefix", netip.ParsePrefix},
+		{"PrefixFrom", netip.PrefixFrom},
 
 		// type definitions
-		"Addr":     reflect.ValueOf((*netip.Addr)(nil)),
-		"AddrPort": reflect.ValueOf((*netip.AddrPort)(nil)),
-		"Prefix":   reflect.ValueOf((*netip.Prefix)(nil)),
-	}
+		{"Addr", (*netip.Addr)(nil)},
+		{"AddrPort", (*netip.AddrPort)(nil)},
+		{"Prefix", (*netip.Prefix)(nil)},
+	})
 }

@@ -7,29 +7,28 @@ package std
 
 import (
 	"net/url"
-	"reflect"
 )
 
 func init() {
-	Symbols["net/url/url"] = map[string]reflect.Value{
+	Symbols["net/url/url"] = table([]entry{
 		// function, constant and variable definitions
-		"JoinPath":        reflect.ValueOf(url.JoinPath),
-		"Parse":           reflect.ValueOf(url.Parse),
-		"ParseQuery":      reflect.ValueOf(url.ParseQuery),
-		"ParseRequestURI": reflect.ValueOf(url.ParseRequestURI),
-		"PathEscape":      reflect.ValueOf(url.PathEscape),
-		"PathUnescape":    reflect.ValueOf(url.PathUnescape),
-		"QueryEscape":     reflect.ValueOf(url.QueryEscape),
-		"QueryUnescape":   reflect.ValueOf(url.QueryUnescape),
-		"User":            reflect.ValueOf(url.User),
-		"UserPassword":    reflect.ValueOf(url.UserPassword),
+		{"JoinPath", url.JoinPath},
+		{"Parse", url.Parse},
+		{"ParseQuery", url.ParseQuery},
+		{"ParseRequestURI", url.ParseRequestURI},
+		{"PathEscape", url.PathEscape},
+		{"PathUnescape", url.PathUnescape},
+		{"QueryEscape", url.QueryEscape},
+		{"QueryUnescape", url.QueryUnescape},
+		{"User", url.User},
+		{"UserPassword", url.UserPassword},
 
 		// type definitions
-		"Error":            reflect.ValueOf((*url.Error)(nil)),
-		"EscapeError":      reflect.ValueOf((*url.EscapeError)(nil)),
-		"InvalidHostError": reflect.ValueOf((*url.InvalidHostError)(nil)),
-		"URL":              reflect.ValueOf((*url.URL)(nil)),
-		"Userinfo":         reflect.ValueOf((*url.Userinfo)(nil)),
-		"Values":           reflect.ValueOf((*url.Values)(nil)),
-	}
+		{"Error", (*url.Error)(nil)},
+		{"EscapeError", (*url.EscapeError)(nil)},
+		{"InvalidHostError", (*url.InvalidHostError)(nil)},
+		{"URL", (*url.URL)(nil)},
+		{"Userinfo", (*url.Userinfo)(nil)},
+		{"Values", (*url.Values)(nil)},
+	})
 }

@@ -7,17 +7,16 @@ package std
 
 import (
 	"os/signal"
-	"reflect"
 )
 
 func init() {
-	Symbols["os/signal/signal"] = map[string]reflect.Value{
+	Symbols["os/signal/signal"] = table([]entry{
 		// function, constant and variable definitions
-		"Ignore":        reflect.ValueOf(signal.Ignore),
-		"Ignored":       reflect.ValueOf(signal.Ignored),
-		"Notify":        reflect.ValueOf(signal.Notify),
-		"NotifyContext": reflect.ValueOf(signal.NotifyContext),
-		"Reset":         reflect.ValueOf(signal.Reset),
-		"Stop":          reflect.ValueOf(signal.Stop),
-	}
+		{"Ignore", signal.Ignore},
+		{"Ignored", signal.Ignored},
+		{"Notify", signal.Notify},
+		{"NotifyContext", signal.NotifyContext},
+		{"Reset", signal.Reset},
+		{"Stop", signal.Stop},
+	})
 }

@@ -7,24 +7,23 @@ package std
 
 import (
 	"os/user"
-	"reflect"
 )
 
 func init() {
-	Symbols["os/user/user"] = map[string]reflect.Value{
+	Symbols["os/user/user"] = table([]entry{
 		// function, constant and variable definitions
-		"Current":       reflect.ValueOf(user.Current),
-		"Lookup":        reflect.ValueOf(user.Lookup),
-		"LookupGroup":   reflect.ValueOf(user.LookupGroup),
-		"LookupGroupId": reflect.ValueOf(user.LookupGroupId),
-		"LookupId":      reflect.ValueOf(user.LookupId),
+		{"Current", user.Current},
+		{"Lookup", user.Lookup},
+		{"LookupGroup", user.LookupGroup},
+		{"LookupGroupId", user.LookupGroupId},
+		{"LookupId", user.LookupId},
 
 		// type definitions
-		"Group":               reflect.ValueOf((*user.Group)(nil)),
-		"UnknownGroupError":   reflect.ValueOf((*user.UnknownGroupError)(nil)),
-		"UnknownGroupIdError": reflect.ValueOf((*user.UnknownGroupIdError)(nil)),
-		"UnknownUserError":    reflect.ValueOf((*user.UnknownUserError)(nil)),
-		"UnknownUserIdError":  reflect.ValueOf((*user.UnknownUserIdError)(nil)),
-		"User":                reflect.ValueOf((*user.User)(nil)),
-	}
+		{"Group", (*user.Group)(nil)},
+		{"UnknownGroupError", (*user.UnknownGroupError)(nil)},
+		{"UnknownGroupIdError", (*user.UnknownGroupIdError)(nil)},
+		{"UnknownUserError", (*user.UnknownUserError)(nil)},
+		{"UnknownUserIdError", (*user.UnknownUserIdError)(nil)},
+		{"User", (*user.User)(nil)},
+	})
 }

@@ -7,20 +7,19 @@ package std
 
 import (
 	"path"
-	"reflect"
 )
 
 func init() {
-	Symbols["path/path"] = map[string]reflect.Value{
+	Symbols["path/path"] = table([]entry{
 		// function, constant and variable definitions
-		"Base":          reflect.ValueOf(path.Base),
-		"Clean":         reflect.ValueOf(path.Clean),
-		"Dir":           reflect.ValueOf(path.Dir),
-		"ErrBadPattern": reflect.ValueOf(&path.ErrBadPattern).Elem(),
-		"Ext":           reflect.ValueOf(path.Ext),
-		"IsAbs":         reflect.ValueOf(path.IsAbs),
-		"Join":          reflect.ValueOf(path.Join),
-		"Match":         reflect.ValueOf(path.Match),
-		"Split":         reflect.ValueOf(path.Split),
-	}
+		{"Base", path.Base},
+		{"Clean", path.Clean},
+		{"Dir", path.Dir},
+		{"ErrBadPattern", variable{&path.ErrBadPattern}},
+		{"Ext", path.Ext},
+		{"IsAbs", path.IsAbs},
+		{"Join", path.Join},
+		{"Match", path.Match},
+		{"Split", path.Split},
+	})
 }

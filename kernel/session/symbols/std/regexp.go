@@ -6,23 +6,22 @@
 package std
 
 import (
-	"reflect"
 	"regexp"
 )
 
 func init() {
-	Symbols["regexp/regexp"] = map[string]reflect.Value{
+	Symbols["regexp/regexp"] = table([]entry{
 		// function, constant and variable definitions
-		"Compile":          reflect.ValueOf(regexp.Compile),
-		"CompilePOSIX":     reflect.ValueOf(regexp.CompilePOSIX),
-		"Match":            reflect.ValueOf(regexp.Match),
-		"MatchReader":      reflect.ValueOf(regexp.MatchReader),
-		"MatchString":      reflect.ValueOf(regexp.MatchString),
-		"MustCompile":      reflect.ValueOf(regexp.MustCompile),
-		"MustCompilePOSIX": reflect.ValueOf(regexp.MustCompilePOSIX),
-		"QuoteMeta":        reflect.ValueOf(regexp.QuoteMeta),
+		{"Compile", regexp.Compile},
+		{"CompilePOSIX", regexp.CompilePOSIX},
+		{"Match", regexp.Match},
+		{"MatchReader", regexp.MatchReader},
+		{"MatchString", regexp.MatchString},
+		{"MustCompile", regexp.MustCompile},
+		{"MustCompilePOSIX", regexp.MustCompilePOSIX},
+		{"QuoteMeta", regexp.QuoteMeta},
 
 		// type definitions
-		"Regexp": reflect.ValueOf((*regexp.Regexp)(nil)),
-	}
+		{"Regexp", (*regexp.Regexp)(nil)},
+	})
 }

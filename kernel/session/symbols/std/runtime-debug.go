@@ -6,33 +6,32 @@
 package std
 
 import (
-	"reflect"
 	"runtime/debug"
 )
 
 func init() {
-	Symbols["runtime/debug/debug"] = map[string]reflect.Value{
+	Symbols["runtime/debug/debug"] = table([]entry{
 		// function, constant and variable definitions
-		"FreeOSMemory":    reflect.ValueOf(debug.FreeOSMemory),
-		"ParseBuildInfo":  reflect.ValueOf(debug.ParseBuildInfo),
-		"PrintStack":      reflect.ValueOf(debug.PrintStack),
-		"ReadBuildInfo":   reflect.ValueOf(debug.ReadBuildInfo),
-		"ReadGCStats":     reflect.ValueOf(debug.ReadGCStats),
-		"SetCrashOutput":  reflect.ValueOf(debug.SetCrashOutput),
-		"SetGCPercent":    reflect.ValueOf(debug.SetGCPercent),
-		"SetMaxStack":     reflect.ValueOf(debug.SetMaxStack),
-		"SetMaxThreads":   reflect.ValueOf(debug.SetMaxThreads),
-		"SetMemoryLimit":  reflect.ValueOf(debug.SetMemoryLimit),
-		"SetPanicOnFault": reflect.ValueOf(debug.SetPanicOnFault),
-		"SetTraceback":    reflect.ValueOf(debug.SetTraceback),
-		"Stack":           reflect.ValueOf(debug.Stack),
-		"WriteHeapDump":   reflect.ValueOf(debug.WriteHeapDump),
+		{"FreeOSMemory", debug.FreeOSMemory},
+		{"ParseBuildInfo", debug.ParseBuildInfo},
+		{"PrintStack", debug.PrintStack},
+		{"ReadBuildInfo", debug.ReadBuildInfo},
+		{"ReadGCStats", debug.ReadGCStats},
+		{"SetCrashOutput", debug.SetCrashOutput},
+		{"SetGCPercent", debug.SetGCPercent},
+		{"SetMaxStack", debug.SetMaxStack},
+		{"SetMaxThreads", debug.SetMaxThreads},
+		{"SetMemoryLimit", debug.SetMemoryLimit},
+		{"SetPanicOnFault", debug.SetPanicOnFault},
+		{"SetTraceback", debug.SetTraceback},
+		{"Stack", debug.Stack},
+		{"WriteHeapDump", debug.WriteHeapDump},
 
 		// type definitions
-		"BuildInfo":    reflect.ValueOf((*debug.BuildInfo)(nil)),
-		"BuildSetting": reflect.ValueOf((*debug.BuildSetting)(nil)),
-		"CrashOptions": reflect.ValueOf((*debug.CrashOptions)(nil)),
-		"GCStats":      reflect.ValueOf((*debug.GCStats)(nil)),
-		"Module":       reflect.ValueOf((*debug.Module)(nil)),
-	}
+		{"BuildInfo", (*debug.BuildInfo)(nil)},
+		{"BuildSetting", (*debug.BuildSetting)(nil)},
+		{"CrashOptions", (*debug.CrashOptions)(nil)},
+		{"GCStats", (*debug.GCStats)(nil)},
+		{"Module", (*debug.Module)(nil)},
+	})
 }

@@ -6,25 +6,24 @@
 package std
 
 import (
-	"reflect"
 	"runtime/metrics"
 )
 
 func init() {
-	Symbols["runtime/metrics/metrics"] = map[string]reflect.Value{
+	Symbols["runtime/metrics/metrics"] = table([]entry{
 		// function, constant and variable definitions
-		"All":                  reflect.ValueOf(metrics.All),
-		"KindBad":              reflect.ValueOf(metrics.KindBad),
-		"KindFloat64":          reflect.ValueOf(metrics.KindFloat64),
-		"KindFloat64Histogram": reflect.ValueOf(metrics.KindFloat64Histogram),
-		"KindUint64":           reflect.ValueOf(metrics.KindUint64),
-		"Read":                 reflect.ValueOf(metrics.Read),
+		{"All", metrics.All},
+		{"KindBad", metrics.KindBad},
+		{"KindFloat64", metrics.KindFloat64},
+		{"KindFloat64Histogram", metrics.KindFloat64Histogram},
+		{"KindUint64", metrics.KindUint64},
+		{"Read", metrics.Read},
 
 		// type definitions
-		"Description":      reflect.ValueOf((*metrics.Description)(nil)),
-		"Float64Histogram": reflect.ValueOf((*metrics.Float64Histogram)(nil)),
-		"Sample":           reflect.ValueOf((*metrics.Sample)(nil)),
-		"Value":            reflect.ValueOf((*metrics.Value)(nil)),
-		"ValueKind":        reflect.ValueOf((*metrics.ValueKind)(nil)),
-	}
+		{"Description", (*metrics.Description)(nil)},
+		{"Float64Histogram", (*metrics.Float64Histogram)(nil)},
+		{"Sample", (*metrics.Sample)(nil)},
+		{"Value", (*metrics.Value)(nil)},
+		{"ValueKind", (*metrics.ValueKind)(nil)},
+	})
 }

@@ -6,28 +6,27 @@
 package std
 
 import (
-	"reflect"
 	"runtime/pprof"
 )
 
 func init() {
-	Symbols["runtime/pprof/pprof"] = map[string]reflect.Value{
+	Symbols["runtime/pprof/pprof"] = table([]entry{
 		// function, constant and variable definitions
-		"Do":                 reflect.ValueOf(pprof.Do),
-		"ForLabels":          reflect.ValueOf(pprof.ForLabels),
-		"Label":              reflect.ValueOf(pprof.Label),
-		"Labels":             reflect.ValueOf(pprof.Labels),
-		"Lookup":             reflect.ValueOf(pprof.Lookup),
-		"NewProfile":         reflect.ValueOf(pprof.NewProfile),
-		"Profiles":           reflect.ValueOf(pprof.Profiles),
-		"SetGoroutineLabels": reflect.ValueOf(pprof.SetGoroutineLabels),
-		"StartCPUProfile":    reflect.ValueOf(pprof.StartCPUProfile),
-		"StopCPUProfile":     reflect.ValueOf(pprof.StopCPUProfile),
-		"WithLabels":         reflect.ValueOf(pprof.WithLabels),
-		"WriteHeapProfile":   reflect.ValueOf(pprof.WriteHeapProfile),
+		{"Do", pprof.Do},
+		{"ForLabels", pprof.ForLabels},
+		{"Label", pprof.Label},
+		{"Labels", pprof.Labels},
+		{"Lookup", pprof.Lookup},
+		{"NewProfile", pprof.NewProfile},
+		{"Profiles", pprof.Profiles},
+		{"SetGoroutineLabels", pprof.SetGoroutineLabels},
+		{"StartCPUProfile", pprof.StartCPUProfile},
+		{"StopCPUProfile", pprof.StopCPUProfile},
+		{"WithLabels", pprof.WithLabels},
+		{"WriteHeapProfile", pprof.WriteHeapProfile},
 
 		// type definitions
-		"LabelSet": reflect.ValueOf((*pprof.LabelSet)(nil)),
-		"Profile":  reflect.ValueOf((*pprof.Profile)(nil)),
-	}
+		{"LabelSet", (*pprof.LabelSet)(nil)},
+		{"Profile", (*pprof.Profile)(nil)},
+	})
 }

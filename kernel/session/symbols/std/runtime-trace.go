@@ -6,27 +6,26 @@
 package std
 
 import (
-	"reflect"
 	"runtime/trace"
 )
 
 func init() {
-	Symbols["runtime/trace/trace"] = map[string]reflect.Value{
+	Symbols["runtime/trace/trace"] = table([]entry{
 		// function, constant and variable definitions
-		"IsEnabled":         reflect.ValueOf(trace.IsEnabled),
-		"Log":               reflect.ValueOf(trace.Log),
-		"Logf":              reflect.ValueOf(trace.Logf),
-		"NewFlightRecorder": reflect.ValueOf(trace.NewFlightRecorder),
-		"NewTask":           reflect.ValueOf(trace.NewTask),
-		"Start":             reflect.ValueOf(trace.Start),
-		"StartRegion":       reflect.ValueOf(trace.StartRegion),
-		"Stop":              reflect.ValueOf(trace.Stop),
-		"WithRegion":        reflect.ValueOf(trace.WithRegion),
+		{"IsEnabled", trace.IsEnabled},
+		{"Log", trace.Log},
+		{"Logf", trace.Logf},
+		{"NewFlightRecorder", trace.NewFlightRecorder},
+		{"NewTask", trace.NewTask},
+		{"Start", trace.Start},
+		{"StartRegion", trace.StartRegion},
+		{"Stop", trace.Stop},
+		{"WithRegion", trace.WithRegion},
 
 		// type definitions
-		"FlightRecorder":       reflect.ValueOf((*trace.FlightRecorder)(nil)),
-		"FlightRecorderConfig": reflect.ValueOf((*trace.FlightRecorderConfig)(nil)),
-		"Region":               reflect.ValueOf((*trace.Region)(nil)),
-		"Task":                 reflect.ValueOf((*trace.Task)(nil)),
-	}
+		{"FlightRecorder", (*trace.FlightRecorder)(nil)},
+		{"FlightRecorderConfig", (*trace.FlightRecorderConfig)(nil)},
+		{"Region", (*trace.Region)(nil)},
+		{"Task", (*trace.Task)(nil)},
+	})
 }

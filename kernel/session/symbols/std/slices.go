@@ -5,10 +5,8 @@
 
 package std
 
-import (
-	"reflect"
-)
+import ()
 
 func init() {
-	Symbols["slices/slices"] = map[string]reflect.Value{}
+	Symbols["slices/slices"] = table([]entry{})
 }

@@ -6,41 +6,40 @@
 package std
 
 import (
-	"reflect"
 	"sort"
 )
 
 func init() {
-	Symbols["sort/sort"] = map[string]reflect.Value{
+	Symbols["sort/sort"] = table([]entry{
 		// function, constant and variable definitions
-		"Find":              reflect.ValueOf(sort.Find),
-		"Float64s":          reflect.ValueOf(sort.Float64s),
-		"Float64sAreSorted": reflect.ValueOf(sort.Float64sAreSorted),
-		"Ints":              reflect.ValueOf(sort.Ints),
-		"IntsAreSorted":     reflect.ValueOf(sort.IntsAreSorted),
-		"IsSorted":          reflect.ValueOf(sort.IsSorted),
-		"Reverse":           reflect.ValueOf(sort.Reverse),
-		"Search":            reflect.ValueOf(sort.Search),
-		"SearchFloat64s":    reflect.ValueOf(sort.SearchFloat64s),
-		"SearchInts":        reflect.ValueOf(sort.SearchInts),
-		"SearchStrings":     reflect.ValueOf(sort.SearchStrings),
-		"Slice":             reflect.ValueOf(sort.Slice),
-		"SliceIsSorted":     reflect.ValueOf(sort.SliceIsSorted),
-		"SliceStable":       reflect.ValueOf(sort.SliceStable),
-		"Sort":              reflect.ValueOf(sort.Sort),
-		"Stable":            reflect.ValueOf(sort.Stable),
-		"Strings":           reflect.ValueOf(sort.Strings),
-		"StringsAreSorted":  reflect.ValueOf(sort.StringsAreSorted),
+		{"Find", sort.Find},
+		{"Float64s", sort.Float64s},
+		{"Float64sAreSorted", sort.Float64sAreSorted},
+		{"Ints", sort.Ints},
+		{"IntsAreSorted", sort.IntsAreSorted},
+		{"IsSorted", sort.IsSorted},
+		{"Reverse", sort.Reverse},
+		{"Search", sort.Search},
+		{"SearchFloat64s", sort.SearchFloat64s},
+		{"SearchInts", sort.SearchInts},
+		{"SearchStrings", sort.SearchStrings},
+		{"Slice", sort.Slice},
+		{"SliceIsSorted", sort.SliceIsSorted},
+		{"SliceStable", sort.SliceStable},
+		{"Sort", sort.Sort},
+		{"Stable", sort.Stable},
+		{"Strings", sort.Strings},
+		{"StringsAreSorted", sort.StringsAreSorted},
 
 		// type definitions
-		"Float64Slice": reflect.ValueOf((*sort.Float64Slice)(nil)),
-		"IntSlice":     reflect.ValueOf((*sort.IntSlice)(nil)),
-		"Interface":    reflect.ValueOf((*sort.Interface)(nil)),
-		"StringSlice":  reflect.ValueOf((*sort.StringSlice)(nil)),
+		{"Float64Slice", (*sort.Float64Slice)(nil)},
+		{"IntSlice", (*sort.IntSlice)(nil)},
+		{"Interface", (*sort.Interface)(nil)},
+		{"StringSlice", (*sort.StringSlice)(nil)},
 
 		// interface wrapper definitions
-		"_Interface": reflect.ValueOf((*_sort_Interface)(nil)),
-	}
+		{"_Interface", (*_sort_Interface)(nil)},
+	})
 }
 
 // _sort_Interface is an interface wrapper for Interface type

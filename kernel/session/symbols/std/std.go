@@ -86,3 +86,31 @@ func init() {
 var WrapperPkgPath = reflect.TypeOf(marker{}).PkgPath()
 
 type marker struct{}
+
+// entry is one symbol of a generated table: a function, a constant, a type
+// (as a nil pointer to it), an interface wrapper, or a variable.
+type entry struct {
+	name  string
+	value any
+}
+
+// variable marks an entry's value as the address of a package variable:
+// the table holds the variable itself (addressable, so a cell can assign
+// to it), as yaegi extract's reflect.ValueOf(&v).Elem() does.
+type variable struct{ ptr any }
+
+// table builds a package's symbol map from its entries. The generated
+// files call it instead of writing the map literal yaegi extract writes,
+// which compiled to one inlined reflect.ValueOf and map assignment per
+// symbol and made this package twice as slow to compile (gen.go, compact).
+func table(entries []entry) map[string]reflect.Value {
+	m := make(map[string]reflect.Value, len(entries))
+	for _, e := range entries {
+		if v, ok := e.value.(variable); ok {
+			m[e.name] = reflect.ValueOf(v.ptr).Elem()
+			continue
+		}
+		m[e.name] = reflect.ValueOf(e.value)
+	}
+	return m
+}

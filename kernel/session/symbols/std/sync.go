@@ -6,29 +6,28 @@
 package std
 
 import (
-	"reflect"
 	"sync"
 )
 
 func init() {
-	Symbols["sync/sync"] = map[string]reflect.Value{
+	Symbols["sync/sync"] = table([]entry{
 		// function, constant and variable definitions
-		"NewCond":  reflect.ValueOf(sync.NewCond),
-		"OnceFunc": reflect.ValueOf(sync.OnceFunc),
+		{"NewCond", sync.NewCond},
+		{"OnceFunc", sync.OnceFunc},
 
 		// type definitions
-		"Cond":      reflect.ValueOf((*sync.Cond)(nil)),
-		"Locker":    reflect.ValueOf((*sync.Locker)(nil)),
-		"Map":       reflect.ValueOf((*sync.Map)(nil)),
-		"Mutex":     reflect.ValueOf((*sync.Mutex)(nil)),
-		"Once":      reflect.ValueOf((*sync.Once)(nil)),
-		"Pool":      reflect.ValueOf((*sync.Pool)(nil)),
-		"RWMutex":   reflect.ValueOf((*sync.RWMutex)(nil)),
-		"WaitGroup": reflect.ValueOf((*sync.WaitGroup)(nil)),
+		{"Cond", (*sync.Cond)(nil)},
+		{"Locker", (*sync.Locker)(nil)},
+		{"Map", (*sync.Map)(nil)},
+		{"Mutex", (*sync.Mutex)(nil)},
+		{"Once", (*sync.Once)(nil)},
+		{"Pool", (*sync.Pool)(nil)},
+		{"RWMutex", (*sync.RWMutex)(nil)},
+		{"WaitGroup", (*sync.WaitGroup)(nil)},
 
 		// interface wrapper definitions
-		"_Locker": reflect.ValueOf((*_sync_Locker)(nil)),
-	}
+		{"_Locker", (*_sync_Locker)(nil)},
+	})
 }
 
 // _sync_Locker is an interface wrapper for Locker type

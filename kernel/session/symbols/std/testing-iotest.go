@@ -6,22 +6,21 @@
 package std
 
 import (
-	"reflect"
 	"testing/iotest"
 )
 
 func init() {
-	Symbols["testing/iotest/iotest"] = map[string]reflect.Value{
+	Symbols["testing/iotest/iotest"] = table([]entry{
 		// function, constant and variable definitions
-		"DataErrReader":  reflect.ValueOf(iotest.DataErrReader),
-		"ErrReader":      reflect.ValueOf(iotest.ErrReader),
-		"ErrTimeout":     reflect.ValueOf(&iotest.ErrTimeout).Elem(),
-		"HalfReader":     reflect.ValueOf(iotest.HalfReader),
-		"NewReadLogger":  reflect.ValueOf(iotest.NewReadLogger),
-		"NewWriteLogger": reflect.ValueOf(iotest.NewWriteLogger),
-		"OneByteReader":  reflect.ValueOf(iotest.OneByteReader),
-		"TestReader":     reflect.ValueOf(iotest.TestReader),
-		"TimeoutReader":  reflect.ValueOf(iotest.TimeoutReader),
-		"TruncateWriter": reflect.ValueOf(iotest.TruncateWriter),
-	}
+		{"DataErrReader", iotest.DataErrReader},
+		{"ErrReader", iotest.ErrReader},
+		{"ErrTimeout", variable{&iotest.ErrTimeout}},
+		{"HalfReader", iotest.HalfReader},
+		{"NewReadLogger", iotest.NewReadLogger},
+		{"NewWriteLogger", iotest.NewWriteLogger},
+		{"OneByteReader", iotest.OneByteReader},
+		{"TestReader", iotest.TestReader},
+		{"TimeoutReader", iotest.TimeoutReader},
+		{"TruncateWriter", iotest.TruncateWriter},
+	})
 }

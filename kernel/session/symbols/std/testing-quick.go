@@ -12,22 +12,22 @@ import (
 )
 
 func init() {
-	Symbols["testing/quick/quick"] = map[string]reflect.Value{
+	Symbols["testing/quick/quick"] = table([]entry{
 		// function, constant and variable definitions
-		"Check":      reflect.ValueOf(quick.Check),
-		"CheckEqual": reflect.ValueOf(quick.CheckEqual),
-		"Value":      reflect.ValueOf(quick.Value),
+		{"Check", quick.Check},
+		{"CheckEqual", quick.CheckEqual},
+		{"Value", quick.Value},
 
 		// type definitions
-		"CheckEqualError": reflect.ValueOf((*quick.CheckEqualError)(nil)),
-		"CheckError":      reflect.ValueOf((*quick.CheckError)(nil)),
-		"Config":          reflect.ValueOf((*quick.Config)(nil)),
-		"Generator":       reflect.ValueOf((*quick.Generator)(nil)),
-		"SetupError":      reflect.ValueOf((*quick.SetupError)(nil)),
+		{"CheckEqualError", (*quick.CheckEqualError)(nil)},
+		{"CheckError", (*quick.CheckError)(nil)},
+		{"Config", (*quick.Config)(nil)},
+		{"Generator", (*quick.Generator)(nil)},
+		{"SetupError", (*quick.SetupError)(nil)},
 
 		// interface wrapper definitions
-		"_Generator": reflect.ValueOf((*_testing_quick_Generator)(nil)),
-	}
+		{"_Generator", (*_testing_quick_Generator)(nil)},
+	})
 }
 
 // _testing_quick_Generator is an interface wrapper for Generator type

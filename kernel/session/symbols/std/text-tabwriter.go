@@ -8,23 +8,22 @@ package std
 import (
 	"go/constant"
 	"go/token"
-	"reflect"
 	"text/tabwriter"
 )
 
 func init() {
-	Symbols["text/tabwriter/tabwriter"] = map[string]reflect.Value{
+	Symbols["text/tabwriter/tabwriter"] = table([]entry{
 		// function, constant and variable definitions
-		"AlignRight":          reflect.ValueOf(tabwriter.AlignRight),
-		"Debug":               reflect.ValueOf(tabwriter.Debug),
-		"DiscardEmptyColumns": reflect.ValueOf(tabwriter.DiscardEmptyColumns),
-		"Escape":              reflect.ValueOf(constant.MakeFromLiteral("255", token.INT, 0)),
-		"FilterHTML":          reflect.ValueOf(tabwriter.FilterHTML),
-		"NewWriter":           reflect.ValueOf(tabwriter.NewWriter),
-		"StripEscape":         reflect.ValueOf(tabwriter.StripEscape),
-		"TabIndent":           reflect.ValueOf(tabwriter.TabIndent),
+		{"AlignRight", tabwriter.AlignRight},
+		{"Debug", tabwriter.Debug},
+		{"DiscardEmptyColumns", tabwriter.DiscardEmptyColumns},
+		{"Escape", constant.MakeFromLiteral("255", token.INT, 0)},
+		{"FilterHTML", tabwriter.FilterHTML},
+		{"NewWriter", tabwriter.NewWriter},
+		{"StripEscape", tabwriter.StripEscape},
+		{"TabIndent", tabwriter.TabIndent},
 
 		// type definitions
-		"Writer": reflect.ValueOf((*tabwriter.Writer)(nil)),
-	}
+		{"Writer", (*tabwriter.Writer)(nil)},
+	})
 }

@@ -6,30 +6,29 @@
 package std
 
 import (
-	"reflect"
 	"text/template"
 )
 
 func init() {
-	Symbols["text/template/template"] = map[string]reflect.Value{
+	Symbols["text/template/template"] = table([]entry{
 		// function, constant and variable definitions
-		"HTMLEscape":       reflect.ValueOf(template.HTMLEscape),
-		"HTMLEscapeString": reflect.ValueOf(template.HTMLEscapeString),
-		"HTMLEscaper":      reflect.ValueOf(template.HTMLEscaper),
-		"IsTrue":           reflect.ValueOf(template.IsTrue),
-		"JSEscape":         reflect.ValueOf(template.JSEscape),
-		"JSEscapeString":   reflect.ValueOf(template.JSEscapeString),
-		"JSEscaper":        reflect.ValueOf(template.JSEscaper),
-		"Must":             reflect.ValueOf(template.Must),
-		"New":              reflect.ValueOf(template.New),
-		"ParseFS":          reflect.ValueOf(template.ParseFS),
-		"ParseFiles":       reflect.ValueOf(template.ParseFiles),
-		"ParseGlob":        reflect.ValueOf(template.ParseGlob),
-		"URLQueryEscaper":  reflect.ValueOf(template.URLQueryEscaper),
+		{"HTMLEscape", template.HTMLEscape},
+		{"HTMLEscapeString", template.HTMLEscapeString},
+		{"HTMLEscaper", template.HTMLEscaper},
+		{"IsTrue", template.IsTrue},
+		{"JSEscape", template.JSEscape},
+		{"JSEscapeString", template.JSEscapeString},
+		{"JSEscaper", template.JSEscaper},
+		{"Must", template.Must},
+		{"New", template.New},
+		{"ParseFS", template.ParseFS},
+		{"ParseFiles", template.ParseFiles},
+		{"ParseGlob", template.ParseGlob},
+		{"URLQueryEscaper", template.URLQueryEscaper},
 
 		// type definitions
-		"ExecError": reflect.ValueOf((*template.ExecError)(nil)),
-		"FuncMap":   reflect.ValueOf((*template.FuncMap)(nil)),
-		"Template":  reflect.ValueOf((*template.Template)(nil)),
-	}
+		{"ExecError", (*template.ExecError)(nil)},
+		{"FuncMap", (*template.FuncMap)(nil)},
+		{"Template", (*template.Template)(nil)},
+	})
 }

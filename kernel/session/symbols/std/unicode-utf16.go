@@ -6,19 +6,18 @@
 package std
 
 import (
-	"reflect"
 	"unicode/utf16"
 )
 
 func init() {
-	Symbols["unicode/utf16/utf16"] = map[string]reflect.Value{
+	Symbols["unicode/utf16/utf16"] = table([]entry{
 		// function, constant and variable definitions
-		"AppendRune":  reflect.ValueOf(utf16.AppendRune),
-		"Decode":      reflect.ValueOf(utf16.Decode),
-		"DecodeRune":  reflect.ValueOf(utf16.DecodeRune),
-		"Encode":      reflect.ValueOf(utf16.Encode),
-		"EncodeRune":  reflect.ValueOf(utf16.EncodeRune),
-		"IsSurrogate": reflect.ValueOf(utf16.IsSurrogate),
-		"RuneLen":     reflect.ValueOf(utf16.RuneLen),
-	}
+		{"AppendRune", utf16.AppendRune},
+		{"Decode", utf16.Decode},
+		{"DecodeRune", utf16.DecodeRune},
+		{"Encode", utf16.Encode},
+		{"EncodeRune", utf16.EncodeRune},
+		{"IsSurrogate", utf16.IsSurrogate},
+		{"RuneLen", utf16.RuneLen},
+	})
 }
