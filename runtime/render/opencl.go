@@ -74,8 +74,9 @@ func (o OpenCL) Render(k *ir.Kernel, name string) CLKernel {
 		out.Fixed = true
 		if o.CPU {
 			w := gemmWidth(g.N)
-			out.Global = [3]int{(g.N + w - 1) / w, roundUp((g.M+GemmRows-1)/GemmRows, GemmGroup), n}
-			out.Local = [3]int{1, GemmGroup, 1}
+			grp := gemmGroup(g.M)
+			out.Global = [3]int{(g.N + w - 1) / w, roundUp((g.M+GemmRows-1)/GemmRows, grp), n}
+			out.Local = [3]int{1, grp, 1}
 			r.gemmCLBlocked(&sb, name, g)
 		} else {
 			out.Global = [3]int{roundUp(g.N, GemmTile), roundUp(g.M, GemmTile), n}

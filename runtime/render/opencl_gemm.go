@@ -26,11 +26,16 @@ import (
 // The register-blocked matmul's shape (measured on pocl 3.1, AVX-512:
 // docs/benchmarks.md lists the shapes tried).
 const (
-	GemmRows  = 6  // output rows per work item
-	GemmVec   = 16 // floats per vector (float16)
-	GemmVecs  = 4  // vectors of columns per work item, at most
-	GemmGroup = 4  // work items per work group, along the rows: they share B's columns in cache
+	GemmRows  = 6   // output rows per work item
+	GemmVec   = 16  // floats per vector (float16)
+	GemmVecs  = 4   // vectors of columns per work item, at most
+	GemmGroup = 16  // work items per work group (at most), along the rows: they share B's columns
+	GemmKC    = 256 // k steps per block: a group's work items all finish a block before the next
 )
+
+// gemmGroup is the blocked kernel's work-group size along the rows for an
+// output m rows high: GemmGroup, or fewer when there are fewer row blocks.
+func gemmGroup(m int) int { return min(GemmGroup, (m+GemmRows-1)/GemmRows) }
 
 // gemmWidth is the columns one work item of the blocked kernel computes
 // for an output n wide: GemmVecs vectors, fewer when n is narrower.
@@ -61,8 +66,8 @@ func gemmCLNote(cpu bool, g *ir.Gemm) string {
 		return fmt.Sprintf("// matmul: tiles of %d×%d outputs per work group through local memory (a GPU's kernel)\n", GemmTile, GemmTile)
 	}
 	w := gemmWidth(g.N)
-	return fmt.Sprintf("// matmul: register-blocked, %d rows × %d columns (%d×float16) per work item, work groups of %d along the rows (a CPU device's kernel)\n",
-		GemmRows, w, w/GemmVec, GemmGroup)
+	return fmt.Sprintf("// matmul: register-blocked, %d rows × %d columns (%d×float16) per work item, work groups of %d along the rows, k in blocks of %d (a CPU device's kernel)\n",
+		GemmRows, w, w/GemmVec, gemmGroup(g.M), GemmKC)
 }
 
 // gemmCL renders the contraction g as tiles through local memory: work
@@ -100,9 +105,10 @@ func (r *cRender) gemmCL(sb *strings.Builder, name string, g *ir.Gemm) {
 func (r *cRender) gemmCLBlocked(sb *strings.Builder, name string, g *ir.Gemm) {
 	w := gemmWidth(g.N)
 	nv, tm := w/GemmVec, GemmRows
-	r.gemmHeader(sb, name, g, fmt.Sprintf("__attribute__((reqd_work_group_size(1, %d, 1)))", GemmGroup))
+	grp := gemmGroup(g.M)
+	r.gemmHeader(sb, name, g, fmt.Sprintf("__attribute__((reqd_work_group_size(1, %d, 1)))", grp))
 	fmt.Fprintf(sb, "\tconst int j0 = get_global_id(0) * %d, i0 = get_global_id(1) * %d;\n", w, tm)
-	sb.WriteString("\tif (i0 >= M) return;\n")
+	sb.WriteString("\tconst int live = i0 < M; // a work item past the last row block computes nothing but meets the barriers\n")
 	for i := range tm {
 		fmt.Fprintf(sb, "\t__global const float *a%d = A + oa + min(i0 + %d, M - 1) * %d;\n", i, i, g.SAi)
 	}
@@ -156,9 +162,29 @@ func (r *cRender) madd(a, b, s string) string {
 }
 
 // gemmKLoop is the blocked kernel's k loop at indent, B's vector v loaded
-// by loadB(v) from q (B's row k).
+// by loadB(v) from q (B's row k). A K longer than GemmKC runs in blocks of
+// GemmKC steps with a barrier after each: pocl runs a work group's items
+// one after another between barriers, so the group's items (consecutive
+// row blocks, the same columns) each take the block's rows of B while they
+// are still in cache (one pass over all of K per item reads a column strip
+// of B 4 KB apart per step, which no prefetcher follows). Each output still
+// adds its products in k order: the accumulators carry across blocks.
 func (r *cRender) gemmKLoop(sb *strings.Builder, g *ir.Gemm, tm, nv int, indent string, loadB func(v int) string) {
-	fmt.Fprintf(sb, "%sfor (%s k = 0; k < K; k++) {\n", indent, r.idx)
+	if g.K > GemmKC {
+		fmt.Fprintf(sb, "%sfor (%s k0 = 0; k0 < K; k0 += %d) {\n", indent, r.idx, GemmKC)
+		fmt.Fprintf(sb, "%s\tif (live) for (%s k = k0; k < (k0 + %d < K ? k0 + %d : K); k++) {\n", indent, r.idx, GemmKC, GemmKC)
+		r.gemmKStep(sb, g, tm, nv, indent+"\t", loadB)
+		fmt.Fprintf(sb, "%s\t}\n%s\tbarrier(CLK_LOCAL_MEM_FENCE);\n%s}\n", indent, indent, indent)
+		return
+	}
+	fmt.Fprintf(sb, "%sif (live) for (%s k = 0; k < K; k++) {\n", indent, r.idx)
+	r.gemmKStep(sb, g, tm, nv, indent, loadB)
+	fmt.Fprintf(sb, "%s}\n", indent)
+}
+
+// gemmKStep is one k step of the blocked kernel: B's vectors at row k,
+// each row's A element, the multiply-adds.
+func (r *cRender) gemmKStep(sb *strings.Builder, g *ir.Gemm, tm, nv int, indent string, loadB func(v int) string) {
 	fmt.Fprintf(sb, "%s\t__global const float *q = bp + k * %d;\n", indent, g.SBk)
 	for v := range nv {
 		fmt.Fprintf(sb, "%s\tconst float16 v%d = %s;\n", indent, v, loadB(v))
@@ -174,5 +200,4 @@ func (r *cRender) gemmKLoop(sb *strings.Builder, g *ir.Gemm, tm, nv int, indent 
 		}
 		sb.WriteString(" }\n")
 	}
-	fmt.Fprintf(sb, "%s}\n", indent)
 }

@@ -17,11 +17,14 @@ import (
 // tiles. N = 70 and 130 are whole 64-column blocks plus an edge block, 5,
 // 17, 19, 33 and 40 only an edge block (of one, two, two, three and three
 // vectors), 64 and 128 whole blocks; M = 1, 5, 7, 13, 37 leave rows past
-// M in the last block; transposed B takes the gathering path; batches
+// M in the last block; K = 300 and 600 run in k blocks of 256 between
+// barriers, and M = 100 (17 row blocks in groups of 16) has work items
+// past the last row block; transposed B takes the gathering path; batches
 // place each output matrix.
 var gemmShapes = [][5]int{
 	{1, 1, 1, 1, 0}, {1, 7, 5, 3, 0}, {1, 33, 19, 70, 0}, {2, 25, 40, 17, 1}, {1, 100, 70, 130, 1},
 	{1, 37, 70, 33, 0}, {3, 9, 130, 20, 0}, {1, 5, 128, 7, 0}, {2, 6, 33, 5, 1}, {1, 1, 17, 3, 0}, {2, 13, 64, 200, 0},
+	{1, 100, 70, 600, 0}, {2, 7, 33, 300, 1},
 }
 
 // gemmData is irregular float32 data: sums of its products round at
