@@ -1,6 +1,8 @@
 package session
 
 import (
+	"time"
+
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -79,6 +81,15 @@ func newInspector(vm *vm, catalog *decls.Catalog, exec *sync.Mutex, importer Imp
 // Complete returns the names that can replace the identifier before
 // cursor (a byte offset): inspector.Complete.
 func (s *Session) Complete(code string, cursor int) Completion { return s.ins.Complete(code, cursor) }
+
+// WaitAssistantIdle waits, at most max, until the assistant has no
+// package load, cache write or model refresh running in the background
+// (each cell's end starts a refresh), and returns how long it waited.
+// A measurement of the session's own memory or time calls it first, so
+// that work still in flight is not counted as the cells'.
+func (s *Session) WaitAssistantIdle(max time.Duration) time.Duration {
+	return s.ins.asst.WaitIdle(max, nil)
+}
 
 // Inspect describes the name at cursor: inspector.Inspect.
 func (s *Session) Inspect(code string, cursor int, detail int) Inspection {
