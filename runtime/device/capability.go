@@ -134,7 +134,8 @@ type Times struct {
 type Stamped interface {
 	// Stamps appends the Times of the commands issued since the last
 	// call, in the order they were issued, and returns them. The runtime
-	// calls it after Synchronize, when they have all finished.
+	// calls it after Synchronize, but commands other goroutines issued
+	// since may still be running: Stamps waits for them first.
 	Stamps(dst []Times) ([]Times, error)
 }
 

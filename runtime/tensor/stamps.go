@@ -86,8 +86,9 @@ func (d *Dev) drainIfFull() error {
 	return d.collect()
 }
 
-// collect reads the stamps of the noted commands (all finished: called
-// after the queue's Synchronize, d.execMu held) and reports them: counters,
+// collect reads the stamps of the noted commands (called after the
+// queue's Synchronize, d.execMu held; the queue's Stamps waits for those
+// other goroutines issued since) and reports them: counters,
 // facts, DEBUG lines, profile events.
 func (d *Dev) collect() error {
 	if len(d.cmds) == 0 {

@@ -167,6 +167,7 @@ static cl_int tick_cl_launch_batch(hnd q, cl_uint n, const hnd *ks, const cl_uin
 static cl_int tick_cl_marker(hnd q, hnd *ev) { return tick_cl.EnqueueMarkerWithWaitList(q, 0, NULL, ev); }
 static cl_int tick_cl_finish(hnd q) { return tick_cl.Finish(q); }
 static cl_int tick_cl_wait(hnd ev) { return tick_cl.WaitForEvents(1, &ev); }
+static cl_int tick_cl_wait_all(cl_uint n, const hnd *evs) { return tick_cl.WaitForEvents(n, evs); }
 
 // tick_cl_times reads the four profiling stamps of n finished events into
 // out (4 per event) and releases them. It returns the first error; the
@@ -419,6 +420,14 @@ func marker(q handle, ev *handle) error {
 func finish(q handle) error { return status("clFinish", C.tick_cl_finish(q)) }
 
 func wait(ev handle) error { return status("clWaitForEvents", C.tick_cl_wait(ev)) }
+
+// waitAll waits until the commands of evs have finished (or failed).
+func waitAll(evs []handle) error {
+	if len(evs) == 0 {
+		return nil
+	}
+	return status("clWaitForEvents", C.tick_cl_wait_all(C.cl_uint(len(evs)), &evs[0]))
+}
 
 // times reads the stamps of finished events into out (4 per event) and
 // releases the events.

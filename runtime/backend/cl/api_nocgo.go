@@ -39,4 +39,5 @@ func launchBatch(handle, []handle, []uint32, []handle, []uint32, []uintptr, []ha
 func marker(handle, *handle) error   { return cgoAvailable() }
 func finish(handle) error            { return cgoAvailable() }
 func wait(handle) error              { return cgoAvailable() }
+func waitAll([]handle) error         { return cgoAvailable() }
 func times([]handle, []uint64) error { return cgoAvailable() }

@@ -189,8 +189,12 @@ func (d *Device) Synchronize() error {
 }
 
 // Stamps appends the device-clock stamps of every command since the last
-// call (after Synchronize, when they have finished) and releases their
-// events.
+// call and releases their events. It first waits for exactly those
+// commands: the runtime calls it after Synchronize, but another goroutine
+// may have enqueued commands between that wait and this call, and a
+// command that has not finished has no stamps yet
+// (CL_PROFILING_INFO_NOT_AVAILABLE). A command that failed has none
+// either: the error says so and no stamp is made up for it.
 func (d *Device) Stamps(dst []device.Times) ([]device.Times, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -202,7 +206,11 @@ func (d *Device) Stamps(dst []device.Times) ([]device.Times, error) {
 		d.raw = make([]uint64, 4*n)
 	}
 	raw := d.raw[:4*n]
+	werr := waitAll(d.evs)
 	err := times(d.evs, raw)
+	if werr != nil {
+		err = fmt.Errorf("waiting for %d commands before reading their stamps: %w", n, werr)
+	}
 	clear(d.evs)
 	d.evs = d.evs[:0]
 	for i := range n {
