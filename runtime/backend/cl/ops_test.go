@@ -263,24 +263,42 @@ func TestCompiledKernelsAreCached(t *testing.T) {
 // runProgram runs a built program over inputs in and returns its output.
 func runProgram(t *testing.T, d *Device, p device.Program, k *ir.Kernel, in [][]float64) []float64 {
 	t.Helper()
-	mems := make([]device.Memory, len(k.Bufs))
+	mems := allocBufs(t, d, k, in)
+	defer freeBufs(d, mems)
+	out := launchRead(t, d, p, mems, k.Bufs[0].Size*k.Bufs[0].DType.Size())
+	return irtest.Get(out, k.Bufs[0].DType, k.Bufs[0].Size)
+}
+
+// allocBufs allocates k's buffers on d and copies in[i] into buffer i > 0
+// (zeros when in is nil); freeBufs frees them.
+func allocBufs(t *testing.T, d *Device, k *ir.Kernel, in [][]float64) []device.Memory {
+	t.Helper()
+	mems := make([]device.Memory, 0, len(k.Bufs))
 	for i, b := range k.Bufs {
 		m, err := d.Alloc(b.DType, b.Size)
 		if err != nil {
+			freeBufs(d, mems)
 			t.Fatal(err)
 		}
-		defer d.Free(m)
-		mems[i] = m
+		mems = append(mems, m)
 		if i > 0 {
 			raw := make([]byte, b.Size*b.DType.Size())
-			irtest.Put(raw, b.DType, in[i])
+			if in != nil {
+				irtest.Put(raw, b.DType, in[i])
+			}
 			if err := d.CopyIn(m, 0, raw); err != nil {
+				freeBufs(d, mems)
 				t.Fatal(err)
 			}
 		}
 	}
-	out := launchRead(t, d, p, mems, k.Bufs[0].Size*k.Bufs[0].DType.Size())
-	return irtest.Get(out, k.Bufs[0].DType, k.Bufs[0].Size)
+	return mems
+}
+
+func freeBufs(d *Device, mems []device.Memory) {
+	for _, m := range mems {
+		d.Free(m)
+	}
 }
 
 // launchRead launches p over mems and returns the first n bytes of

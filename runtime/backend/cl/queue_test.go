@@ -1,10 +1,6 @@
 package cl
 
-import (
-	"testing"
-
-	"github.com/tick-kernel/tick/runtime/device"
-)
+import "testing"
 
 // TestStampsWaitForUnfinishedCommands: Stamps called while commands are
 // still running (another goroutine enqueued them after the runtime's
@@ -17,18 +13,8 @@ func TestStampsWaitForUnfinishedCommands(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mems := make([]device.Memory, len(k.Bufs))
-	for i, b := range k.Bufs {
-		m, err := d.Alloc(b.DType, b.Size)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer d.Free(m)
-		mems[i] = m
-		if err := d.CopyIn(m, 0, make([]byte, b.Size*b.DType.Size())); err != nil {
-			t.Fatal(err)
-		}
-	}
+	mems := allocBufs(t, d, k, nil)
+	defer freeBufs(d, mems)
 	if err := d.Synchronize(); err != nil {
 		t.Fatal(err)
 	}
