@@ -414,8 +414,18 @@ func TestStdin(t *testing.T) {
 func TestDeathBetweenCells(t *testing.T) {
 	quietRaceReports(t)
 	r := newTestRunner(t, Config{})
+	exec1(r, "pid", nil) // the engine runs
+	old := r.Pid()
 	exec1(r, "later-mapwrite", nil)
-	time.Sleep(time.Second)
+	// Wait for the death and the replacement engine, not a fixed second:
+	// under -race on a loaded machine the four writers took longer than
+	// that to collide, and the engine died during the next cell instead.
+	for deadline := time.Now().Add(2 * time.Minute); r.Pid() == 0 || r.Pid() == old; {
+		if time.Now().After(deadline) {
+			t.Fatalf("the engine (pid %d) did not end and get replaced within 2 minutes", old)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 	rec := &sinktest.Recorder{}
 	value(t, exec1(r, "pid", rec))
 	if out := all(rec); !strings.Contains(out, "between cells, the engine ended") || !strings.Contains(out, "FatalError") {
