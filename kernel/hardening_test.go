@@ -294,30 +294,42 @@ func TestPeerThatStopsReadingDoesNotWedgeShell(t *testing.T) {
 	k, ci, log := startKernel(t, zmtp.Limits{Write: 500 * time.Millisecond})
 	p := dialRawSmallWindow(t, k, "shell")
 	p.handshake("DEALER", "never-reads")
-	// Far more replies than the socket buffers hold; the peer reads none.
-	go func() {
-		for range 20000 {
-			raw, _ := json.Marshal(map[string]any{})
-			frames, _ := wire.Encode(&wire.Message{Header: wire.NewHeader("kernel_info_request", "raw"), Content: raw}, []byte(ci.Key))
-			var b []byte
-			for i, f := range frames {
-				fl := byte(0)
-				if i < len(frames)-1 {
-					fl = 1
-				}
-				if len(f) > 255 {
-					b = binary.BigEndian.AppendUint64(append(b, fl|2), uint64(len(f)))
-				} else {
-					b = append(b, fl, byte(len(f)))
-				}
-				b = append(b, f...)
+	// The peer reads none of the replies and keeps sending requests until
+	// the kernel disconnects it. A fixed number of requests is not enough:
+	// how many replies fit in the socket buffers depends on the machine's
+	// tcp_wmem (CI once buffered all of 20,000 and no write ever blocked).
+	stop := make(chan struct{})
+	defer close(stop)
+	var batch []byte
+	for range 64 {
+		raw, _ := json.Marshal(map[string]any{})
+		frames, _ := wire.Encode(&wire.Message{Header: wire.NewHeader("kernel_info_request", "raw"), Content: raw}, []byte(ci.Key))
+		for i, f := range frames {
+			fl := byte(0)
+			if i < len(frames)-1 {
+				fl = 1
 			}
-			if _, err := p.Write(b); err != nil {
+			if len(f) > 255 {
+				batch = binary.BigEndian.AppendUint64(append(batch, fl|2), uint64(len(f)))
+			} else {
+				batch = append(batch, fl, byte(len(f)))
+			}
+			batch = append(batch, f...)
+		}
+	}
+	go func() {
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			if _, err := p.Write(batch); err != nil {
 				return
 			}
 		}
 	}()
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(90 * time.Second)
 	for !strings.Contains(log.String(), "did not read for") {
 		if time.Now().After(deadline) {
 			t.Fatalf("the non-reading peer was never disconnected; log:\n%s", log)
