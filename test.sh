@@ -47,7 +47,7 @@ export JUPYTER_CONFIG_DIR=$W/config JUPYTER_DATA_DIR=$W/data JUPYTER_RUNTIME_DIR
 #   anything else      one check: the command's exit status (skipped when
 #                      it succeeds with a last line "NAME: skipped (why)")
 # A stage fails when its command exits non-zero or its log counts a failure.
-names=() results=() passed=() failed=() skipped=() units=() times=()
+names=() stagelogs=() results=() passed=() failed=() skipped=() units=() times=()
 
 count() { # LOG RC -> "PASSED FAILED SKIPPED UNIT"
   local log=$1 rc=$2
@@ -82,7 +82,7 @@ stage() { # NAME COMMAND [ARGS...]
   read -r p f sk unit <<<"$(count "$log" "$rc")"
   # A command that failed with nothing counted failed still failed once.
   if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
-  names+=("$name") passed+=("$p") failed+=("$f") skipped+=("$sk") units+=("$unit") times+=($((SECONDS - t0)))
+  names+=("$name") stagelogs+=("$log") passed+=("$p") failed+=("$f") skipped+=("$sk") units+=("$unit") times+=($((SECONDS - t0)))
   if [ "$f" -eq 0 ]; then results+=(ok); else results+=(FAILED); echo "== $name: FAILED (exit $rc; log $log)"; fi
 }
 
@@ -100,6 +100,12 @@ summary() {
   echo "test.sh: ${#names[@]} stages, $((${#names[@]} - sf)) passed, $sf failed; wall time $((wall / 60))m$((wall % 60))s;" \
     "load at the end $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null) on $(nproc 2>/dev/null) CPUs"
   echo "summary: $tp passed, $tf failed, $ts skipped"
+  # Why each failed stage failed, last, where a CI log's tail shows it.
+  for i in "${!names[@]}"; do
+    [ "${results[$i]}" = ok ] && continue
+    echo "== why \"${names[$i]}\" failed (its lines that name a failure; whole log: ${stagelogs[$i]}):"
+    grep -E -A2 '^\s*--- FAIL|^FAIL|FAILED:|^panic:|: FAIL' "${stagelogs[$i]}" | tail -30 | sed 's/^/  /' || true
+  done
   [ "$tf" -eq 0 ]
 }
 

@@ -178,8 +178,8 @@ else:
 PY
 }
 
-fail=0 nbfail=0
-failed() { echo "FAIL: $*" >&2; fail=1; nbfail=1; }
+fail=0 nbfail=0 failures=()
+failed() { echo "FAIL: $*" >&2; fail=1; nbfail=1; failures+=("$*"); }
 
 # The command line itself: bad input exits 2 with a message that says what
 # is wrong; the default output goes beside the input; -o may name the input.
@@ -314,5 +314,7 @@ if [ $skip_cl = 0 ]; then
 fi
 cli=""
 [ "$cli_fail" -eq 0 ] || cli="; the command-line checks FAILED"
+# The failures again at the end, where a CI log's tail shows them.
+for f in "${failures[@]}"; do echo "test-notebooks: FAILED: $f"; done
 echo "test-notebooks: $np notebooks passed, $nf failed$cli (outputs in $out)"
 [ $fail -eq 0 ]
