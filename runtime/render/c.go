@@ -36,7 +36,7 @@ func Symbol(k *ir.Kernel) string {
 
 // cLang is C's spelling of the scalar operations.
 var cLang = Lang{Types: [...]string{ir.Float32: "float", ir.Float64: "double", ir.Int32: "int32_t", ir.Bool: "uint8_t"}, SuffixF: true,
-	IntMin: "INT32_MIN", IntMax: "INT32_MAX"}
+	IntMin: "INT32_MIN", IntMax: "INT32_MAX", ExpF: "tick_expf"}
 
 var cTypes = cLang.Types
 
@@ -228,6 +228,9 @@ func (c C) Render(k *ir.Kernel, symbol string) string {
 	}
 	if strings.Contains(body, "TICK_IEEE_MINMAX") {
 		out.WriteString(cMinMaxPrelude)
+	}
+	if strings.Contains(body, "tick_expf") || strings.Contains(body, "tick_vf_exp") {
+		out.WriteString(cExpPrelude)
 	}
 	if strings.Contains(body, "_tr(") {
 		out.WriteString(transposePrelude())
@@ -491,9 +494,8 @@ func (r *cRender) elementwiseVector() string {
 		case ir.OpLoad:
 			li := r.loads[n]
 			ok = ok && (li.strides[last] == 0 || li.strides[last] == 1) && li.fullMask(last, r.shape[last])
-		case ir.OpConst, ir.OpAdd, ir.OpSub, ir.OpMul, ir.OpDiv, ir.OpNeg, ir.OpMax, ir.OpMin, ir.OpRelu:
 		default:
-			ok = false
+			ok = ok && vectorOp(n.Op, dt)
 		}
 		ok = ok && n.DType == dt
 	})
@@ -772,9 +774,8 @@ func (r *cRender) vectorType(L int) string {
 		case ir.OpLoad:
 			li := r.loads[n]
 			ok = ok && (li.strides[L] == 0 || li.strides[L] == 1) && li.fullMask(L, k.Shape[L])
-		case ir.OpConst, ir.OpAdd, ir.OpSub, ir.OpMul, ir.OpDiv, ir.OpNeg, ir.OpMax, ir.OpMin, ir.OpRelu:
 		default:
-			ok = false
+			ok = ok && vectorOp(n.Op, dt)
 		}
 		ok = ok && n.DType == dt
 	})
@@ -915,6 +916,10 @@ func (r *cRender) op(n *ir.Node, s []string) string {
 			return fmt.Sprintf("%s_relu(%s)", r.vec, s[0])
 		case ir.OpMax, ir.OpMin:
 			return r.binary(n.Op, s[0], s[1])
+		case ir.OpExp: // float32 only (vectorOp)
+			return fmt.Sprintf("tick_vf_exp(%s)", s[0])
+		case ir.OpSigmoid: // 1 / (1 + e^-x) in float32, like the scalar expression
+			return fmt.Sprintf("TICK_VBCAST(tick_vf, 1.0f) / (TICK_VBCAST(tick_vf, 1.0f) + tick_vf_exp(-%s))", s[0])
 		}
 	}
 	return r.lang.Op(n, s)

@@ -30,14 +30,22 @@ import (
 func vectorOps(e *ir.Node, dt ir.DType) bool {
 	ok := true
 	ir.Walk(e, func(n *ir.Node) {
-		switch n.Op {
-		case ir.OpLoad, ir.OpConst, ir.OpAdd, ir.OpSub, ir.OpMul, ir.OpDiv, ir.OpNeg, ir.OpMax, ir.OpMin, ir.OpRelu:
-		default:
-			ok = false
-		}
-		ok = ok && n.DType == dt
+		ok = ok && (n.Op == ir.OpLoad || vectorOp(n.Op, dt)) && n.DType == dt
 	})
 	return ok
+}
+
+// vectorOp reports whether the vector helpers compute op on dtype dt lane
+// for lane like the scalar code: +, -, *, /, negation, max, min, relu and
+// constants, and float32 exp and sigmoid (tick_vf_exp, c_exp.go).
+func vectorOp(op ir.Op, dt ir.DType) bool {
+	switch op {
+	case ir.OpConst, ir.OpAdd, ir.OpSub, ir.OpMul, ir.OpDiv, ir.OpNeg, ir.OpMax, ir.OpMin, ir.OpRelu:
+		return true
+	case ir.OpExp, ir.OpSigmoid:
+		return dt == ir.Float32
+	}
+	return false
 }
 
 // vecOf is the vector type of a float dtype.

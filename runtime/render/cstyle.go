@@ -27,6 +27,10 @@ type Lang struct {
 	// IntMin and IntMax name the int32 limits (the identities of max and
 	// min folds): INT32_MIN in C, INT_MIN in OpenCL C.
 	IntMin, IntMax string
+	// ExpF, when set, is the function float32 exp (and sigmoid's exp) is
+	// spelled with instead of the dialect's own (C: tick_expf, c_exp.go,
+	// which vectorizes; OpenCL keeps its overloaded exp).
+	ExpF string
 }
 
 // Type is dt's scalar type.
@@ -62,6 +66,15 @@ func (l *Lang) Math(name string, dt ir.DType) string {
 	return name
 }
 
+// mathName is Math but for a float32 exp where the dialect has its own
+// (ExpF).
+func (l *Lang) mathName(name string, dt ir.DType) string {
+	if name == "exp" && dt == ir.Float32 && l.ExpF != "" {
+		return l.ExpF
+	}
+	return l.Math(name, dt)
+}
+
 // Op is the scalar expression of n given its sources' expressions. The
 // dialect's prelude defines the helpers it calls: tick_max{f,,i},
 // tick_min{f,,i} (a NaN operand propagates, like the GO backend's select)
@@ -73,9 +86,9 @@ func (l *Lang) Op(n *ir.Node, s []string) string {
 	case ir.OpNeg:
 		return "-" + s[0]
 	case ir.OpExp, ir.OpLog, ir.OpSqrt, ir.OpSin, ir.OpCos, ir.OpTanh:
-		return fmt.Sprintf("%s(%s)", l.Math(n.Op.String(), dt), s[0])
+		return fmt.Sprintf("%s(%s)", l.mathName(n.Op.String(), dt), s[0])
 	case ir.OpSigmoid:
-		return fmt.Sprintf("1 / (1 + %s(-%s))", l.Math("exp", dt), s[0])
+		return fmt.Sprintf("1 / (1 + %s(-%s))", l.mathName("exp", dt), s[0])
 	case ir.OpRelu:
 		return fmt.Sprintf("%s > 0 ? %s : 0", s[0], s[0])
 	case ir.OpAbs:

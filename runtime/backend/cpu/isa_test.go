@@ -76,5 +76,5 @@ func TestCPUVectorBroadcastKeepsNegativeZero(t *testing.T) {
 // The renderer's reference tests pass when kernels are built for AVX2 (the
 // 32-byte path, as on AMD Zen 3) and for baseline SSE2.
 func TestCPURenderOtherVectorWidths(t *testing.T) {
-	nativetest.RerunForTargets(t, "^(TestCPURenderMatchesReference|TestCPUVectorWidthIsInProvenance|TestCPUVectorBroadcastKeepsNegativeZero|TestCPUGemm.*|TestCPUReduce.*)$")
+	nativetest.RerunForTargets(t, "^(TestCPURenderMatchesReference|TestCPUVectorWidthIsInProvenance|TestCPUVectorBroadcastKeepsNegativeZero|TestCPUGemm.*|TestCPUReduce.*|TestCPUExp.*)$")
 }
