@@ -50,11 +50,11 @@ import (
 // 32-byte vectors or narrower; AVX-512's strips are twice as wide, and its
 // K blocks are longer (the prelude picks): its 64 KB strip of B streams
 // from L2 (2 MB per core on the Xeons measured), and C, read and written
-// once per K block, is read half as often as with 256. Measured on one
-// thread (CPU time, medians of 21 calls side by side, AVX-512 Xeon, load
-// 8–9; issue 30): 256 → 512 with the next tile's C prefetched took 1024³
-// from 89.8 to 96.8 GFLOP/s and 2048³ from 87.1 to 96.8; 512³ (one K
-// block) 103 to 105.
+// once per K block, is read half as often as with 256. With the next
+// tile's C prefetched and A packed through transposes (tick_gemm_rows),
+// one thread on an AVX-512 Xeon went from 256 to 512 at 0.89–0.92× the
+// time at 1024³ and 0.71–0.80× at 2048³ (docs/benchmarks.md, "C kernels,
+// 2026-12-03"; issue 30).
 const (
 	cGemmKC    = 384
 	cGemmKC512 = 512
