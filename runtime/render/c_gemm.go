@@ -53,7 +53,7 @@ import (
 // once per K block, is read half as often as with 256. With the next
 // tile's C prefetched and A packed through transposes (tick_gemm_rows),
 // one thread on an AVX-512 Xeon went from 256 to 512 at 0.89–0.92× the
-// time at 1024³ and 0.71–0.80× at 2048³ (docs/benchmarks.md, "C kernels,
+// time at 1024³ and 0.71–0.83× at 2048³ (docs/benchmarks.md, "C kernels,
 // 2026-12-03"; issue 30).
 const (
 	cGemmKC    = 384
