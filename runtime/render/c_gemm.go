@@ -22,7 +22,10 @@ package render
 //     TICK_NR columns, A per (M block, K block) into k-major strips of
 //     TICK_MR rows, so both are read contiguously from cache whatever their
 //     layout (a transposed operand of the backward pass included); columns
-//     past the last full strip go through a tile on the stack.
+//     past the last full strip go through a tile on the stack. An A whose
+//     rows are contiguous along k is packed through in-register transposes
+//     (tick_vf_tr), and the next tile's rows of C are prefetched while a
+//     tile computes.
 //
 // Each output sums its products in k order, starting from zero (the
 // previous K block's value is reloaded from C), in every layout and edge,
