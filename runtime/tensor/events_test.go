@@ -68,6 +68,10 @@ func TestProfileKernelsAndLanes(t *testing.T) {
 				for range 5 {
 					y = y.Mul(2).Add(1).Realize()
 				}
+				// Something for the read-back to wait for: small work on an
+				// idle host device runs on the caller, and a Synchronize with
+				// nothing pending records no sync span.
+				Device(dev).Spin(time.Millisecond)
 				y.Float32s()
 			})
 			ks := kernelsOf(rec)
