@@ -28,6 +28,12 @@ import (
 // backend cannot run in this process: built without cgo, or no C compiler.
 var ErrUnavailable = errors.New("native: CPU backend unavailable")
 
+// HugeMin is the size from which Alloc aligns memory to a 2 MiB huge page
+// and advises the kernel to back it with transparent huge pages (the C
+// side's TICK_HUGE_MIN): large buffers are streamed, and with 4 KiB pages
+// the hardware prefetchers stop at every page.
+const HugeMin = 4 << 20
+
 // UnavailableError says why compiled C kernels cannot be used here.
 type UnavailableError struct {
 	Reason string // what is missing, in words a user can act on
