@@ -39,13 +39,8 @@ if [ $need = 1 ]; then
 	fi
 fi
 go build -o "$OUT.bin" ./bench/cpubench
-isa=$("$OUT.bin" -only none -limits=false | sed -n 's/^#device\t.*C (\([^,]*\),.*/\1/p')
-case "$isa" in
-AVX-512) core=SkylakeX ;;
-AVX2*) core=Haswell ;;
-*) core= ;;
-esac
-core=${OPENBLAS_CORETYPE:-$core}
+. bench/openblas_core.sh
+core=$(openblas_core "$OUT.bin")
 load() { echo "#load	round $1 $2: $(cut -d' ' -f1-3 /proc/loadavg)"; }
 # Each takes the round number, then the flags given to bench/cpu.sh.
 tick2() { r=$1; shift; load $r "tick 2T"; GOMAXPROCS=2 "$OUT.bin" "$@"; }

@@ -45,13 +45,8 @@ anchor=${ANCHOR:-0}
 threads=${GOMAXPROCS:-$(nproc)}
 if [ "$anchor" = 1 ]; then
 	sides="base new anchor"
-	isa=$("$tmp/new" -only none -limits=false | sed -n 's/^#device\t.*C (\([^,]*\),.*/\1/p')
-	case "$isa" in
-	AVX-512) core=SkylakeX ;;
-	AVX2*) core=Haswell ;;
-	*) core= ;;
-	esac
-	core=${OPENBLAS_CORETYPE:-$core}
+	. "$root/bench/openblas_core.sh"
+	core=$(openblas_core "$tmp/new")
 	echo "#anchor	bench/cpu_numpy.py --threads $threads, OPENBLAS_CORETYPE=${core:-(auto)}"
 fi
 run() {
