@@ -469,11 +469,13 @@ func (d *Dev) enqueue(w *work) {
 
 // runInline runs w on the calling goroutine when the device is idle (no
 // item queued or running) and reports whether it did; otherwise the caller
-// enqueues w. For a small kernel, handing it to the worker (a goroutine
-// wake-up, often an OS thread's) costs more than the kernel: the queue
-// would run it next anyway, and Synchronize and errors behave as if it
-// had been queued (pending counts it while it runs; a failure is reported
-// by the next Synchronize).
+// enqueues w. The caller recycles w. For small kernels (an eager op's, a
+// scheduled item's or a JIT replay's, all below host.SplitMin), handing
+// them to the worker (a goroutine wake-up, often an OS thread's on the
+// other core: 3.5 µs of a 64×64 matmul's 10 µs on 2 threads) costs more
+// than the kernels: the queue would run them next anyway, and Synchronize
+// and errors behave as if they had been queued (pending counts the item
+// while it runs; a failure is reported by the next Synchronize).
 func (d *Dev) runInline(w *work) bool {
 	d.mu.Lock()
 	if d.pending > 0 {

@@ -246,12 +246,20 @@ func (w *work) add(l launch) {
 }
 
 // enqueueWork counts the launches, records them for a JIT capture in
-// progress, and hands them to the device.
+// progress, and hands them to the device: small ones on an idle host
+// device run on the caller (runInline), the rest go to its queue.
 func enqueueWork(d *Dev, w *work) {
 	t0 := time.Now()
 	w.prepare()
 	countLaunches(w)
 	recordCapture(d, w)
+	if w.small && d.inlineSmall() {
+		addPhase(&counters.launchNS, t0) // the kernels are the device's time
+		if d.runInline(w) {
+			return
+		}
+		t0 = time.Now()
+	}
 	d.enqueue(w)
 	addPhase(&counters.launchNS, t0)
 }
