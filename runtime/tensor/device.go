@@ -82,7 +82,8 @@ type work struct {
 	// work on the hot path.
 	progs        []device.Program // per launch, for the queue and batches
 	dims         []device.Dims    // per launch, the grid
-	small        bool             // every launch is below host.SplitMin: may run as one batch, or inline
+	small        bool             // every launch is below host.SplitMin: may run as one batch
+	tiny         bool             // all launches' work together is below it: may run on the caller (prepare)
 	flops, bytes int64            // totals over the launches (estimates)
 
 	pool  *workPool     // a JIT replay's item: returned to its pool once run
@@ -98,6 +99,7 @@ func (w *work) prepare() {
 	w.dims = make([]device.Dims, len(w.launches))
 	w.small = true
 	w.flops, w.bytes = 0, 0
+	total := 0
 	for i, l := range w.launches {
 		if l.xfer != nil { // a captured transfer: the replay runs it
 			continue
@@ -111,9 +113,15 @@ func (w *work) prepare() {
 		if l.k.OutSize()*max(work, 1) >= host.SplitMin {
 			w.small = false
 		}
+		total += l.k.OutSize() * max(work, 1)
 		w.flops += l.k.FLOPs()
 		w.bytes += l.k.Bytes()
 	}
+	// A tiny item may run on the caller when the device is idle
+	// (runInline): handing it to the worker costs more than it. A longer
+	// item of small launches still goes to the worker, so the caller's own
+	// work overlaps it.
+	w.tiny = w.small && total < host.SplitMin
 }
 
 // devices holds one Dev per backend name; it is process-wide because each

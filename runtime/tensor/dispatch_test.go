@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/tick-kernel/tick/runtime/backend/null"
 	"github.com/tick-kernel/tick/runtime/device"
@@ -147,9 +148,9 @@ func TestSmallReplayRunsOnCallerWhenIdle(t *testing.T) {
 	ranOn(t, "replay behind queued work", takeLaunches(), me, false, kernels)
 }
 
-// TestLargeReplayGoesToWorker: a launch at the split threshold is not run
-// on the caller even on an idle device: Call returns before the kernel
-// runs, as the tutorials teach.
+// TestLargeReplayGoesToWorker: a launch at the split threshold, or
+// launches that are together, are not run on the caller even on an idle
+// device: Call returns before the kernels run, as the tutorials teach.
 func TestLargeReplayGoesToWorker(t *testing.T) {
 	onDevice(t, "TESTCALLER")
 	d := Device("TESTCALLER")
@@ -174,6 +175,24 @@ func TestLargeReplayGoesToWorker(t *testing.T) {
 		t.Fatal(err)
 	}
 	ranOn(t, "large eager op", takeLaunches(), me, false, 1)
+
+	// Two launches each below the threshold, together above it: the
+	// replay is longer than a hand-off, so it goes to the worker and the
+	// caller's own work overlaps it.
+	y := Ones(host.SplitMin * 3 / 4).Realize()
+	two := JIT(func(in ...*Tensor) *Tensor { return in[0].Mul(2).Realize().Add(1).Realize() })
+	for range 3 {
+		two.Call(y)
+	}
+	if err := d.Synchronize(); err != nil {
+		t.Fatal(err)
+	}
+	takeLaunches()
+	two.Call(y)
+	if err := d.Synchronize(); err != nil {
+		t.Fatal(err)
+	}
+	ranOn(t, "replay of small launches that are large together", takeLaunches(), me, false, 2)
 }
 
 // TestSmallScheduleRunsOnCallerWhenIdle: a schedule of several small
@@ -209,4 +228,35 @@ func TestSmallScheduleRunsOnCallerWhenIdle(t *testing.T) {
 	}
 	<-done
 	ranOn(t, "small schedule behind queued work", takeLaunches(), me, false, 2)
+}
+
+// TestPrefetchLeavesMemoryAlone: prefetching an eager op's output (any
+// length, any alignment, empty) reads nothing wrong and changes nothing,
+// and the op's result is the kernel's.
+func TestPrefetchLeavesMemoryAlone(t *testing.T) {
+	b := make([]byte, 2*prefetchMax+3)
+	for i := range b {
+		b[i] = byte(i * 7)
+	}
+	for _, off := range []int{0, 1, 63} {
+		for _, n := range []int{0, 1, 64, 65, prefetchMax} {
+			prefetchW(unsafe.Pointer(&b[off]), uintptr(n))
+		}
+	}
+	for i := range b {
+		if b[i] != byte(i*7) {
+			t.Fatalf("byte %d changed to %d", i, b[i])
+		}
+	}
+	for _, dev := range testDevices(t) {
+		t.Run(dev, func(t *testing.T) {
+			onDevice(t, dev)
+			x := Arange(256).Realize()
+			for range 3 { // the second and third take the template
+				if got := x.Add(x).Float32s(); got[255] != 510 || got[1] != 2 {
+					t.Fatalf("x+x = %v ... %v", got[:2], got[255])
+				}
+			}
+		})
+	}
 }

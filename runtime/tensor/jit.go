@@ -331,7 +331,7 @@ func (j *JITFunc) replay(in []*Tensor) []*Tensor {
 		}
 		countLaunches(w)
 		recordCapture(s.dev, w) // a replay inside another JIT's capture
-		if w.small && s.dev.inlineSmall() {
+		if w.tiny && s.dev.inlineSmall() {
 			// Small launches on an idle device run here, as an eager op's
 			// do: handing them to the worker (a wake-up on the other core)
 			// cost more than a 64×64 matmul. The kernels are the device's

@@ -253,7 +253,7 @@ func enqueueWork(d *Dev, w *work) {
 	w.prepare()
 	countLaunches(w)
 	recordCapture(d, w)
-	if w.small && d.inlineSmall() {
+	if w.tiny && d.inlineSmall() {
 		addPhase(&counters.launchNS, t0) // the kernels are the device's time
 		if d.runInline(w) {
 			return
