@@ -260,3 +260,46 @@ func TestPrefetchLeavesMemoryAlone(t *testing.T) {
 		})
 	}
 }
+
+// TestInlineReplayIsOneLaunchSpan: in a profile, a replay run on the
+// caller is one launch span per call, with its kernels inside it (the
+// launch ended after them), as an eager op run on the caller is: profiles
+// pair each call's launch with its kernels (notebook 08 does).
+func TestInlineReplayIsOneLaunchSpan(t *testing.T) {
+	onDevice(t, "TESTCALLER")
+	d := Device("TESTCALLER")
+	x := Ones(256).Realize()
+	step := JIT(func(in ...*Tensor) *Tensor { return in[0].Mul(2).Add(1).Realize() })
+	for range 3 {
+		step.Call(x)
+	}
+	if err := d.Synchronize(); err != nil {
+		t.Fatal(err)
+	}
+	const calls = 5
+	if err := StartProfile(1 << 12); err != nil {
+		t.Fatal(err)
+	}
+	for range calls {
+		step.Call(x)
+	}
+	_ = d.Synchronize()
+	rec := StopProfile()
+	var launches, kernels []Event
+	for _, e := range rec.Events {
+		switch e.Kind {
+		case EventLaunch:
+			launches = append(launches, e)
+		case EventKernel:
+			kernels = append(kernels, e)
+		}
+	}
+	if len(launches) != calls || len(kernels) != calls {
+		t.Fatalf("%d launch spans and %d kernels for %d replays of one kernel, want one each per call", len(launches), len(kernels), calls)
+	}
+	for i, k := range kernels {
+		if l := launches[i]; k.Start < l.Start || k.End > l.End {
+			t.Errorf("call %d: kernel %v–%v outside its launch %v–%v", i, k.Start, k.End, l.Start, l.End)
+		}
+	}
+}

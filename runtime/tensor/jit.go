@@ -331,18 +331,14 @@ func (j *JITFunc) replay(in []*Tensor) []*Tensor {
 		}
 		countLaunches(w)
 		recordCapture(s.dev, w) // a replay inside another JIT's capture
-		if w.tiny && s.dev.inlineSmall() {
-			// Small launches on an idle device run here, as an eager op's
-			// do: handing them to the worker (a wake-up on the other core)
-			// cost more than a 64×64 matmul. The kernels are the device's
-			// time, not the launch phase's.
-			t1 := addPhaseAt(&counters.launchNS, t0)
-			if s.dev.runInline(w) {
-				s.pool.put(w)
-				t0 = monoNow()
-				continue
-			}
-			t0 = t1
+		// Small launches on an idle device run here, as an eager op's do:
+		// handing them to the worker (a wake-up on the other core) cost
+		// more than a 64×64 matmul. As for the eager op, the launch phase
+		// (one span per call in a profile) then includes the kernels,
+		// which are also the device's time.
+		if w.tiny && s.dev.inlineSmall() && s.dev.runInline(w) {
+			s.pool.put(w)
+			continue
 		}
 		s.dev.enqueue(w)
 	}

@@ -253,14 +253,9 @@ func enqueueWork(d *Dev, w *work) {
 	w.prepare()
 	countLaunches(w)
 	recordCapture(d, w)
-	if w.tiny && d.inlineSmall() {
-		addPhase(&counters.launchNS, t0) // the kernels are the device's time
-		if d.runInline(w) {
-			return
-		}
-		t0 = time.Now()
+	if !w.tiny || !d.inlineSmall() || !d.runInline(w) { // on the caller, the launch phase includes the kernels
+		d.enqueue(w)
 	}
-	d.enqueue(w)
 	addPhase(&counters.launchNS, t0)
 }
 
