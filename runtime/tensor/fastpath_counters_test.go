@@ -73,12 +73,12 @@ func TestJITReplayCounts(t *testing.T) {
 			_ = SynchronizeAll()
 			for round := range 2 { // the second burst reuses the first's items
 				ResetCounters()
-				release := holdQueue(d)
+				d.execMu.Lock()
 				var out *Tensor
 				for range calls {
 					out = step.Call(x)
 				}
-				release()
+				d.execMu.Unlock()
 				if err := SynchronizeAll(); err != nil {
 					t.Fatal(err)
 				}

@@ -246,16 +246,13 @@ func (w *work) add(l launch) {
 }
 
 // enqueueWork counts the launches, records them for a JIT capture in
-// progress, and hands them to the device: small ones on an idle host
-// device run on the caller (runInline), the rest go to its queue.
+// progress, and hands them to the device.
 func enqueueWork(d *Dev, w *work) {
 	t0 := time.Now()
 	w.prepare()
 	countLaunches(w)
 	recordCapture(d, w)
-	if !w.tiny || !d.inlineSmall() || !d.runInline(w) { // on the caller, the launch phase includes the kernels
-		d.enqueue(w)
-	}
+	d.enqueue(w)
 	addPhase(&counters.launchNS, t0)
 }
 
