@@ -585,7 +585,9 @@ func (r *cRender) reduce(sb *strings.Builder, symbol string) {
 		fmt.Fprintf(sb, "\t\tif (j1 - j0 == %d) {\n", Tile)
 		r.reduceVector(sb, vec, fixed, L)
 		sb.WriteString("\t\t\treturn;\n\t\t}\n")
-	} else if tv := r.transposable(L); tv != "" { // c_reduce.go
+	} else if tv := r.transposable(L); r.rowFoldable(tv) { // c_reduce.go
+		r.reduceRows(sb, tv, rowAxes, L)
+	} else if tv != "" {
 		r.reduceTransposed(sb, tv, rowAxes, L)
 	}
 	r.reduceScalar(sb, fixed, L)

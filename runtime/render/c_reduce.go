@@ -314,3 +314,120 @@ func transposeFunc(sb *strings.Builder, vec, mask string, ln int) {
 	}
 	sb.WriteString("}\n")
 }
+
+// rowFoldMin is the shortest row (reduced axis) a max or min along rows
+// folds with reduceRows rather than reduceTransposed.
+const rowFoldMin = 64
+
+// rowFoldAcc is the number of vector accumulators reduceRows keeps per row.
+const rowFoldAcc = 4
+
+// rowFoldable reports whether reduceRows renders a transposable fold (vec,
+// from transposable): a float max or min over rows of at least rowFoldMin.
+func (r *cRender) rowFoldable(vec string) bool {
+	k := r.k
+	return vec != "" && (k.Reduce == ir.ReduceMax || k.Reduce == ir.ReduceMin) && k.Shape[k.ReduceAxes[0]] >= rowFoldMin
+}
+
+// reduceRows emits, inside tick_seg, a max or min of each output's row
+// j0..j1 read in order with rowFoldAcc vector accumulators and the CPU's
+// max/min instruction (the quick fold of reduceVector), no transposes. The
+// value of a max or min does not depend on the order; its bits do only in
+// two cases, both found exactly afterwards:
+//
+//   - a NaN: the in-order fold returns the first NaN (the accumulator keeps
+//     a NaN once it has one), so a row with any NaN (noted with a compare
+//     per vector) is scanned from its start for the first;
+//   - a maximum (minimum) of zero: the in-order fold keeps the later of
+//     two equal values (acc > v ? acc : v), so the result is the row's last
+//     zero, +0 or -0: a row whose result compares equal to 0 is scanned
+//     from its end for the last zero.
+//
+// Any other result has one bit pattern, the in-order fold's.
+func (r *cRender) reduceRows(sb *strings.Builder, vec string, rowAxes []int, L int) {
+	k := r.k
+	a := k.ReduceAxes[0]
+	R := k.Shape[a]
+	dt := k.Expr.DType
+	sz := dt.Size()
+	vi, q, cmp := "tick_vfi", "max", ">"
+	if vec == "tick_vd" {
+		vi = "tick_vdi"
+	}
+	if k.Reduce == ir.ReduceMin {
+		q, cmp = "min", "<"
+	}
+	scalar := cTypes[dt]
+	// TICK_QF: the quick fold, the CPU's instruction where it has the
+	// semantics acc > v ? acc : v (not NaN's), else that select.
+	fmt.Fprintf(sb, "#ifdef TICK_IEEE_MINMAX\n#define TICK_QF(a, b) %s_%sq(a, b)\n#else\n", vec, q)
+	fmt.Fprintf(sb, "#define TICK_QF(a, b) TICK_VSEL(%s, %s, (a) %s (b), a, b)\n#endif\n", vec, vi, cmp)
+	fmt.Fprintf(sb, "\t\t{\n\t\tconst int64_t LN = TICK_VB / %d, R = %d;\n", sz, R)
+	for i, li := range r.list {
+		base := fmt.Sprint(li.n.View.Offset)
+		for _, d := range rowAxes {
+			if li.strides[d] != 0 {
+				base += fmt.Sprintf(" + i%d*%d", d, li.strides[d])
+			}
+		}
+		fmt.Fprintf(sb, "\t\tconst int64_t tb%d = %s;\n", i, base)
+	}
+	sb.WriteString("\t\tfor (int64_t j = j0; j < j1; j++) {\n")
+	// Each load's row (stride 1 along a) or value (stride 0) for output j.
+	for i, li := range r.list {
+		if li.strides[a] == 1 {
+			fmt.Fprintf(sb, "\t\t\tconst %s *restrict rw%d = &b%d[tb%d + j * %d];\n", scalar, i, li.n.Buf, i, li.strides[L])
+		} else {
+			fmt.Fprintf(sb, "\t\t\tconst %s sv%d = b%d[tb%d + j * %d];\n", scalar, i, li.n.Buf, i, li.strides[L])
+		}
+	}
+	// body binds the loads at column at (vector or scalar) and returns the
+	// statements and the value's name.
+	body := func(v, at, indent string) (string, string) {
+		r.vec, r.temps = v, map[*ir.Node]string{}
+		r.body.Reset()
+		for i, li := range r.list {
+			switch {
+			case li.strides[a] == 1 && v != "":
+				r.temps[li.n] = fmt.Sprintf("%s_ld(&rw%d[%s])", v, i, at)
+			case li.strides[a] == 1:
+				r.temps[li.n] = fmt.Sprintf("rw%d[%s]", i, at)
+			case v != "":
+				r.temps[li.n] = fmt.Sprintf("TICK_VBCAST(%s, sv%d)", v, i)
+			default:
+				r.temps[li.n] = fmt.Sprintf("sv%d", i)
+			}
+		}
+		x := r.expr(k.Expr)
+		typ := v
+		if v == "" {
+			typ = scalar
+		}
+		fmt.Fprintf(&r.body, "\t\t\tconst %s x = %s;\n", typ, x)
+		s := strings.ReplaceAll(r.body.String(), "\t\t\t", indent)
+		r.vec, r.temps = "", map[*ir.Node]string{}
+		r.body.Reset()
+		return s, "x"
+	}
+	fmt.Fprintf(sb, "\t\t\t%s acc[%d];\n\t\t\tfor (int u = 0; u < %d; u++) acc[u] = TICK_VBCAST(%s, %s);\n", vec, rowFoldAcc, rowFoldAcc, vec, r.identity())
+	fmt.Fprintf(sb, "\t\t\t%s nan = {};\n\t\t\tint64_t kk = 0;\n", vi)
+	fmt.Fprintf(sb, "\t\t\tfor (; kk + %d * LN <= R; kk += %d * LN)\n\t\t\t\tfor (int u = 0; u < %d; u++) {\n", rowFoldAcc, rowFoldAcc, rowFoldAcc)
+	s, x := body(vec, "kk + u * LN", "\t\t\t\t\t")
+	fmt.Fprintf(sb, "%s\t\t\t\t\tacc[u] = TICK_QF(acc[u], %s);\n\t\t\t\t\tnan |= (%s)(acc[u] != acc[u]);\n\t\t\t\t}\n", s, x, vi)
+	sb.WriteString("\t\t\tfor (; kk + LN <= R; kk += LN) {\n")
+	s, x = body(vec, "kk", "\t\t\t\t")
+	fmt.Fprintf(sb, "%s\t\t\t\tacc[0] = TICK_QF(acc[0], %s);\n\t\t\t\tnan |= (%s)(acc[0] != acc[0]);\n\t\t\t}\n", s, x, vi)
+	fmt.Fprintf(sb, "\t\t\tfor (int u = 1; u < %d; u++) acc[0] = TICK_QF(acc[0], acc[u]);\n", rowFoldAcc)
+	fmt.Fprintf(sb, "\t\t\t%s m = %s;\n\t\t\tint bad = 0;\n", scalar, r.identity())
+	fmt.Fprintf(sb, "\t\t\tfor (int l = 0; l < LN; l++) {\n\t\t\t\tm = acc[0][l] %s m ? acc[0][l] : m;\n\t\t\t\tbad |= nan[l] != 0;\n\t\t\t}\n", cmp)
+	sb.WriteString("\t\t\tfor (; kk < R; kk++) {\n")
+	s, x = body("", "kk", "\t\t\t\t")
+	fmt.Fprintf(sb, "%s\t\t\t\tbad |= %s != %s;\n\t\t\t\tm = %s %s m ? %s : m;\n\t\t\t}\n", s, x, x, x, cmp, x)
+	sb.WriteString("\t\t\tif (bad) // the first NaN\n\t\t\t\tfor (kk = 0; kk < R; kk++) {\n")
+	s, x = body("", "kk", "\t\t\t\t\t")
+	fmt.Fprintf(sb, "%s\t\t\t\t\tif (%s != %s) {\n\t\t\t\t\t\tm = %s;\n\t\t\t\t\t\tbreak;\n\t\t\t\t\t}\n\t\t\t\t}\n", s, x, x, x)
+	sb.WriteString("\t\t\telse if (m == 0) // the last zero\n\t\t\t\tfor (kk = R - 1; kk >= 0; kk--) {\n")
+	s, x = body("", "kk", "\t\t\t\t\t")
+	fmt.Fprintf(sb, "%s\t\t\t\t\tif (%s == 0) {\n\t\t\t\t\t\tm = %s;\n\t\t\t\t\t\tbreak;\n\t\t\t\t\t}\n\t\t\t\t}\n", s, x, x)
+	fmt.Fprintf(sb, "\t\t\tb0[i + (j - j0)] = %s;\n\t\t}\n\t\treturn;\n\t\t}\n#undef TICK_QF\n", r.store("m"))
+}

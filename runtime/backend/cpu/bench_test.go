@@ -275,3 +275,24 @@ func BenchmarkCPUGemmSmall(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCPURowFold is the fold of each row of a float32 n×n matrix
+// (Sum(1), Max(1), Min(1): render.reduceTransposed's layouts; SetBytes: the
+// matrix read), the cases of issue 30's row max and min.
+//
+//	go test -run '^$' -bench CPURowFold -cpu 1 -count 5 ./runtime/backend/cpu/
+func BenchmarkCPURowFold(b *testing.B) {
+	for _, n := range []int{512, 4096} {
+		for _, rop := range []ir.ReduceOp{ir.ReduceSum, ir.ReduceMax, ir.ReduceMin} {
+			b.Run(fmt.Sprintf("%s %dx%d", rop, n, n), func(b *testing.B) {
+				run := cpuBench(b, &ir.Kernel{Name: "R_rows", Shape: []int{n, n}, ReduceAxes: []int{1}, Reduce: rop,
+					Expr: irtest.Ld(1, ir.Float32, []int{n, 1}, 0, nil),
+					Bufs: []ir.BufferSpec{{DType: ir.Float32, Size: n}, {DType: ir.Float32, Size: n * n}}})
+				b.SetBytes(int64(4 * n * n))
+				for b.Loop() {
+					run()
+				}
+			})
+		}
+	}
+}

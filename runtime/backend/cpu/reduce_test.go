@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -103,5 +104,123 @@ func TestCPUReduceLayouts(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// The rows of a max or min against the in-order fold (acc > v || acc != acc
+// ? acc : v, the scalar helpers'), bit for bit: NaNs of either sign (the
+// first in the row is the result), ties of +0 and -0 (the last zero is),
+// infinities, at row lengths around the vector width and rowFoldMin (rows
+// of at least 64 take render.reduceRows, shorter ones the transposes).
+func TestCPURowMaxMinExact(t *testing.T) {
+	if err := native.Available(); err != nil {
+		t.Skip(err)
+	}
+	nan := func(bits uint32) float64 { return float64(math.Float32frombits(bits)) } // round-trips through float32
+	pNaN, nNaN := nan(0x7fc00001), nan(0xffc00002)
+	negZero := math.Copysign(0, -1)
+	inf := math.Inf(1)
+	// patterns fill a row of R columns for a max (a min reads them negated).
+	patterns := []func(row []float64){
+		func(row []float64) {}, // the values only
+		func(row []float64) { row[0] = pNaN },
+		func(row []float64) { row[len(row)-1] = pNaN },
+		func(row []float64) { row[len(row)/2] = nNaN },
+		func(row []float64) { row[len(row)/3] = nNaN; row[len(row)-1] = pNaN },
+		func(row []float64) { // zeros the maximum: the last one is -0
+			for j := range row {
+				row[j] = -math.Abs(row[j]) - 1
+			}
+			row[0], row[len(row)/2], row[len(row)-1] = 0, 0, negZero
+		},
+		func(row []float64) { // the last zero is +0
+			for j := range row {
+				row[j] = -math.Abs(row[j]) - 1
+			}
+			row[0], row[len(row)/3], row[len(row)-1] = negZero, negZero, 0
+			if len(row) > 2 {
+				row[len(row)-1], row[len(row)-2] = row[len(row)-2], 0
+			}
+		},
+		func(row []float64) { // all +0 but the last
+			for j := range row {
+				row[j] = 0
+			}
+			row[len(row)-1] = negZero
+		},
+		func(row []float64) { // all -0 but the middle
+			for j := range row {
+				row[j] = negZero
+			}
+			row[len(row)/2] = 0
+		},
+		func(row []float64) { // all -Inf
+			for j := range row {
+				row[j] = -inf
+			}
+		},
+		func(row []float64) { row[len(row)/2] = inf },
+		func(row []float64) { // zeros and a NaN after them
+			for j := range row {
+				row[j] = negZero
+			}
+			row[len(row)-1] = nNaN
+		},
+	}
+	fold := func(rop ir.ReduceOp, row []float64) float64 {
+		acc := math.Inf(-1)
+		if rop == ir.ReduceMin {
+			acc = math.Inf(1)
+		}
+		for _, v := range row {
+			if (rop == ir.ReduceMax && acc > v) || (rop == ir.ReduceMin && acc < v) || acc != acc {
+				continue
+			}
+			acc = v
+		}
+		return acc
+	}
+	const nrows = 37 // partial blocks of rows for every vector width
+	for _, dt := range []ir.DType{ir.Float32, ir.Float64} {
+		for _, rop := range []ir.ReduceOp{ir.ReduceMax, ir.ReduceMin} {
+			for _, R := range []int{1, 15, 16, 17, 63, 64, 65, 255, 256, 4096} {
+				t.Run(fmt.Sprintf("%s %s %d", dt, rop, R), func(t *testing.T) {
+					k := &ir.Kernel{Name: "R_rowmm", Shape: []int{nrows, R}, ReduceAxes: []int{1}, Reduce: rop,
+						Expr: irtest.Ld(1, dt, []int{R, 1}, 0, nil),
+						Bufs: []ir.BufferSpec{{DType: dt, Size: nrows}, {DType: dt, Size: nrows * R}}}
+					in := make([]float64, nrows*R)
+					want := make([]float64, nrows)
+					for r := 0; r < nrows; r++ {
+						row := in[r*R : (r+1)*R]
+						for j := range row {
+							row[j] = irtest.Round(dt, math.Sin(float64(r*R+j))*100)
+						}
+						patterns[r%len(patterns)](row)
+						if rop == ir.ReduceMin {
+							for j, v := range row {
+								if v == v {
+									row[j] = -v
+								}
+							}
+						}
+						want[r] = fold(rop, row)
+					}
+					got, src := cpuRun(t, k, [][]float64{nil, in})
+					marker := map[bool]string{true: "TICK_QF", false: "_tr("}[R >= 64]
+					if R == 1 { // no fold: a copy
+						marker = ""
+					}
+					if !strings.Contains(src, marker) {
+						t.Fatalf("kernel did not take the layout marked %q:\n%s", marker, src)
+					}
+					for r := range want {
+						if math.Float64bits(got[r]) != math.Float64bits(want[r]) {
+							t.Errorf("row %d (pattern %d): got %v (%#x), want %v (%#x)", r, r%len(patterns),
+								got[r], math.Float64bits(got[r]), want[r], math.Float64bits(want[r]))
+						}
+					}
+				})
+			}
+		}
 	}
 }
