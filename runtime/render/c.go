@@ -235,6 +235,9 @@ func (c C) Render(k *ir.Kernel, symbol string) string {
 	if strings.Contains(body, "_tr(") {
 		out.WriteString(transposePrelude())
 	}
+	if strings.Contains(body, "i_hor(") {
+		out.WriteString(hfoldPrelude())
+	}
 	out.WriteString(body)
 	return out.String()
 }

@@ -1,17 +1,25 @@
 package render
 
-// Two reduce layouts besides c.go's tile of accumulators along a contiguous
-// output axis:
+// Three reduce layouts besides c.go's tile of accumulators along a
+// contiguous output axis:
 //
 //   - a whole max or min (one output, every element folded) runs with eight
 //     vector accumulators over the flattened input, combined at the end
 //     (fullFold). A max or min is the same whatever the order (NaN still
 //     propagates; only which of +0 and -0 a tie of zeros returns can
 //     differ from a sequential fold), so it needs no restructuring by the
-//     runtime, and a small one is one pass with no second kernel;
-//   - a fold along a contiguous axis into outputs that are not contiguous
-//     in the input (the rows of a matrix: Sum(1), the per-row partials of a
-//     split sum, softmax's row maxima) loads blocks of LN rows × LN
+//     runtime, and a small one is one pass with no second kernel. It folds
+//     with the CPU's max/min instruction and again with the exact select
+//     only when a value was NaN (reduceVector's quick fold);
+//   - a max or min along a contiguous axis of rows of at least rowFoldMin
+//     (Max(1) of a matrix) reads each row in order into a few vector
+//     accumulators with the CPU's max/min instruction and finds the two
+//     cases where the bits depend on the order, a NaN and a result of
+//     zero, with a scan of that row (reduceRows): bit for bit the
+//     in-order fold, at the speed of a whole max;
+//   - any other fold along a contiguous axis into outputs that are not
+//     contiguous in the input (the rows of a matrix: Sum(1), the per-row
+//     partials of a split sum, short rows' maxima) loads blocks of LN rows × LN
 //     columns (LN vector lanes), transposes them in registers and folds
 //     column after column into one vector whose lane l is row l
 //     (reduceTransposed): each row is folded in the IR's order, so results
@@ -93,8 +101,15 @@ func (r *cRender) fullFold(sb *strings.Builder, symbol string) bool {
 	fmt.Fprintf(sb, "void %s(void **bufs, int64_t start, int64_t end) {\n", symbol)
 	r.bufDecls(sb)
 	fmt.Fprintf(sb, "\tif (start >= end) return;\n\tconst int64_t N = %d, LN = %s;\n", n, lanes)
-	fmt.Fprintf(sb, "\t%s a[8];\n\tfor (int u = 0; u < 8; u++) a[u] = TICK_VBCAST(%s, %s);\n\tint64_t j = 0;\n", vec, vec, r.identity())
-	step := func(acc, at string) {
+	vi := "tick_vfi"
+	if vec == "tick_vd" {
+		vi = "tick_vdi"
+	}
+	fmt.Fprintf(sb, "\t%s a[8];\n\tint64_t j = 0;\n", vec)
+	initAcc := fmt.Sprintf("\tfor (int u = 0; u < 8; u++) a[u] = TICK_VBCAST(%s, %s);\n\tj = 0;\n", vec, r.identity())
+	// step folds the value at index at into acc: exactly (quick false), or
+	// with the CPU's max/min noting a NaN (quick true; see reduceVector).
+	step := func(acc, at string, quick bool) {
 		r.vec, r.temps = vec, map[*ir.Node]string{}
 		r.body.Reset()
 		for _, li := range r.list {
@@ -106,12 +121,26 @@ func (r *cRender) fullFold(sb *strings.Builder, symbol string) bool {
 		}
 		v := r.expr(k.Expr)
 		sb.WriteString(r.body.String())
+		if quick { // q(acc, v) is NaN exactly when v is: MAXPS returns its second operand on NaN
+			fmt.Fprintf(sb, "\t\t\t%s = %s(%s, %s);\n\t\t\ttick_nan |= (%s)(%s != %s);\n", acc, r.quickFold(vec), acc, v, vi, acc, acc)
+			return
+		}
 		fmt.Fprintf(sb, "\t\t\t%s = %s;\n", acc, r.fold(acc, v))
 	}
-	sb.WriteString("\tfor (; j + 8 * LN <= N; j += 8 * LN)\n\t\tfor (int u = 0; u < 8; u++) {\n\t\t\tconst int64_t jj = j + u * LN;\n")
-	step("a[u]", "jj")
-	sb.WriteString("\t\t}\n\tfor (; j + LN <= N; j += LN) {\n")
-	step("a[0]", "j")
+	loops := func(quick bool) {
+		sb.WriteString(initAcc)
+		sb.WriteString("\tfor (; j + 8 * LN <= N; j += 8 * LN)\n\t\tfor (int u = 0; u < 8; u++) {\n\t\t\tconst int64_t jj = j + u * LN;\n")
+		step("a[u]", "jj", quick)
+		sb.WriteString("\t\t}\n\tfor (; j + LN <= N; j += LN) {\n")
+		step("a[0]", "j", quick)
+		sb.WriteString("\t}\n")
+	}
+	// The quick fold first where the target has one; again exactly if a
+	// value was NaN (the same accumulators, so the same bits either way).
+	fmt.Fprintf(sb, "\tint tick_exact = 1;\n#ifdef TICK_IEEE_MINMAX\n\t{\n\t%s tick_nan = {};\n", vi)
+	loops(true)
+	sb.WriteString("\ttick_exact = 0;\n\tfor (int64_t l = 0; l < LN; l++) tick_exact |= tick_nan[l] != 0;\n\t}\n#endif\n\tif (tick_exact) {\n")
+	loops(false)
 	sb.WriteString("\t}\n")
 	fmt.Fprintf(sb, "\tfor (int u = 1; u < 8; u++) a[0] = %s;\n", r.fold("a[0]", "a[u]"))
 	// The lanes, then the tail, in scalar code.
@@ -331,13 +360,17 @@ func (r *cRender) rowFoldable(vec string) bool {
 
 // reduceRows emits, inside tick_seg, a max or min of each output's row
 // j0..j1 read in order with rowFoldAcc vector accumulators and the CPU's
-// max/min instruction (the quick fold of reduceVector), no transposes. The
+// max/min instruction (the quick fold of reduceVector), no transposes, the
+// accumulators folded at the end through hfoldPrelude's shuffles. The
 // value of a max or min does not depend on the order; its bits do only in
 // two cases, both found exactly afterwards:
 //
 //   - a NaN: the in-order fold returns the first NaN (the accumulator keeps
-//     a NaN once it has one), so a row with any NaN (noted with a compare
-//     per vector) is scanned from its start for the first;
+//     a NaN once it has one), so a row with any NaN is scanned from its
+//     start for the first. The quick step acc = q(acc, x) is NaN exactly
+//     when x is (x86's MAXPS returns its second operand on NaN; elsewhere
+//     the select acc > x ? acc : x), so one compare of the accumulator
+//     with itself per vector notes it;
 //   - a maximum (minimum) of zero: the in-order fold keeps the later of
 //     two equal values (acc > v ? acc : v), so the result is the row's last
 //     zero, +0 or -0: a row whose result compares equal to 0 is scanned
@@ -418,8 +451,8 @@ func (r *cRender) reduceRows(sb *strings.Builder, vec string, rowAxes []int, L i
 	s, x = body(vec, "kk", "\t\t\t\t")
 	fmt.Fprintf(sb, "%s\t\t\t\tacc[0] = TICK_QF(acc[0], %s);\n\t\t\t\tnan |= (%s)(acc[0] != acc[0]);\n\t\t\t}\n", s, x, vi)
 	fmt.Fprintf(sb, "\t\t\tfor (int u = 1; u < %d; u++) acc[0] = TICK_QF(acc[0], acc[u]);\n", rowFoldAcc)
-	fmt.Fprintf(sb, "\t\t\t%s m = %s;\n\t\t\tint bad = 0;\n", scalar, r.identity())
-	fmt.Fprintf(sb, "\t\t\tfor (int l = 0; l < LN; l++) {\n\t\t\t\tm = acc[0][l] %s m ? acc[0][l] : m;\n\t\t\t\tbad |= nan[l] != 0;\n\t\t\t}\n", cmp)
+	fmt.Fprintf(sb, "\t\t\t%s m;\n\t\t\tint bad;\n", scalar)
+	fmt.Fprintf(sb, "\t\t\tm = %s_h%s(acc[0])[0];\n\t\t\tbad = %s_hor(nan)[0] != 0;\n", vec, q, vi)
 	sb.WriteString("\t\t\tfor (; kk < R; kk++) {\n")
 	s, x = body("", "kk", "\t\t\t\t")
 	fmt.Fprintf(sb, "%s\t\t\t\tbad |= %s != %s;\n\t\t\t\tm = %s %s m ? %s : m;\n\t\t\t}\n", s, x, x, x, cmp, x)
@@ -430,4 +463,43 @@ func (r *cRender) reduceRows(sb *strings.Builder, vec string, rowAxes []int, L i
 	s, x = body("", "kk", "\t\t\t\t\t")
 	fmt.Fprintf(sb, "%s\t\t\t\t\tif (%s == 0) {\n\t\t\t\t\t\tm = %s;\n\t\t\t\t\t\tbreak;\n\t\t\t\t\t}\n\t\t\t\t}\n", s, x, x)
 	fmt.Fprintf(sb, "\t\t\tb0[i + (j - j0)] = %s;\n\t\t}\n\t\treturn;\n\t\t}\n#undef TICK_QF\n", r.store("m"))
+}
+
+// hfoldPrelude defines the horizontal folds reduceRows ends a row with,
+// for each vector width TICK_VB may be: tick_v{f,d}_h{max,min}(v) has in
+// lane 0 the max (min) of v's lanes (v > w ? v : w pairwise: NaN is
+// reduceRows' to find), tick_v{f,d}i_hor(v) the or of v's lanes. A tree of
+// log2(LN) shuffles with constant masks.
+func hfoldPrelude() string {
+	var sb strings.Builder
+	for i, vb := range []int{64, 32, 16, 8} {
+		if i == 0 {
+			fmt.Fprintf(&sb, "#if TICK_VB == %d\n", vb)
+		} else {
+			fmt.Fprintf(&sb, "#elif TICK_VB == %d\n", vb)
+		}
+		for _, t := range []struct {
+			vec, mask string
+			size      int
+		}{{"tick_vf", "tick_vfi", 4}, {"tick_vd", "tick_vdi", 8}} {
+			ln := vb / t.size
+			for _, f := range []struct{ name, typ, op string }{
+				{t.vec + "_hmax", t.vec, "TICK_VSEL(" + t.vec + ", " + t.mask + ", v > w, v, w)"},
+				{t.vec + "_hmin", t.vec, "TICK_VSEL(" + t.vec + ", " + t.mask + ", v < w, v, w)"},
+				{t.mask + "_hor", t.mask, "v | w"},
+			} {
+				fmt.Fprintf(&sb, "static inline %s %s(%s v) {\n", f.typ, f.name, f.typ)
+				for s := ln / 2; s > 0; s /= 2 {
+					p := make([]string, ln)
+					for l := range p {
+						p[l] = fmt.Sprint(l ^ s)
+					}
+					fmt.Fprintf(&sb, "\t{\n\t\tconst %s w = __builtin_shuffle(v, (%s){%s});\n\t\tv = %s;\n\t}\n", f.typ, t.mask, strings.Join(p, ","), f.op)
+				}
+				sb.WriteString("\treturn v;\n}\n")
+			}
+		}
+	}
+	sb.WriteString("#endif\n")
+	return sb.String()
 }
