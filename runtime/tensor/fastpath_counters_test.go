@@ -73,12 +73,12 @@ func TestJITReplayCounts(t *testing.T) {
 			_ = SynchronizeAll()
 			for round := range 2 { // the second burst reuses the first's items
 				ResetCounters()
-				d.execMu.Lock()
+				release := holdQueue(d)
 				var out *Tensor
 				for range calls {
 					out = step.Call(x)
 				}
-				d.execMu.Unlock()
+				release()
 				if err := SynchronizeAll(); err != nil {
 					t.Fatal(err)
 				}

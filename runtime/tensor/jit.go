@@ -307,7 +307,9 @@ func (j *JITFunc) capture(in []*Tensor) []*Tensor {
 }
 
 // replay enqueues the captured launches with in's buffers swapped in and
-// returns the outputs; see the file comment for what it reuses.
+// returns the outputs; see the file comment for what it reuses. A segment
+// of small launches on an idle host device runs on the caller (runInline),
+// as a small eager op does.
 func (j *JITFunc) replay(in []*Tensor) []*Tensor {
 	t0 := monoNow()
 	counters.jitReplays.Add(1)
@@ -329,6 +331,15 @@ func (j *JITFunc) replay(in []*Tensor) []*Tensor {
 		}
 		countLaunches(w)
 		recordCapture(s.dev, w) // a replay inside another JIT's capture
+		// Small launches on an idle device run here, as an eager op's do:
+		// handing them to the worker (a wake-up on the other core) cost
+		// more than a 64×64 matmul. As for the eager op, the launch phase
+		// (one span per call in a profile) then includes the kernels,
+		// which are also the device's time.
+		if w.tiny && s.dev.inlineSmall() && s.dev.runInline(w) {
+			s.pool.put(w)
+			continue
+		}
 		s.dev.enqueue(w)
 	}
 	for i, o := range j.outs {

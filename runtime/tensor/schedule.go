@@ -246,13 +246,16 @@ func (w *work) add(l launch) {
 }
 
 // enqueueWork counts the launches, records them for a JIT capture in
-// progress, and hands them to the device.
+// progress, and hands them to the device: small ones on an idle host
+// device run on the caller (runInline), the rest go to its queue.
 func enqueueWork(d *Dev, w *work) {
 	t0 := time.Now()
 	w.prepare()
 	countLaunches(w)
 	recordCapture(d, w)
-	d.enqueue(w)
+	if !w.tiny || !d.inlineSmall() || !d.runInline(w) { // on the caller, the launch phase includes the kernels
+		d.enqueue(w)
+	}
 	addPhase(&counters.launchNS, t0)
 }
 
