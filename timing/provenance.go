@@ -87,6 +87,18 @@ func (s Sched) Descheduled() float64 {
 	return float64(s.RunDelay) / float64(s.Wall)
 }
 
+// WatchSched starts watching the process's scheduling; the function it
+// returns reports the wall time, the process's CPU time and its threads'
+// run-queue wait since the watch started. A loop timed by hand reads it
+// around the loop to know whether it had the CPUs: a single sample of a
+// few microseconds moves many times when another program (or another
+// thread of the process) takes the CPU away for a slice. Reading it costs
+// a read of /proc per thread: call it outside the timed region.
+func WatchSched() (since func() Sched) {
+	s0 := readSched()
+	return func() Sched { return readSched().since(s0) }
+}
+
 // EnvKnobs are the environment variables recorded in Provenance.Env.
 var EnvKnobs = []string{"DEBUG", "DEVICE", "GOMAXPROCS", "GOGC"}
 

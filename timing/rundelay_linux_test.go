@@ -66,3 +66,47 @@ func firstCPU(s *unix.CPUSet) int {
 	}
 	return 0
 }
+
+// TestWatchSchedSeesAThreadWaitForACPU: WatchSched, as a loop timed by
+// hand uses it, reports the process's run-queue wait over the watched
+// time: two busy threads of the process pinned to one CPU must show it
+// (and the wall time watched).
+func TestWatchSchedSeesAThreadWaitForACPU(t *testing.T) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	if ThreadRunDelay() < 0 {
+		t.Skip("no /proc/thread-self/schedstat here (schedstats off)")
+	}
+	var old, one unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &old); err != nil {
+		t.Skip(err)
+	}
+	one.Set(firstCPU(&old))
+	if err := unix.SchedSetaffinity(0, &one); err != nil {
+		t.Skip(err)
+	}
+	defer unix.SchedSetaffinity(0, &old)
+	var stopped atomic.Bool
+	started := make(chan struct{})
+	go func() {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		unix.SchedSetaffinity(0, &one)
+		close(started)
+		for !stopped.Load() {
+		}
+	}()
+	<-started
+	since := WatchSched()
+	for end := time.Now().Add(200 * time.Millisecond); time.Now().Before(end); {
+	}
+	sc := since()
+	stopped.Store(true)
+	if sc.Wall < 200*time.Millisecond || sc.CPU <= 0 {
+		t.Fatalf("watched 200 ms of spinning: %+v", sc)
+	}
+	if sc.RunDelay <= 0 || sc.Descheduled() <= 0 {
+		t.Fatalf("two busy threads sharing one CPU for %v: run-queue wait %v (descheduled %.2f), want it counted", sc.Wall, sc.RunDelay, sc.Descheduled())
+	}
+	t.Logf("%+v, descheduled %.2f", sc, sc.Descheduled())
+}

@@ -39,7 +39,7 @@ func cacheName(path string) string { return strings.ReplaceAll(path, "/", "%") +
 
 // readExport loads the standard-library package at path from the disk
 // cache, nil when it is not there (or does not read).
-func (imp *importer) readExport(path string, via []string) *types.Package {
+func (imp *importer) readExport(path string, via []string, gate func()) *types.Package {
 	if imp.cache == "" {
 		return nil
 	}
@@ -56,7 +56,7 @@ func (imp *importer) readExport(path string, via []string) *types.Package {
 		return nil
 	}
 	for _, dep := range strings.Fields(string(head)) {
-		if d := imp.load(dep, via); d.types == nil {
+		if d := imp.load(dep, via, gate); d.types == nil {
 			return nil
 		}
 	}

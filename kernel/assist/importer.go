@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Module is tick's module path; cells import its packages under the short
@@ -68,6 +69,11 @@ type importer struct {
 	// *types.Package whichever way it was loaded.
 	expMu  sync.Mutex
 	shared map[string]*types.Package
+
+	// urgent counts the callers waiting for a package another load is
+	// checking, and WaitIdle's callers: while one waits, held background
+	// work (Assistant.Hold) runs.
+	urgent atomic.Int32
 }
 
 // setExtra sets where packages other than the standard library's and
@@ -210,7 +216,15 @@ func isStd(path string) bool {
 
 // Import implements types.Importer.
 func (imp *importer) Import(path string) (*types.Package, error) {
-	p := imp.load(canonical(path), nil)
+	p := imp.load(canonical(path), nil, nil)
+	return p.types, p.err
+}
+
+// importGated is Import for background work: gate is called before
+// each package (the package or one of its dependencies) is checked from
+// source, and may wait.
+func (imp *importer) importGated(path string, gate func()) (*types.Package, error) {
+	p := imp.load(canonical(path), nil, gate)
 	return p.types, p.err
 }
 
@@ -220,16 +234,18 @@ func (imp *importer) Import(path string) (*types.Package, error) {
 type chain struct {
 	imp   *importer
 	paths []string
+	gate  func() // the gate of the import that started the chain (importGated); nil for none
 }
 
 func (c chain) Import(path string) (*types.Package, error) {
-	p := c.imp.load(canonical(path), c.paths)
+	p := c.imp.load(canonical(path), c.paths, c.gate)
 	return p.types, p.err
 }
 
 // load returns the package at path (canonical), loading it once; via
-// lists the packages whose loading imports it.
-func (imp *importer) load(path string, via []string) *pkgInfo {
+// lists the packages whose loading imports it; gate, when not nil, is
+// called before the package is checked from source.
+func (imp *importer) load(path string, via []string, gate func()) *pkgInfo {
 	if path == "unsafe" {
 		return &pkgInfo{types: types.Unsafe}
 	}
@@ -241,24 +257,33 @@ func (imp *importer) load(path string, via []string) *pkgInfo {
 	p, ok := imp.pkgs[path]
 	if ok {
 		imp.mu.Unlock()
-		<-p.done
+		select {
+		case <-p.done:
+		default: // another load is checking it, maybe held: let it run
+			imp.urgent.Add(1)
+			<-p.done
+			imp.urgent.Add(-1)
+		}
 		return p
 	}
 	p = &pkgInfo{done: make(chan struct{})}
 	imp.pkgs[path] = p
 	imp.mu.Unlock()
 	defer close(p.done)
-	if pkg := imp.readExport(path, via); pkg != nil {
+	if pkg := imp.readExport(path, via, gate); pkg != nil {
 		p.types = pkg
 		return p
 	}
 	p.source = true
+	if gate != nil {
+		gate()
+	}
 	files, err := imp.parseDir(path, 0)
 	if err != nil {
 		p.err = err
 		return p
 	}
-	conf := types.Config{Importer: chain{imp, via}, IgnoreFuncBodies: true, FakeImportC: true, Error: func(error) {}}
+	conf := types.Config{Importer: chain{imp, via, gate}, IgnoreFuncBodies: true, FakeImportC: true, Error: func(error) {}}
 	p.types, _ = conf.Check(path, imp.fset, files, nil)
 	imp.expMu.Lock()
 	if _, ok := imp.shared[path]; !ok {

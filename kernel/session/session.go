@@ -226,6 +226,7 @@ func (s *Session) ExecuteWith(ctx context.Context, c Cell, sink Sink, run func(*
 	// cell: before the cell counts as running, so an interrupt from then
 	// on is the cell's
 	restoreSig := s.rt.Begin()
+	release := s.ins.asst.Hold() // the assistant's warm-up waits: the cell has the CPUs (assist.Hold)
 	out := s.begin(sink, &c)
 	r := &Run{s: s, cell: &cell.Cell{N: c.Count, Code: c.Code}, sink: out} // display calls and magics keep their place among printed text
 	restore := display.Use(r.sink)
@@ -234,6 +235,7 @@ func (s *Session) ExecuteWith(ctx context.Context, c Cell, sink Sink, run func(*
 		stopWatch()
 		restoreSig()
 		restore()
+		release()
 		s.end(out)
 	}()
 	defer func() {

@@ -123,6 +123,7 @@ func init() {
 		"WarnTooFewToCompare":   reflect.ValueOf(timing.WarnTooFewToCompare),
 		"WarnUnidentifiedBuild": reflect.ValueOf(timing.WarnUnidentifiedBuild),
 		"WarnWorstBest":         reflect.ValueOf(timing.WarnWorstBest),
+		"WatchSched":            reflect.ValueOf(timing.WatchSched),
 		"WorstBestFactor":       reflect.ValueOf(constant.MakeFromLiteral("4", token.FLOAT, 0)),
 		"WriteWrapped":          reflect.ValueOf(timing.WriteWrapped),
 
