@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/tick-kernel/tick/runtime/device"
 	"github.com/tick-kernel/tick/runtime/ir"
@@ -80,7 +82,17 @@ func GemmWork(K int) int { return max(1, K/GemmWorkDiv) }
 
 // Split runs p over [0, n), split across GOMAXPROCS goroutines when
 // n*perItem is at least SplitMin, with split points at multiples of row
-// when rows are shorter than a chunk.
+// unless there are fewer rows than threads. It returns when every chunk is done;
+// a panic in any chunk is raised again on the caller once all have
+// finished (the first one, when several panic).
+//
+// The caller runs chunks itself, and a pool of helper goroutines (one per
+// extra P, started on first use) claim the others: a chunk no helper has
+// claimed by the time the caller gets to it runs on the caller, so a
+// helper slow to wake never makes a launch wait for it. A helper that
+// finished a chunk polls for the next launch for SpinWait before it
+// parks, so a burst of launches keeps the other cores awake instead of
+// paying a thread wake-up (in a VM, an inter-processor interrupt) each.
 func Split(p Program, bufs []device.Memory, n, perItem, row int) {
 	if n*max(perItem, 1) < SplitMin || n < 2 { // before GOMAXPROCS, which takes the scheduler's lock
 		p.Run(bufs, 0, n)
@@ -91,21 +103,141 @@ func Split(p Program, bufs []device.Memory, n, perItem, row int) {
 		p.Run(bufs, 0, n)
 		return
 	}
-	workers = min(workers, n)
-	chunk := (n + workers - 1) / workers
-	if row > 1 && row < chunk {
-		chunk = (chunk + row - 1) / row * row
+	chunks := min(workers*ChunksPerWorker, n)
+	size := (n + chunks - 1) / chunks
+	switch {
+	case row > 1 && row < size:
+		size = (size + row - 1) / row * row
+	case row > 1 && n/row >= workers: // a row or more per chunk, and a row for each thread
+		size = row
 	}
-	var wg sync.WaitGroup
-	for s := chunk; s < n; s += chunk {
-		wg.Add(1)
-		go func(s int) {
-			defer wg.Done()
-			p.Run(bufs, s, min(s+chunk, n))
-		}(s)
+	j := &job{p: p, bufs: bufs, n: n, size: size, chunks: int32((n + size - 1) / size)}
+	j.wg.Add(int(j.chunks))
+	pool.start(workers - 1)
+	published := pool.cur.CompareAndSwap(nil, j) // another split in flight: run alone
+	if published && pool.parked.Load() > 0 {
+		pool.wakeAll()
 	}
-	p.Run(bufs, 0, min(chunk, n))
-	wg.Wait()
+	j.help()
+	if published {
+		pool.cur.CompareAndSwap(j, nil)
+	}
+	if j.done.Load() < j.chunks { // a helper's chunk is in flight: it ends soon
+		for t := time.Now(); j.done.Load() < j.chunks && time.Since(t) < SpinWait; {
+			runtime.Gosched()
+		}
+		j.wg.Wait()
+	}
+	if r := j.panicked.Load(); r != nil {
+		panic(*r)
+	}
+}
+
+// ChunksPerWorker is how many chunks a split launch has per thread: more
+// than one, so that when a helper starts late the caller has run the
+// chunks it did not get to, not waited for a half.
+const ChunksPerWorker = 4
+
+// SpinWait is how long a helper goroutine polls for the next split launch
+// after its last chunk before it parks (and how long a caller polls for a
+// helper's chunk to finish before it blocks): longer than the gap between
+// the launches of a burst (a replay, a %timeit loop), short enough that
+// an idle process goes back to no CPU at once.
+const SpinWait = 50 * time.Microsecond
+
+// job is one split launch: chunk i is items [i*size, min((i+1)*size, n)).
+type job struct {
+	p        Program
+	bufs     []device.Memory
+	n, size  int
+	chunks   int32
+	next     atomic.Int32 // the next chunk to claim
+	done     atomic.Int32 // chunks finished
+	wg       sync.WaitGroup
+	panicked atomic.Pointer[any] // the first chunk's panic
+}
+
+// help runs chunks of j until none is left to claim.
+func (j *job) help() {
+	for {
+		i := j.next.Add(1) - 1
+		if i >= j.chunks {
+			return
+		}
+		j.run(int(i))
+	}
+}
+
+// run runs chunk i, recovering a panic for the caller.
+func (j *job) run(i int) {
+	defer func() {
+		if r := recover(); r != nil {
+			j.panicked.CompareAndSwap(nil, &r)
+		}
+		j.done.Add(1)
+		j.wg.Done()
+	}()
+	s := i * j.size
+	j.p.Run(j.bufs, s, min(s+j.size, j.n))
+}
+
+// pool is the helper goroutines: they run chunks of the launch in cur.
+var pool helpers
+
+type helpers struct {
+	cur     atomic.Pointer[job] // the split launch helpers claim chunks of
+	parked  atomic.Int32        // helpers waiting on wake
+	started atomic.Int32
+	mu      sync.Mutex // guards wake's condition and starting helpers
+	wake    sync.Cond
+}
+
+// start makes sure there are at least n helpers.
+func (h *helpers) start(n int) {
+	if int(h.started.Load()) >= n {
+		return
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.wake.L == nil {
+		h.wake.L = &h.mu
+	}
+	for int(h.started.Load()) < n {
+		h.started.Add(1)
+		go h.loop()
+	}
+}
+
+// wakeAll wakes the parked helpers.
+func (h *helpers) wakeAll() {
+	h.mu.Lock()
+	h.wake.Broadcast()
+	h.mu.Unlock()
+}
+
+// loop is a helper: it runs chunks while there are launches, polls for
+// SpinWait after the last, then parks until a launch wakes it.
+func (h *helpers) loop() {
+	for {
+		for t := time.Now(); time.Since(t) < SpinWait; {
+			if j := h.cur.Load(); j != nil && j.next.Load() < j.chunks {
+				j.help()
+				t = time.Now()
+				continue
+			}
+			runtime.Gosched()
+		}
+		h.mu.Lock()
+		h.parked.Add(1)
+		// A launch published before parked was raised is seen here; one
+		// published after it sees parked and wakes us (under mu, so not
+		// before Wait has released it).
+		if j := h.cur.Load(); j == nil || j.next.Load() >= j.chunks {
+			h.wake.Wait()
+		}
+		h.parked.Add(-1)
+		h.mu.Unlock()
+	}
 }
 
 // Bytes is Go-heap memory, freed by the garbage collector.

@@ -1,0 +1,150 @@
+package host
+
+import (
+	"fmt"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tick-kernel/tick/runtime/device"
+)
+
+// countProg counts the runs over each item (no atomics: the race detector
+// sees two chunks that overlap), records chunk starts that are not a
+// multiple of row, and panics in the chunk with item panicAt.
+type countProg struct {
+	hits     []int32
+	row      int
+	misalign chan int
+	panicAt  int // an item whose chunk panics, -1 for none
+}
+
+func (countProg) Dims() device.Dims { return device.Dims{} }
+func (countProg) Source() string    { return "count" }
+func (countProg) Work() int         { return 1 }
+func (p countProg) Run(_ []device.Memory, start, end int) {
+	if p.row > 1 && start%p.row != 0 {
+		select {
+		case p.misalign <- start:
+		default:
+		}
+	}
+	for i := start; i < end; i++ {
+		p.hits[i]++
+	}
+	if start <= p.panicAt && p.panicAt < end {
+		panic(fmt.Sprintf("chunk at %d", start))
+	}
+}
+
+// withProcs runs f with GOMAXPROCS at n, so launches split across n threads
+// whatever the machine.
+func withProcs(t *testing.T, n int, f func()) {
+	t.Helper()
+	old := runtime.GOMAXPROCS(n)
+	defer runtime.GOMAXPROCS(old)
+	f()
+}
+
+// Every item is run exactly once, and Split has returned only when all its
+// chunks are done, with many splits of several sizes at once.
+func TestSplitCoversEachItemOnce(t *testing.T) {
+	withProcs(t, 4, func() {
+		cases := []struct{ n, perItem, row int }{
+			{SplitMin, 1, 1}, {SplitMin + 7, 1, 1}, {3, SplitMin, 1}, {2, SplitMin, 1},
+			{1000 * 131, 256, 131}, {SplitMin, 1, SplitMin / 2}, {SplitMin, 1, SplitMin},
+			{5 * 26215, 1, 26215}, {3 * 43691, 1, 43691}, // 5 rows: whole rows; 3 rows for 4 threads: split inside
+			{SplitMin - 1, 1, 1}, // below SplitMin: one run
+		}
+		var wg sync.WaitGroup
+		errs := make(chan string, 100)
+		for g := range 8 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for r := range 20 {
+					c := cases[(g+r)%len(cases)]
+					p := countProg{hits: make([]int32, c.n), misalign: make(chan int, 1), panicAt: -1}
+					if c.n/c.row >= runtime.GOMAXPROCS(0) { // a row for each thread: chunks keep whole rows
+						p.row = c.row
+					}
+					Split(p, nil, c.n, c.perItem, c.row)
+					for i, h := range p.hits {
+						if h != 1 {
+							errs <- fmt.Sprintf("n=%d row=%d: item %d run %d times", c.n, c.row, i, h)
+							return
+						}
+					}
+					select {
+					case s := <-p.misalign:
+						errs <- fmt.Sprintf("n=%d row=%d: a chunk starts at %d, inside a row", c.n, c.row, s)
+						return
+					default:
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		close(errs)
+		for e := range errs {
+			t.Error(e)
+		}
+	})
+}
+
+// A panic in any chunk (on the caller or on a helper) reaches the caller of
+// Split, after the other chunks have run.
+func TestSplitPanicReachesCaller(t *testing.T) {
+	withProcs(t, 2, func() {
+		n := 4 * SplitMin
+		for _, at := range []int{0, n / 2, n - 1} {
+			for range 50 {
+				p := countProg{hits: make([]int32, n), panicAt: at}
+				func() {
+					defer func() {
+						r := recover()
+						if s, _ := r.(string); len(s) < 9 || s[:9] != "chunk at " {
+							t.Fatalf("panic at item %d: recovered %v", at, r)
+						}
+					}()
+					Split(p, nil, n, 1, 1)
+					t.Fatalf("panic at item %d: Split returned", at)
+				}()
+				for i, h := range p.hits {
+					if h != 1 {
+						t.Fatalf("panic at item %d: item %d run %d times when Split panicked", at, i, h)
+					}
+				}
+			}
+		}
+	})
+}
+
+// The helpers are one per extra thread however many launches run, and they
+// park (no CPU) once the launches stop.
+func TestSplitHelpersBoundedAndPark(t *testing.T) {
+	withProcs(t, 3, func() {
+		p := copyProg{make([]byte, 4*SplitMin), make([]byte, 4*SplitMin)}
+		for range 200 {
+			Split(p, nil, SplitMin, 1, 1)
+		}
+		before := runtime.NumGoroutine()
+		for range 200 {
+			Split(p, nil, SplitMin, 1, 1)
+		}
+		if after := runtime.NumGoroutine(); after > before {
+			t.Errorf("goroutines: %d after 200 more splits, %d before", after, before)
+		}
+		if s := pool.started.Load(); s < 2 || s > 3 { // 2 here; 3 if an earlier test ran at GOMAXPROCS 4
+			t.Errorf("%d helpers started for GOMAXPROCS 3", s)
+		}
+		deadline := time.Now().Add(5 * time.Second)
+		for pool.parked.Load() != pool.started.Load() {
+			if time.Now().After(deadline) {
+				t.Fatalf("%d of %d helpers parked 5 s after the last launch", pool.parked.Load(), pool.started.Load())
+			}
+			time.Sleep(time.Millisecond)
+		}
+	})
+}
