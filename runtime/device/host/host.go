@@ -103,7 +103,11 @@ func Split(p Program, bufs []device.Memory, n, perItem, row int) {
 		p.Run(bufs, 0, n)
 		return
 	}
-	chunks := min(workers*ChunksPerWorker, n)
+	chunks := workers
+	if n*max(perItem, 1) < ChunkedMax {
+		chunks *= ChunksPerWorker
+	}
+	chunks = min(chunks, n)
 	size := (n + chunks - 1) / chunks
 	switch {
 	case row > 1 && row < size:
@@ -133,10 +137,18 @@ func Split(p Program, bufs []device.Memory, n, perItem, row int) {
 	}
 }
 
-// ChunksPerWorker is how many chunks a split launch has per thread: more
-// than one, so that when a helper starts late the caller has run the
-// chunks it did not get to, not waited for a half.
+// ChunksPerWorker is how many chunks a split launch below ChunkedMax has
+// per thread: more than one, so that when a helper starts late the caller
+// has run the chunks it did not get to, not waited for a half.
 const ChunksPerWorker = 4
+
+// ChunkedMax is the work (items × work per item) from which a split
+// launch has one chunk per thread. A helper's late start (a thread
+// wake-up, some 5–50 µs) is then a small part of the launch, and a chunk
+// can cost more than its items: a packed GEMM packs its B panels once per
+// chunk (128×784 by 784×256 and the backward pass's products, 1.6M, took
+// 1.15–2× as long in 8 chunks as in 2 on 2 threads).
+const ChunkedMax = 8 * SplitMin
 
 // SpinWait is how long a helper goroutine polls for the next split launch
 // after its last chunk before it parks (and how long a caller polls for a

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -145,6 +146,39 @@ func TestSplitHelpersBoundedAndPark(t *testing.T) {
 				t.Fatalf("%d of %d helpers parked 5 s after the last launch", pool.parked.Load(), pool.started.Load())
 			}
 			time.Sleep(time.Millisecond)
+		}
+	})
+}
+
+// runCounter counts a program's Run calls (the chunks of a launch).
+type runCounter struct {
+	runs *atomic.Int32
+}
+
+func (runCounter) Dims() device.Dims { return device.Dims{} }
+func (runCounter) Source() string    { return "runs" }
+func (runCounter) Work() int         { return 1 }
+func (p runCounter) Run(_ []device.Memory, start, end int) {
+	p.runs.Add(1)
+}
+
+// A launch below ChunkedMax is split into ChunksPerWorker chunks per
+// thread (a late helper leaves its chunks to the caller); one of
+// ChunkedMax or more into one per thread (a packed GEMM packs B once per
+// chunk).
+func TestSplitChunksPerLaunchSize(t *testing.T) {
+	withProcs(t, 2, func() {
+		for _, c := range []struct{ n, perItem, want int }{
+			{SplitMin, 1, 2 * ChunksPerWorker},
+			{ChunkedMax - 1, 1, 2 * ChunksPerWorker},
+			{ChunkedMax, 1, 2},
+			{ChunkedMax / 64, 64, 2},
+		} {
+			var runs atomic.Int32
+			Split(runCounter{&runs}, nil, c.n, c.perItem, 1)
+			if got := int(runs.Load()); got != c.want {
+				t.Errorf("n=%d work per item %d: %d chunks on 2 threads, want %d", c.n, c.perItem, got, c.want)
+			}
 		}
 	})
 }
