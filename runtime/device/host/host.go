@@ -89,10 +89,13 @@ func GemmWork(K int) int { return max(1, K/GemmWorkDiv) }
 // The caller runs chunks itself, and a pool of helper goroutines (one per
 // extra P, started on first use) claim the others: a chunk no helper has
 // claimed by the time the caller gets to it runs on the caller, so a
-// helper slow to wake never makes a launch wait for it. A helper that
-// finished a chunk polls for the next launch for SpinWait before it
-// parks, so a burst of launches keeps the other cores awake instead of
-// paying a thread wake-up (in a VM, an inter-processor interrupt) each.
+// helper slow to wake never makes a launch wait for it. After a launch
+// below ChunkedMax, a helper polls for the next launch for SpinWait before
+// it parks, so a burst of short launches keeps the other cores awake
+// instead of paying a thread wake-up (in a VM, an inter-processor
+// interrupt) each; after a longer one it parks at once. A launch made
+// while another is split (from another goroutine) runs on its caller
+// alone.
 func Split(p Program, bufs []device.Memory, n, perItem, row int) {
 	if n*max(perItem, 1) < SplitMin || n < 2 { // before GOMAXPROCS, which takes the scheduler's lock
 		p.Run(bufs, 0, n)
@@ -103,8 +106,8 @@ func Split(p Program, bufs []device.Memory, n, perItem, row int) {
 		p.Run(bufs, 0, n)
 		return
 	}
-	chunks := workers
-	if n*max(perItem, 1) < ChunkedMax {
+	chunks, short := workers, n*max(perItem, 1) < ChunkedMax
+	if short && (perItem <= 1 || row <= 1 || n/row < workers) { // not whole rows of a GEMM or a reduce
 		chunks *= ChunksPerWorker
 	}
 	chunks = min(chunks, n)
@@ -115,7 +118,7 @@ func Split(p Program, bufs []device.Memory, n, perItem, row int) {
 	case row > 1 && n/row >= workers: // a row or more per chunk, and a row for each thread
 		size = row
 	}
-	j := &job{p: p, bufs: bufs, n: n, size: size, chunks: int32((n + size - 1) / size)}
+	j := &job{p: p, bufs: bufs, n: n, size: size, chunks: int32((n + size - 1) / size), short: short}
 	j.wg.Add(int(j.chunks))
 	pool.start(workers - 1)
 	published := pool.cur.CompareAndSwap(nil, j) // another split in flight: run alone
@@ -127,7 +130,7 @@ func Split(p Program, bufs []device.Memory, n, perItem, row int) {
 		pool.cur.CompareAndSwap(j, nil)
 	}
 	if j.done.Load() < j.chunks { // a helper's chunk is in flight: it ends soon
-		for t := time.Now(); j.done.Load() < j.chunks && time.Since(t) < SpinWait; {
+		for t := time.Now(); short && j.done.Load() < j.chunks && time.Since(t) < SpinWait; {
 			runtime.Gosched()
 		}
 		j.wg.Wait()
@@ -139,20 +142,26 @@ func Split(p Program, bufs []device.Memory, n, perItem, row int) {
 
 // ChunksPerWorker is how many chunks a split launch below ChunkedMax has
 // per thread: more than one, so that when a helper starts late the caller
-// has run the chunks it did not get to, not waited for a half.
+// has run the chunks it did not get to, not waited for a half. A launch
+// whose chunks keep whole rows of items that each fold several elements
+// (a GEMM's rows, a reduce's output rows) has one chunk per thread at any
+// size: a chunk can cost more than its items (a packed GEMM packs its B
+// panels once per chunk, and its tiles are rows of 12 or 6).
 const ChunksPerWorker = 4
 
 // ChunkedMax is the work (items × work per item) from which a split
-// launch has one chunk per thread. A helper's late start (a thread
-// wake-up, some 5–50 µs) is then a small part of the launch, and a chunk
-// can cost more than its items: a packed GEMM packs its B panels once per
-// chunk (128×784 by 784×256 and the backward pass's products, 1.6M, took
-// 1.15–2× as long in 8 chunks as in 2 on 2 threads).
+// launch has one chunk per thread, and after which helpers park at once:
+// a helper's late start (a thread wake-up, some 5–50 µs) is then a small
+// part of the launch. In 8 chunks rather than 2 on 2 threads, the product
+// of a 128×256 matrix and a transposed 784×256 one (1.6M of work) took
+// 2.1× as long, and 128×784 by 784×256 1.2× (one process, the two
+// alternating, load 4).
 const ChunkedMax = 8 * SplitMin
 
 // SpinWait is how long a helper goroutine polls for the next split launch
-// after its last chunk before it parks (and how long a caller polls for a
-// helper's chunk to finish before it blocks): longer than the gap between
+// after its last chunk of a launch below ChunkedMax before it parks (and
+// how long the caller of such a launch polls for a helper's chunk to
+// finish before it blocks): longer than the gap between
 // the launches of a burst (a replay, a %timeit loop), short enough that
 // an idle process goes back to no CPU at once.
 const SpinWait = 50 * time.Microsecond
@@ -163,6 +172,7 @@ type job struct {
 	bufs     []device.Memory
 	n, size  int
 	chunks   int32
+	short    bool         // below ChunkedMax: helpers and the caller poll after it
 	next     atomic.Int32 // the next chunk to claim
 	done     atomic.Int32 // chunks finished
 	wg       sync.WaitGroup
@@ -234,6 +244,9 @@ func (h *helpers) loop() {
 		for t := time.Now(); time.Since(t) < SpinWait; {
 			if j := h.cur.Load(); j != nil && j.next.Load() < j.chunks {
 				j.help()
+				if !j.short { // a wake-up is a small part of such a launch
+					break
+				}
 				t = time.Now()
 				continue
 			}

@@ -164,20 +164,24 @@ func (p runCounter) Run(_ []device.Memory, start, end int) {
 
 // A launch below ChunkedMax is split into ChunksPerWorker chunks per
 // thread (a late helper leaves its chunks to the caller); one of
-// ChunkedMax or more into one per thread (a packed GEMM packs B once per
-// chunk).
+// ChunkedMax or more, or whose chunks are whole rows of items that fold
+// several elements each (a GEMM's), into one per thread (a packed GEMM
+// packs B once per chunk).
 func TestSplitChunksPerLaunchSize(t *testing.T) {
 	withProcs(t, 2, func() {
-		for _, c := range []struct{ n, perItem, want int }{
-			{SplitMin, 1, 2 * ChunksPerWorker},
-			{ChunkedMax - 1, 1, 2 * ChunksPerWorker},
-			{ChunkedMax, 1, 2},
-			{ChunkedMax / 64, 64, 2},
+		for _, c := range []struct{ n, perItem, row, want int }{
+			{SplitMin, 1, 1, 2 * ChunksPerWorker},
+			{ChunkedMax - 1, 1, 1, 2 * ChunksPerWorker},
+			{ChunkedMax, 1, 1, 2},
+			{ChunkedMax / 64, 64, 1, 2},
+			{SplitMin, 1, 256, 2 * ChunksPerWorker},              // an elementwise op on 512 rows
+			{SplitMin / 8, 8, 128, 2},                            // a 128×128 GEMM (K 128)
+			{SplitMin / 4, 4, SplitMin / 4, 2 * ChunksPerWorker}, // 32K row sums: inside the one row
 		} {
 			var runs atomic.Int32
-			Split(runCounter{&runs}, nil, c.n, c.perItem, 1)
+			Split(runCounter{&runs}, nil, c.n, c.perItem, c.row)
 			if got := int(runs.Load()); got != c.want {
-				t.Errorf("n=%d work per item %d: %d chunks on 2 threads, want %d", c.n, c.perItem, got, c.want)
+				t.Errorf("n=%d work per item %d row %d: %d chunks on 2 threads, want %d", c.n, c.perItem, c.row, got, c.want)
 			}
 		}
 	})
