@@ -4,15 +4,16 @@
 
 #include "textflag.h"
 
-// func gemmFMA12x32(kc int, a *float32, sar, sap int, b *float32, sbp int, c *float32, ldc int)
+// func gemmFMAZ12x32(kc int, a *float32, sar, sap int, b *float32, sbp int, c *float32, ldc int, first int)
 //
 // C[12×32] = fma chain over kc of A·B (AVX-512F): row r of A at step p
-// at a + r*sar + p*sap floats (packed strips: sar 1, sap 12; A in place:
-// its strides), B's step p (32 floats) at b + p*sbp; C rows ldc floats
-// apart. Each output starts from C and adds its products in k order, each
-// with one rounding (VFMADD231PS). Rows are addressed from bases 4 (AVX2:
-// 3) rows apart plus 0, 1, 2 or 3 row strides.
-TEXT ·gemmFMA12x32(SB), NOSPLIT, $0-64
+// at a + r*sar + p*sap floats (packed strips: sar 1, sap the strip's rows;
+// A in place: its strides), B's step p (32 floats) at b + p*sbp; C rows
+// ldc floats apart. Each output starts from C (from +0 when first is not
+// 0) and adds its products in k order, each with one rounding
+// (VFMADD231PS). Rows are addressed from bases 4 (AVX2: 3) rows apart plus
+// 0, 1, 2 or 3 row strides.
+TEXT ·gemmFMAZ12x32(SB), NOSPLIT, $0-72
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ sar+16(FP), R11
@@ -28,47 +29,79 @@ TEXT ·gemmFMA12x32(SB), NOSPLIT, $0-64
 	LEAQ (R11)(R11*2), R12
 	LEAQ (SI)(R11*4), BX
 	LEAQ (BX)(R11*4), R13
+	MOVQ first+64(FP), AX
+	TESTQ AX, AX
+	JNE gemmFMAZ12x32_zero
 	MOVQ DX, AX
-	VMOVUPS (AX), Z0
+	VMOVUPS 0(AX), Z0
 	VMOVUPS 64(AX), Z1
 	ADDQ R8, AX
-	VMOVUPS (AX), Z2
+	VMOVUPS 0(AX), Z2
 	VMOVUPS 64(AX), Z3
 	ADDQ R8, AX
-	VMOVUPS (AX), Z4
+	VMOVUPS 0(AX), Z4
 	VMOVUPS 64(AX), Z5
 	ADDQ R8, AX
-	VMOVUPS (AX), Z6
+	VMOVUPS 0(AX), Z6
 	VMOVUPS 64(AX), Z7
 	ADDQ R8, AX
-	VMOVUPS (AX), Z8
+	VMOVUPS 0(AX), Z8
 	VMOVUPS 64(AX), Z9
 	ADDQ R8, AX
-	VMOVUPS (AX), Z10
+	VMOVUPS 0(AX), Z10
 	VMOVUPS 64(AX), Z11
 	ADDQ R8, AX
-	VMOVUPS (AX), Z12
+	VMOVUPS 0(AX), Z12
 	VMOVUPS 64(AX), Z13
 	ADDQ R8, AX
-	VMOVUPS (AX), Z14
+	VMOVUPS 0(AX), Z14
 	VMOVUPS 64(AX), Z15
 	ADDQ R8, AX
-	VMOVUPS (AX), Z16
+	VMOVUPS 0(AX), Z16
 	VMOVUPS 64(AX), Z17
 	ADDQ R8, AX
-	VMOVUPS (AX), Z18
+	VMOVUPS 0(AX), Z18
 	VMOVUPS 64(AX), Z19
 	ADDQ R8, AX
-	VMOVUPS (AX), Z20
+	VMOVUPS 0(AX), Z20
 	VMOVUPS 64(AX), Z21
 	ADDQ R8, AX
-	VMOVUPS (AX), Z22
+	VMOVUPS 0(AX), Z22
 	VMOVUPS 64(AX), Z23
-	TESTQ CX, CX
-	JEQ gemmFMA12x32_store
+	JMP gemmFMAZ12x32_start
 
-gemmFMA12x32_loop:
-	VMOVUPS (DI), Z24
+gemmFMAZ12x32_zero:
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	VPXORD Z4, Z4, Z4
+	VPXORD Z5, Z5, Z5
+	VPXORD Z6, Z6, Z6
+	VPXORD Z7, Z7, Z7
+	VPXORD Z8, Z8, Z8
+	VPXORD Z9, Z9, Z9
+	VPXORD Z10, Z10, Z10
+	VPXORD Z11, Z11, Z11
+	VPXORD Z12, Z12, Z12
+	VPXORD Z13, Z13, Z13
+	VPXORD Z14, Z14, Z14
+	VPXORD Z15, Z15, Z15
+	VPXORD Z16, Z16, Z16
+	VPXORD Z17, Z17, Z17
+	VPXORD Z18, Z18, Z18
+	VPXORD Z19, Z19, Z19
+	VPXORD Z20, Z20, Z20
+	VPXORD Z21, Z21, Z21
+	VPXORD Z22, Z22, Z22
+	VPXORD Z23, Z23, Z23
+
+gemmFMAZ12x32_start:
+	TESTQ CX, CX
+	JEQ gemmFMAZ12x32_store
+
+gemmFMAZ12x32_loop:
+	VMOVUPS 0(DI), Z24
 	VMOVUPS 64(DI), Z25
 	VBROADCASTSS (SI), Z26
 	VFMADD231PS Z26, Z24, Z0
@@ -111,56 +144,457 @@ gemmFMA12x32_loop:
 	ADDQ R9, R13
 	ADDQ R10, DI
 	DECQ CX
-	JNE gemmFMA12x32_loop
+	JNE gemmFMAZ12x32_loop
 
-gemmFMA12x32_store:
-	VMOVUPS Z0, (DX)
+gemmFMAZ12x32_store:
+	VMOVUPS Z0, 0(DX)
 	VMOVUPS Z1, 64(DX)
 	ADDQ R8, DX
-	VMOVUPS Z2, (DX)
+	VMOVUPS Z2, 0(DX)
 	VMOVUPS Z3, 64(DX)
 	ADDQ R8, DX
-	VMOVUPS Z4, (DX)
+	VMOVUPS Z4, 0(DX)
 	VMOVUPS Z5, 64(DX)
 	ADDQ R8, DX
-	VMOVUPS Z6, (DX)
+	VMOVUPS Z6, 0(DX)
 	VMOVUPS Z7, 64(DX)
 	ADDQ R8, DX
-	VMOVUPS Z8, (DX)
+	VMOVUPS Z8, 0(DX)
 	VMOVUPS Z9, 64(DX)
 	ADDQ R8, DX
-	VMOVUPS Z10, (DX)
+	VMOVUPS Z10, 0(DX)
 	VMOVUPS Z11, 64(DX)
 	ADDQ R8, DX
-	VMOVUPS Z12, (DX)
+	VMOVUPS Z12, 0(DX)
 	VMOVUPS Z13, 64(DX)
 	ADDQ R8, DX
-	VMOVUPS Z14, (DX)
+	VMOVUPS Z14, 0(DX)
 	VMOVUPS Z15, 64(DX)
 	ADDQ R8, DX
-	VMOVUPS Z16, (DX)
+	VMOVUPS Z16, 0(DX)
 	VMOVUPS Z17, 64(DX)
 	ADDQ R8, DX
-	VMOVUPS Z18, (DX)
+	VMOVUPS Z18, 0(DX)
 	VMOVUPS Z19, 64(DX)
 	ADDQ R8, DX
-	VMOVUPS Z20, (DX)
+	VMOVUPS Z20, 0(DX)
 	VMOVUPS Z21, 64(DX)
 	ADDQ R8, DX
-	VMOVUPS Z22, (DX)
+	VMOVUPS Z22, 0(DX)
 	VMOVUPS Z23, 64(DX)
 	VZEROUPPER
 	RET
 
-// func gemmFMA6x16(kc int, a *float32, sar, sap int, b *float32, sbp int, c *float32, ldc int)
+// func gemmFMAZ12x16(kc int, a *float32, sar, sap int, b *float32, sbp int, c *float32, ldc int, first int)
+//
+// C[12×16] = fma chain over kc of A·B (AVX-512F): row r of A at step p
+// at a + r*sar + p*sap floats (packed strips: sar 1, sap the strip's rows;
+// A in place: its strides), B's step p (16 floats) at b + p*sbp; C rows
+// ldc floats apart. Each output starts from C (from +0 when first is not
+// 0) and adds its products in k order, each with one rounding
+// (VFMADD231PS). Rows are addressed from bases 4 (AVX2: 3) rows apart plus
+// 0, 1, 2 or 3 row strides.
+TEXT ·gemmFMAZ12x16(SB), NOSPLIT, $0-72
+	MOVQ kc+0(FP), CX
+	MOVQ a+8(FP), SI
+	MOVQ sar+16(FP), R11
+	SHLQ $2, R11
+	MOVQ sap+24(FP), R9
+	SHLQ $2, R9
+	MOVQ b+32(FP), DI
+	MOVQ sbp+40(FP), R10
+	SHLQ $2, R10
+	MOVQ c+48(FP), DX
+	MOVQ ldc+56(FP), R8
+	SHLQ $2, R8
+	LEAQ (R11)(R11*2), R12
+	LEAQ (SI)(R11*4), BX
+	LEAQ (BX)(R11*4), R13
+	MOVQ first+64(FP), AX
+	TESTQ AX, AX
+	JNE gemmFMAZ12x16_zero
+	MOVQ DX, AX
+	VMOVUPS 0(AX), Z0
+	ADDQ R8, AX
+	VMOVUPS 0(AX), Z1
+	ADDQ R8, AX
+	VMOVUPS 0(AX), Z2
+	ADDQ R8, AX
+	VMOVUPS 0(AX), Z3
+	ADDQ R8, AX
+	VMOVUPS 0(AX), Z4
+	ADDQ R8, AX
+	VMOVUPS 0(AX), Z5
+	ADDQ R8, AX
+	VMOVUPS 0(AX), Z6
+	ADDQ R8, AX
+	VMOVUPS 0(AX), Z7
+	ADDQ R8, AX
+	VMOVUPS 0(AX), Z8
+	ADDQ R8, AX
+	VMOVUPS 0(AX), Z9
+	ADDQ R8, AX
+	VMOVUPS 0(AX), Z10
+	ADDQ R8, AX
+	VMOVUPS 0(AX), Z11
+	JMP gemmFMAZ12x16_start
+
+gemmFMAZ12x16_zero:
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	VPXORD Z4, Z4, Z4
+	VPXORD Z5, Z5, Z5
+	VPXORD Z6, Z6, Z6
+	VPXORD Z7, Z7, Z7
+	VPXORD Z8, Z8, Z8
+	VPXORD Z9, Z9, Z9
+	VPXORD Z10, Z10, Z10
+	VPXORD Z11, Z11, Z11
+
+gemmFMAZ12x16_start:
+	TESTQ CX, CX
+	JEQ gemmFMAZ12x16_store
+
+gemmFMAZ12x16_loop:
+	VMOVUPS 0(DI), Z12
+	VBROADCASTSS (SI), Z13
+	VFMADD231PS Z13, Z12, Z0
+	VBROADCASTSS (SI)(R11*1), Z13
+	VFMADD231PS Z13, Z12, Z1
+	VBROADCASTSS (SI)(R11*2), Z13
+	VFMADD231PS Z13, Z12, Z2
+	VBROADCASTSS (SI)(R12*1), Z13
+	VFMADD231PS Z13, Z12, Z3
+	VBROADCASTSS (BX), Z13
+	VFMADD231PS Z13, Z12, Z4
+	VBROADCASTSS (BX)(R11*1), Z13
+	VFMADD231PS Z13, Z12, Z5
+	VBROADCASTSS (BX)(R11*2), Z13
+	VFMADD231PS Z13, Z12, Z6
+	VBROADCASTSS (BX)(R12*1), Z13
+	VFMADD231PS Z13, Z12, Z7
+	VBROADCASTSS (R13), Z13
+	VFMADD231PS Z13, Z12, Z8
+	VBROADCASTSS (R13)(R11*1), Z13
+	VFMADD231PS Z13, Z12, Z9
+	VBROADCASTSS (R13)(R11*2), Z13
+	VFMADD231PS Z13, Z12, Z10
+	VBROADCASTSS (R13)(R12*1), Z13
+	VFMADD231PS Z13, Z12, Z11
+	ADDQ R9, SI
+	ADDQ R9, BX
+	ADDQ R9, R13
+	ADDQ R10, DI
+	DECQ CX
+	JNE gemmFMAZ12x16_loop
+
+gemmFMAZ12x16_store:
+	VMOVUPS Z0, 0(DX)
+	ADDQ R8, DX
+	VMOVUPS Z1, 0(DX)
+	ADDQ R8, DX
+	VMOVUPS Z2, 0(DX)
+	ADDQ R8, DX
+	VMOVUPS Z3, 0(DX)
+	ADDQ R8, DX
+	VMOVUPS Z4, 0(DX)
+	ADDQ R8, DX
+	VMOVUPS Z5, 0(DX)
+	ADDQ R8, DX
+	VMOVUPS Z6, 0(DX)
+	ADDQ R8, DX
+	VMOVUPS Z7, 0(DX)
+	ADDQ R8, DX
+	VMOVUPS Z8, 0(DX)
+	ADDQ R8, DX
+	VMOVUPS Z9, 0(DX)
+	ADDQ R8, DX
+	VMOVUPS Z10, 0(DX)
+	ADDQ R8, DX
+	VMOVUPS Z11, 0(DX)
+	VZEROUPPER
+	RET
+
+// func gemmFMAZ4x32(kc int, a *float32, sar, sap int, b *float32, sbp int, c *float32, ldc int, first int)
+//
+// C[4×32] = fma chain over kc of A·B (AVX-512F): row r of A at step p
+// at a + r*sar + p*sap floats (packed strips: sar 1, sap the strip's rows;
+// A in place: its strides), B's step p (32 floats) at b + p*sbp; C rows
+// ldc floats apart. Each output starts from C (from +0 when first is not
+// 0) and adds its products in k order, each with one rounding
+// (VFMADD231PS). Rows are addressed from bases 4 (AVX2: 3) rows apart plus
+// 0, 1, 2 or 3 row strides.
+TEXT ·gemmFMAZ4x32(SB), NOSPLIT, $0-72
+	MOVQ kc+0(FP), CX
+	MOVQ a+8(FP), SI
+	MOVQ sar+16(FP), R11
+	SHLQ $2, R11
+	MOVQ sap+24(FP), R9
+	SHLQ $2, R9
+	MOVQ b+32(FP), DI
+	MOVQ sbp+40(FP), R10
+	SHLQ $2, R10
+	MOVQ c+48(FP), DX
+	MOVQ ldc+56(FP), R8
+	SHLQ $2, R8
+	LEAQ (R11)(R11*2), R12
+	MOVQ first+64(FP), AX
+	TESTQ AX, AX
+	JNE gemmFMAZ4x32_zero
+	MOVQ DX, AX
+	VMOVUPS 0(AX), Z0
+	VMOVUPS 64(AX), Z1
+	ADDQ R8, AX
+	VMOVUPS 0(AX), Z2
+	VMOVUPS 64(AX), Z3
+	ADDQ R8, AX
+	VMOVUPS 0(AX), Z4
+	VMOVUPS 64(AX), Z5
+	ADDQ R8, AX
+	VMOVUPS 0(AX), Z6
+	VMOVUPS 64(AX), Z7
+	JMP gemmFMAZ4x32_start
+
+gemmFMAZ4x32_zero:
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	VPXORD Z4, Z4, Z4
+	VPXORD Z5, Z5, Z5
+	VPXORD Z6, Z6, Z6
+	VPXORD Z7, Z7, Z7
+
+gemmFMAZ4x32_start:
+	TESTQ CX, CX
+	JEQ gemmFMAZ4x32_store
+
+gemmFMAZ4x32_loop:
+	VMOVUPS 0(DI), Z8
+	VMOVUPS 64(DI), Z9
+	VBROADCASTSS (SI), Z10
+	VFMADD231PS Z10, Z8, Z0
+	VFMADD231PS Z10, Z9, Z1
+	VBROADCASTSS (SI)(R11*1), Z10
+	VFMADD231PS Z10, Z8, Z2
+	VFMADD231PS Z10, Z9, Z3
+	VBROADCASTSS (SI)(R11*2), Z10
+	VFMADD231PS Z10, Z8, Z4
+	VFMADD231PS Z10, Z9, Z5
+	VBROADCASTSS (SI)(R12*1), Z10
+	VFMADD231PS Z10, Z8, Z6
+	VFMADD231PS Z10, Z9, Z7
+	ADDQ R9, SI
+	ADDQ R10, DI
+	DECQ CX
+	JNE gemmFMAZ4x32_loop
+
+gemmFMAZ4x32_store:
+	VMOVUPS Z0, 0(DX)
+	VMOVUPS Z1, 64(DX)
+	ADDQ R8, DX
+	VMOVUPS Z2, 0(DX)
+	VMOVUPS Z3, 64(DX)
+	ADDQ R8, DX
+	VMOVUPS Z4, 0(DX)
+	VMOVUPS Z5, 64(DX)
+	ADDQ R8, DX
+	VMOVUPS Z6, 0(DX)
+	VMOVUPS Z7, 64(DX)
+	VZEROUPPER
+	RET
+
+// func gemmFMAZ4x16(kc int, a *float32, sar, sap int, b *float32, sbp int, c *float32, ldc int, first int)
+//
+// C[4×16] = fma chain over kc of A·B (AVX-512F): row r of A at step p
+// at a + r*sar + p*sap floats (packed strips: sar 1, sap the strip's rows;
+// A in place: its strides), B's step p (16 floats) at b + p*sbp; C rows
+// ldc floats apart. Each output starts from C (from +0 when first is not
+// 0) and adds its products in k order, each with one rounding
+// (VFMADD231PS). Rows are addressed from bases 4 (AVX2: 3) rows apart plus
+// 0, 1, 2 or 3 row strides.
+TEXT ·gemmFMAZ4x16(SB), NOSPLIT, $0-72
+	MOVQ kc+0(FP), CX
+	MOVQ a+8(FP), SI
+	MOVQ sar+16(FP), R11
+	SHLQ $2, R11
+	MOVQ sap+24(FP), R9
+	SHLQ $2, R9
+	MOVQ b+32(FP), DI
+	MOVQ sbp+40(FP), R10
+	SHLQ $2, R10
+	MOVQ c+48(FP), DX
+	MOVQ ldc+56(FP), R8
+	SHLQ $2, R8
+	LEAQ (R11)(R11*2), R12
+	MOVQ first+64(FP), AX
+	TESTQ AX, AX
+	JNE gemmFMAZ4x16_zero
+	MOVQ DX, AX
+	VMOVUPS 0(AX), Z0
+	ADDQ R8, AX
+	VMOVUPS 0(AX), Z1
+	ADDQ R8, AX
+	VMOVUPS 0(AX), Z2
+	ADDQ R8, AX
+	VMOVUPS 0(AX), Z3
+	JMP gemmFMAZ4x16_start
+
+gemmFMAZ4x16_zero:
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+
+gemmFMAZ4x16_start:
+	TESTQ CX, CX
+	JEQ gemmFMAZ4x16_store
+
+gemmFMAZ4x16_loop:
+	VMOVUPS 0(DI), Z4
+	VBROADCASTSS (SI), Z5
+	VFMADD231PS Z5, Z4, Z0
+	VBROADCASTSS (SI)(R11*1), Z5
+	VFMADD231PS Z5, Z4, Z1
+	VBROADCASTSS (SI)(R11*2), Z5
+	VFMADD231PS Z5, Z4, Z2
+	VBROADCASTSS (SI)(R12*1), Z5
+	VFMADD231PS Z5, Z4, Z3
+	ADDQ R9, SI
+	ADDQ R10, DI
+	DECQ CX
+	JNE gemmFMAZ4x16_loop
+
+gemmFMAZ4x16_store:
+	VMOVUPS Z0, 0(DX)
+	ADDQ R8, DX
+	VMOVUPS Z1, 0(DX)
+	ADDQ R8, DX
+	VMOVUPS Z2, 0(DX)
+	ADDQ R8, DX
+	VMOVUPS Z3, 0(DX)
+	VZEROUPPER
+	RET
+
+// func gemmFMAZ1x32(kc int, a *float32, sar, sap int, b *float32, sbp int, c *float32, ldc int, first int)
+//
+// C[1×32] = fma chain over kc of A·B (AVX-512F): row r of A at step p
+// at a + r*sar + p*sap floats (packed strips: sar 1, sap the strip's rows;
+// A in place: its strides), B's step p (32 floats) at b + p*sbp; C rows
+// ldc floats apart. Each output starts from C (from +0 when first is not
+// 0) and adds its products in k order, each with one rounding
+// (VFMADD231PS). Rows are addressed from bases 4 (AVX2: 3) rows apart plus
+// 0, 1, 2 or 3 row strides.
+TEXT ·gemmFMAZ1x32(SB), NOSPLIT, $0-72
+	MOVQ kc+0(FP), CX
+	MOVQ a+8(FP), SI
+	MOVQ sar+16(FP), R11
+	SHLQ $2, R11
+	MOVQ sap+24(FP), R9
+	SHLQ $2, R9
+	MOVQ b+32(FP), DI
+	MOVQ sbp+40(FP), R10
+	SHLQ $2, R10
+	MOVQ c+48(FP), DX
+	MOVQ ldc+56(FP), R8
+	SHLQ $2, R8
+	LEAQ (R11)(R11*2), R12
+	MOVQ first+64(FP), AX
+	TESTQ AX, AX
+	JNE gemmFMAZ1x32_zero
+	MOVQ DX, AX
+	VMOVUPS 0(AX), Z0
+	VMOVUPS 64(AX), Z1
+	JMP gemmFMAZ1x32_start
+
+gemmFMAZ1x32_zero:
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+
+gemmFMAZ1x32_start:
+	TESTQ CX, CX
+	JEQ gemmFMAZ1x32_store
+
+gemmFMAZ1x32_loop:
+	VMOVUPS 0(DI), Z2
+	VMOVUPS 64(DI), Z3
+	VBROADCASTSS (SI), Z4
+	VFMADD231PS Z4, Z2, Z0
+	VFMADD231PS Z4, Z3, Z1
+	ADDQ R9, SI
+	ADDQ R10, DI
+	DECQ CX
+	JNE gemmFMAZ1x32_loop
+
+gemmFMAZ1x32_store:
+	VMOVUPS Z0, 0(DX)
+	VMOVUPS Z1, 64(DX)
+	VZEROUPPER
+	RET
+
+// func gemmFMAZ1x16(kc int, a *float32, sar, sap int, b *float32, sbp int, c *float32, ldc int, first int)
+//
+// C[1×16] = fma chain over kc of A·B (AVX-512F): row r of A at step p
+// at a + r*sar + p*sap floats (packed strips: sar 1, sap the strip's rows;
+// A in place: its strides), B's step p (16 floats) at b + p*sbp; C rows
+// ldc floats apart. Each output starts from C (from +0 when first is not
+// 0) and adds its products in k order, each with one rounding
+// (VFMADD231PS). Rows are addressed from bases 4 (AVX2: 3) rows apart plus
+// 0, 1, 2 or 3 row strides.
+TEXT ·gemmFMAZ1x16(SB), NOSPLIT, $0-72
+	MOVQ kc+0(FP), CX
+	MOVQ a+8(FP), SI
+	MOVQ sar+16(FP), R11
+	SHLQ $2, R11
+	MOVQ sap+24(FP), R9
+	SHLQ $2, R9
+	MOVQ b+32(FP), DI
+	MOVQ sbp+40(FP), R10
+	SHLQ $2, R10
+	MOVQ c+48(FP), DX
+	MOVQ ldc+56(FP), R8
+	SHLQ $2, R8
+	LEAQ (R11)(R11*2), R12
+	MOVQ first+64(FP), AX
+	TESTQ AX, AX
+	JNE gemmFMAZ1x16_zero
+	MOVQ DX, AX
+	VMOVUPS 0(AX), Z0
+	JMP gemmFMAZ1x16_start
+
+gemmFMAZ1x16_zero:
+	VPXORD Z0, Z0, Z0
+
+gemmFMAZ1x16_start:
+	TESTQ CX, CX
+	JEQ gemmFMAZ1x16_store
+
+gemmFMAZ1x16_loop:
+	VMOVUPS 0(DI), Z1
+	VBROADCASTSS (SI), Z2
+	VFMADD231PS Z2, Z1, Z0
+	ADDQ R9, SI
+	ADDQ R10, DI
+	DECQ CX
+	JNE gemmFMAZ1x16_loop
+
+gemmFMAZ1x16_store:
+	VMOVUPS Z0, 0(DX)
+	VZEROUPPER
+	RET
+
+// func gemmFMAY6x16(kc int, a *float32, sar, sap int, b *float32, sbp int, c *float32, ldc int, first int)
 //
 // C[6×16] = fma chain over kc of A·B (AVX2 and FMA): row r of A at step p
-// at a + r*sar + p*sap floats (packed strips: sar 1, sap 6; A in place:
-// its strides), B's step p (16 floats) at b + p*sbp; C rows ldc floats
-// apart. Each output starts from C and adds its products in k order, each
-// with one rounding (VFMADD231PS). Rows are addressed from bases 4 (AVX2:
-// 3) rows apart plus 0, 1, 2 or 3 row strides.
-TEXT ·gemmFMA6x16(SB), NOSPLIT, $0-64
+// at a + r*sar + p*sap floats (packed strips: sar 1, sap the strip's rows;
+// A in place: its strides), B's step p (16 floats) at b + p*sbp; C rows
+// ldc floats apart. Each output starts from C (from +0 when first is not
+// 0) and adds its products in k order, each with one rounding
+// (VFMADD231PS). Rows are addressed from bases 4 (AVX2: 3) rows apart plus
+// 0, 1, 2 or 3 row strides.
+TEXT ·gemmFMAY6x16(SB), NOSPLIT, $0-72
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ sar+16(FP), R11
@@ -175,29 +609,49 @@ TEXT ·gemmFMA6x16(SB), NOSPLIT, $0-64
 	SHLQ $2, R8
 	LEAQ (R11)(R11*2), R12
 	LEAQ (SI)(R12*1), BX
+	MOVQ first+64(FP), AX
+	TESTQ AX, AX
+	JNE gemmFMAY6x16_zero
 	MOVQ DX, AX
-	VMOVUPS (AX), Y0
+	VMOVUPS 0(AX), Y0
 	VMOVUPS 32(AX), Y1
 	ADDQ R8, AX
-	VMOVUPS (AX), Y2
+	VMOVUPS 0(AX), Y2
 	VMOVUPS 32(AX), Y3
 	ADDQ R8, AX
-	VMOVUPS (AX), Y4
+	VMOVUPS 0(AX), Y4
 	VMOVUPS 32(AX), Y5
 	ADDQ R8, AX
-	VMOVUPS (AX), Y6
+	VMOVUPS 0(AX), Y6
 	VMOVUPS 32(AX), Y7
 	ADDQ R8, AX
-	VMOVUPS (AX), Y8
+	VMOVUPS 0(AX), Y8
 	VMOVUPS 32(AX), Y9
 	ADDQ R8, AX
-	VMOVUPS (AX), Y10
+	VMOVUPS 0(AX), Y10
 	VMOVUPS 32(AX), Y11
-	TESTQ CX, CX
-	JEQ gemmFMA6x16_store
+	JMP gemmFMAY6x16_start
 
-gemmFMA6x16_loop:
-	VMOVUPS (DI), Y12
+gemmFMAY6x16_zero:
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	VXORPS Y8, Y8, Y8
+	VXORPS Y9, Y9, Y9
+	VXORPS Y10, Y10, Y10
+	VXORPS Y11, Y11, Y11
+
+gemmFMAY6x16_start:
+	TESTQ CX, CX
+	JEQ gemmFMAY6x16_store
+
+gemmFMAY6x16_loop:
+	VMOVUPS 0(DI), Y12
 	VMOVUPS 32(DI), Y13
 	VBROADCASTSS (SI), Y14
 	VFMADD231PS Y14, Y12, Y0
@@ -221,25 +675,381 @@ gemmFMA6x16_loop:
 	ADDQ R9, BX
 	ADDQ R10, DI
 	DECQ CX
-	JNE gemmFMA6x16_loop
+	JNE gemmFMAY6x16_loop
 
-gemmFMA6x16_store:
-	VMOVUPS Y0, (DX)
+gemmFMAY6x16_store:
+	VMOVUPS Y0, 0(DX)
 	VMOVUPS Y1, 32(DX)
 	ADDQ R8, DX
-	VMOVUPS Y2, (DX)
+	VMOVUPS Y2, 0(DX)
 	VMOVUPS Y3, 32(DX)
 	ADDQ R8, DX
-	VMOVUPS Y4, (DX)
+	VMOVUPS Y4, 0(DX)
 	VMOVUPS Y5, 32(DX)
 	ADDQ R8, DX
-	VMOVUPS Y6, (DX)
+	VMOVUPS Y6, 0(DX)
 	VMOVUPS Y7, 32(DX)
 	ADDQ R8, DX
-	VMOVUPS Y8, (DX)
+	VMOVUPS Y8, 0(DX)
 	VMOVUPS Y9, 32(DX)
 	ADDQ R8, DX
-	VMOVUPS Y10, (DX)
+	VMOVUPS Y10, 0(DX)
 	VMOVUPS Y11, 32(DX)
+	VZEROUPPER
+	RET
+
+// func gemmFMAY6x8(kc int, a *float32, sar, sap int, b *float32, sbp int, c *float32, ldc int, first int)
+//
+// C[6×8] = fma chain over kc of A·B (AVX2 and FMA): row r of A at step p
+// at a + r*sar + p*sap floats (packed strips: sar 1, sap the strip's rows;
+// A in place: its strides), B's step p (8 floats) at b + p*sbp; C rows
+// ldc floats apart. Each output starts from C (from +0 when first is not
+// 0) and adds its products in k order, each with one rounding
+// (VFMADD231PS). Rows are addressed from bases 4 (AVX2: 3) rows apart plus
+// 0, 1, 2 or 3 row strides.
+TEXT ·gemmFMAY6x8(SB), NOSPLIT, $0-72
+	MOVQ kc+0(FP), CX
+	MOVQ a+8(FP), SI
+	MOVQ sar+16(FP), R11
+	SHLQ $2, R11
+	MOVQ sap+24(FP), R9
+	SHLQ $2, R9
+	MOVQ b+32(FP), DI
+	MOVQ sbp+40(FP), R10
+	SHLQ $2, R10
+	MOVQ c+48(FP), DX
+	MOVQ ldc+56(FP), R8
+	SHLQ $2, R8
+	LEAQ (R11)(R11*2), R12
+	LEAQ (SI)(R12*1), BX
+	MOVQ first+64(FP), AX
+	TESTQ AX, AX
+	JNE gemmFMAY6x8_zero
+	MOVQ DX, AX
+	VMOVUPS 0(AX), Y0
+	ADDQ R8, AX
+	VMOVUPS 0(AX), Y1
+	ADDQ R8, AX
+	VMOVUPS 0(AX), Y2
+	ADDQ R8, AX
+	VMOVUPS 0(AX), Y3
+	ADDQ R8, AX
+	VMOVUPS 0(AX), Y4
+	ADDQ R8, AX
+	VMOVUPS 0(AX), Y5
+	JMP gemmFMAY6x8_start
+
+gemmFMAY6x8_zero:
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+
+gemmFMAY6x8_start:
+	TESTQ CX, CX
+	JEQ gemmFMAY6x8_store
+
+gemmFMAY6x8_loop:
+	VMOVUPS 0(DI), Y6
+	VBROADCASTSS (SI), Y7
+	VFMADD231PS Y7, Y6, Y0
+	VBROADCASTSS (SI)(R11*1), Y7
+	VFMADD231PS Y7, Y6, Y1
+	VBROADCASTSS (SI)(R11*2), Y7
+	VFMADD231PS Y7, Y6, Y2
+	VBROADCASTSS (BX), Y7
+	VFMADD231PS Y7, Y6, Y3
+	VBROADCASTSS (BX)(R11*1), Y7
+	VFMADD231PS Y7, Y6, Y4
+	VBROADCASTSS (BX)(R11*2), Y7
+	VFMADD231PS Y7, Y6, Y5
+	ADDQ R9, SI
+	ADDQ R9, BX
+	ADDQ R10, DI
+	DECQ CX
+	JNE gemmFMAY6x8_loop
+
+gemmFMAY6x8_store:
+	VMOVUPS Y0, 0(DX)
+	ADDQ R8, DX
+	VMOVUPS Y1, 0(DX)
+	ADDQ R8, DX
+	VMOVUPS Y2, 0(DX)
+	ADDQ R8, DX
+	VMOVUPS Y3, 0(DX)
+	ADDQ R8, DX
+	VMOVUPS Y4, 0(DX)
+	ADDQ R8, DX
+	VMOVUPS Y5, 0(DX)
+	VZEROUPPER
+	RET
+
+// func gemmFMAY4x16(kc int, a *float32, sar, sap int, b *float32, sbp int, c *float32, ldc int, first int)
+//
+// C[4×16] = fma chain over kc of A·B (AVX2 and FMA): row r of A at step p
+// at a + r*sar + p*sap floats (packed strips: sar 1, sap the strip's rows;
+// A in place: its strides), B's step p (16 floats) at b + p*sbp; C rows
+// ldc floats apart. Each output starts from C (from +0 when first is not
+// 0) and adds its products in k order, each with one rounding
+// (VFMADD231PS). Rows are addressed from bases 4 (AVX2: 3) rows apart plus
+// 0, 1, 2 or 3 row strides.
+TEXT ·gemmFMAY4x16(SB), NOSPLIT, $0-72
+	MOVQ kc+0(FP), CX
+	MOVQ a+8(FP), SI
+	MOVQ sar+16(FP), R11
+	SHLQ $2, R11
+	MOVQ sap+24(FP), R9
+	SHLQ $2, R9
+	MOVQ b+32(FP), DI
+	MOVQ sbp+40(FP), R10
+	SHLQ $2, R10
+	MOVQ c+48(FP), DX
+	MOVQ ldc+56(FP), R8
+	SHLQ $2, R8
+	LEAQ (R11)(R11*2), R12
+	MOVQ first+64(FP), AX
+	TESTQ AX, AX
+	JNE gemmFMAY4x16_zero
+	MOVQ DX, AX
+	VMOVUPS 0(AX), Y0
+	VMOVUPS 32(AX), Y1
+	ADDQ R8, AX
+	VMOVUPS 0(AX), Y2
+	VMOVUPS 32(AX), Y3
+	ADDQ R8, AX
+	VMOVUPS 0(AX), Y4
+	VMOVUPS 32(AX), Y5
+	ADDQ R8, AX
+	VMOVUPS 0(AX), Y6
+	VMOVUPS 32(AX), Y7
+	JMP gemmFMAY4x16_start
+
+gemmFMAY4x16_zero:
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+
+gemmFMAY4x16_start:
+	TESTQ CX, CX
+	JEQ gemmFMAY4x16_store
+
+gemmFMAY4x16_loop:
+	VMOVUPS 0(DI), Y8
+	VMOVUPS 32(DI), Y9
+	VBROADCASTSS (SI), Y10
+	VFMADD231PS Y10, Y8, Y0
+	VFMADD231PS Y10, Y9, Y1
+	VBROADCASTSS (SI)(R11*1), Y10
+	VFMADD231PS Y10, Y8, Y2
+	VFMADD231PS Y10, Y9, Y3
+	VBROADCASTSS (SI)(R11*2), Y10
+	VFMADD231PS Y10, Y8, Y4
+	VFMADD231PS Y10, Y9, Y5
+	VBROADCASTSS (SI)(R12*1), Y10
+	VFMADD231PS Y10, Y8, Y6
+	VFMADD231PS Y10, Y9, Y7
+	ADDQ R9, SI
+	ADDQ R10, DI
+	DECQ CX
+	JNE gemmFMAY4x16_loop
+
+gemmFMAY4x16_store:
+	VMOVUPS Y0, 0(DX)
+	VMOVUPS Y1, 32(DX)
+	ADDQ R8, DX
+	VMOVUPS Y2, 0(DX)
+	VMOVUPS Y3, 32(DX)
+	ADDQ R8, DX
+	VMOVUPS Y4, 0(DX)
+	VMOVUPS Y5, 32(DX)
+	ADDQ R8, DX
+	VMOVUPS Y6, 0(DX)
+	VMOVUPS Y7, 32(DX)
+	VZEROUPPER
+	RET
+
+// func gemmFMAY4x8(kc int, a *float32, sar, sap int, b *float32, sbp int, c *float32, ldc int, first int)
+//
+// C[4×8] = fma chain over kc of A·B (AVX2 and FMA): row r of A at step p
+// at a + r*sar + p*sap floats (packed strips: sar 1, sap the strip's rows;
+// A in place: its strides), B's step p (8 floats) at b + p*sbp; C rows
+// ldc floats apart. Each output starts from C (from +0 when first is not
+// 0) and adds its products in k order, each with one rounding
+// (VFMADD231PS). Rows are addressed from bases 4 (AVX2: 3) rows apart plus
+// 0, 1, 2 or 3 row strides.
+TEXT ·gemmFMAY4x8(SB), NOSPLIT, $0-72
+	MOVQ kc+0(FP), CX
+	MOVQ a+8(FP), SI
+	MOVQ sar+16(FP), R11
+	SHLQ $2, R11
+	MOVQ sap+24(FP), R9
+	SHLQ $2, R9
+	MOVQ b+32(FP), DI
+	MOVQ sbp+40(FP), R10
+	SHLQ $2, R10
+	MOVQ c+48(FP), DX
+	MOVQ ldc+56(FP), R8
+	SHLQ $2, R8
+	LEAQ (R11)(R11*2), R12
+	MOVQ first+64(FP), AX
+	TESTQ AX, AX
+	JNE gemmFMAY4x8_zero
+	MOVQ DX, AX
+	VMOVUPS 0(AX), Y0
+	ADDQ R8, AX
+	VMOVUPS 0(AX), Y1
+	ADDQ R8, AX
+	VMOVUPS 0(AX), Y2
+	ADDQ R8, AX
+	VMOVUPS 0(AX), Y3
+	JMP gemmFMAY4x8_start
+
+gemmFMAY4x8_zero:
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+
+gemmFMAY4x8_start:
+	TESTQ CX, CX
+	JEQ gemmFMAY4x8_store
+
+gemmFMAY4x8_loop:
+	VMOVUPS 0(DI), Y4
+	VBROADCASTSS (SI), Y5
+	VFMADD231PS Y5, Y4, Y0
+	VBROADCASTSS (SI)(R11*1), Y5
+	VFMADD231PS Y5, Y4, Y1
+	VBROADCASTSS (SI)(R11*2), Y5
+	VFMADD231PS Y5, Y4, Y2
+	VBROADCASTSS (SI)(R12*1), Y5
+	VFMADD231PS Y5, Y4, Y3
+	ADDQ R9, SI
+	ADDQ R10, DI
+	DECQ CX
+	JNE gemmFMAY4x8_loop
+
+gemmFMAY4x8_store:
+	VMOVUPS Y0, 0(DX)
+	ADDQ R8, DX
+	VMOVUPS Y1, 0(DX)
+	ADDQ R8, DX
+	VMOVUPS Y2, 0(DX)
+	ADDQ R8, DX
+	VMOVUPS Y3, 0(DX)
+	VZEROUPPER
+	RET
+
+// func gemmFMAY1x16(kc int, a *float32, sar, sap int, b *float32, sbp int, c *float32, ldc int, first int)
+//
+// C[1×16] = fma chain over kc of A·B (AVX2 and FMA): row r of A at step p
+// at a + r*sar + p*sap floats (packed strips: sar 1, sap the strip's rows;
+// A in place: its strides), B's step p (16 floats) at b + p*sbp; C rows
+// ldc floats apart. Each output starts from C (from +0 when first is not
+// 0) and adds its products in k order, each with one rounding
+// (VFMADD231PS). Rows are addressed from bases 4 (AVX2: 3) rows apart plus
+// 0, 1, 2 or 3 row strides.
+TEXT ·gemmFMAY1x16(SB), NOSPLIT, $0-72
+	MOVQ kc+0(FP), CX
+	MOVQ a+8(FP), SI
+	MOVQ sar+16(FP), R11
+	SHLQ $2, R11
+	MOVQ sap+24(FP), R9
+	SHLQ $2, R9
+	MOVQ b+32(FP), DI
+	MOVQ sbp+40(FP), R10
+	SHLQ $2, R10
+	MOVQ c+48(FP), DX
+	MOVQ ldc+56(FP), R8
+	SHLQ $2, R8
+	LEAQ (R11)(R11*2), R12
+	MOVQ first+64(FP), AX
+	TESTQ AX, AX
+	JNE gemmFMAY1x16_zero
+	MOVQ DX, AX
+	VMOVUPS 0(AX), Y0
+	VMOVUPS 32(AX), Y1
+	JMP gemmFMAY1x16_start
+
+gemmFMAY1x16_zero:
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+
+gemmFMAY1x16_start:
+	TESTQ CX, CX
+	JEQ gemmFMAY1x16_store
+
+gemmFMAY1x16_loop:
+	VMOVUPS 0(DI), Y2
+	VMOVUPS 32(DI), Y3
+	VBROADCASTSS (SI), Y4
+	VFMADD231PS Y4, Y2, Y0
+	VFMADD231PS Y4, Y3, Y1
+	ADDQ R9, SI
+	ADDQ R10, DI
+	DECQ CX
+	JNE gemmFMAY1x16_loop
+
+gemmFMAY1x16_store:
+	VMOVUPS Y0, 0(DX)
+	VMOVUPS Y1, 32(DX)
+	VZEROUPPER
+	RET
+
+// func gemmFMAY1x8(kc int, a *float32, sar, sap int, b *float32, sbp int, c *float32, ldc int, first int)
+//
+// C[1×8] = fma chain over kc of A·B (AVX2 and FMA): row r of A at step p
+// at a + r*sar + p*sap floats (packed strips: sar 1, sap the strip's rows;
+// A in place: its strides), B's step p (8 floats) at b + p*sbp; C rows
+// ldc floats apart. Each output starts from C (from +0 when first is not
+// 0) and adds its products in k order, each with one rounding
+// (VFMADD231PS). Rows are addressed from bases 4 (AVX2: 3) rows apart plus
+// 0, 1, 2 or 3 row strides.
+TEXT ·gemmFMAY1x8(SB), NOSPLIT, $0-72
+	MOVQ kc+0(FP), CX
+	MOVQ a+8(FP), SI
+	MOVQ sar+16(FP), R11
+	SHLQ $2, R11
+	MOVQ sap+24(FP), R9
+	SHLQ $2, R9
+	MOVQ b+32(FP), DI
+	MOVQ sbp+40(FP), R10
+	SHLQ $2, R10
+	MOVQ c+48(FP), DX
+	MOVQ ldc+56(FP), R8
+	SHLQ $2, R8
+	LEAQ (R11)(R11*2), R12
+	MOVQ first+64(FP), AX
+	TESTQ AX, AX
+	JNE gemmFMAY1x8_zero
+	MOVQ DX, AX
+	VMOVUPS 0(AX), Y0
+	JMP gemmFMAY1x8_start
+
+gemmFMAY1x8_zero:
+	VXORPS Y0, Y0, Y0
+
+gemmFMAY1x8_start:
+	TESTQ CX, CX
+	JEQ gemmFMAY1x8_store
+
+gemmFMAY1x8_loop:
+	VMOVUPS 0(DI), Y1
+	VBROADCASTSS (SI), Y2
+	VFMADD231PS Y2, Y1, Y0
+	ADDQ R9, SI
+	ADDQ R10, DI
+	DECQ CX
+	JNE gemmFMAY1x8_loop
+
+gemmFMAY1x8_store:
+	VMOVUPS Y0, 0(DX)
 	VZEROUPPER
 	RET

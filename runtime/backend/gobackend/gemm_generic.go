@@ -38,3 +38,10 @@ func gemmMicro4x8(k int, a, b, c *float32, ldc int) {
 func fmaKernels() []microKernel { return nil }
 
 const exactName = "portable 4×8 multiply, add"
+
+// packT8, packT4: no transposes in portable Go (packStrips' scalar loop
+// runs).
+const haveTranspose = false
+
+func packT8(n int, dst *float32, dw int, src *float32, ss int) {}
+func packT4(n int, dst *float32, dw int, src *float32, ss int) {}

@@ -12,15 +12,19 @@ import (
 	"os"
 )
 
-// kernel is one micro-kernel: mr rows × 2 vectors of lanes floats in
-// registers reg0..., B in the two registers after them, A's broadcast in
+// kernel is one micro-kernel: mr rows × nv vectors of lanes floats in
+// registers reg0..., B in the nv registers after them, A's broadcast in
 // the next.
 type kernel struct {
-	name  string
 	isa   string // for the comment
 	mr    int
+	nv    int
 	lanes int
 	reg   string // "Z" or "Y"
+}
+
+func (k kernel) name() string {
+	return fmt.Sprintf("gemmFMA%s%dx%d", k.reg, k.mr, k.nv*k.lanes)
 }
 
 func main() {
@@ -31,8 +35,18 @@ func main() {
 
 #include "textflag.h"
 `)
-	for _, k := range []kernel{{"gemmFMA12x32", "AVX-512F", 12, 16, "Z"}, {"gemmFMA6x16", "AVX2 and FMA", 6, 8, "Y"}} {
-		write(&b, k)
+	// Per ISA, the full tile's rows, 4 rows and 1 row (a tile's rows are
+	// made of these, as the CPU device's are), each with two vectors of
+	// columns and one.
+	for _, isa := range []struct {
+		name, reg string
+		lanes, mr int
+	}{{"AVX-512F", "Z", 16, 12}, {"AVX2 and FMA", "Y", 8, 6}} {
+		for _, mr := range []int{isa.mr, 4, 1} {
+			for _, nv := range []int{2, 1} {
+				write(&b, kernel{isa.name, mr, nv, isa.lanes, isa.reg})
+			}
+		}
 	}
 	if err := os.WriteFile("gemm_fma_amd64.s", b.Bytes(), 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -42,19 +56,21 @@ func main() {
 
 func write(b *bytes.Buffer, k kernel) {
 	vb := 4 * k.lanes
-	acc := func(r, v int) string { return fmt.Sprintf("%s%d", k.reg, 2*r+v) }
-	bv := func(v int) string { return fmt.Sprintf("%s%d", k.reg, 2*k.mr+v) }
-	av := fmt.Sprintf("%s%d", k.reg, 2*k.mr+2)
+	name := k.name()
+	acc := func(r, v int) string { return fmt.Sprintf("%s%d", k.reg, k.nv*r+v) }
+	bv := func(v int) string { return fmt.Sprintf("%s%d", k.reg, k.nv*k.mr+v) }
+	av := fmt.Sprintf("%s%d", k.reg, k.nv*k.mr+k.nv)
 	fmt.Fprintf(b, `
-// func %[1]s(kc int, a *float32, sar, sap int, b *float32, sbp int, c *float32, ldc int)
+// func %[1]s(kc int, a *float32, sar, sap int, b *float32, sbp int, c *float32, ldc int, first int)
 //
 // C[%[2]d×%[3]d] = fma chain over kc of A·B (%[4]s): row r of A at step p
-// at a + r*sar + p*sap floats (packed strips: sar 1, sap %[2]d; A in place:
-// its strides), B's step p (%[3]d floats) at b + p*sbp; C rows ldc floats
-// apart. Each output starts from C and adds its products in k order, each
-// with one rounding (VFMADD231PS). Rows are addressed from bases 4 (AVX2:
-// 3) rows apart plus 0, 1, 2 or 3 row strides.
-TEXT ·%[1]s(SB), NOSPLIT, $0-64
+// at a + r*sar + p*sap floats (packed strips: sar 1, sap the strip's rows;
+// A in place: its strides), B's step p (%[3]d floats) at b + p*sbp; C rows
+// ldc floats apart. Each output starts from C (from +0 when first is not
+// 0) and adds its products in k order, each with one rounding
+// (VFMADD231PS). Rows are addressed from bases 4 (AVX2: 3) rows apart plus
+// 0, 1, 2 or 3 row strides.
+TEXT ·%[1]s(SB), NOSPLIT, $0-72
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ sar+16(FP), R11
@@ -68,13 +84,13 @@ TEXT ·%[1]s(SB), NOSPLIT, $0-64
 	MOVQ ldc+56(FP), R8
 	SHLQ $2, R8
 	LEAQ (R11)(R11*2), R12
-`, k.name, k.mr, 2*k.lanes, k.isa)
+`, name, k.mr, k.nv*k.lanes, k.isa)
 	// Bases: every `per` rows.
 	per := 4
 	if k.mr == 6 {
 		per = 3
 	}
-	bases := []string{"SI", "BX", "R13"}[:k.mr/per]
+	bases := []string{"SI", "BX", "R13"}[:(k.mr+per-1)/per]
 	step := "R11*4" // 4 row strides
 	if per == 3 {
 		step = "R12*1" // 3 row strides
@@ -94,26 +110,44 @@ TEXT ·%[1]s(SB), NOSPLIT, $0-64
 		}
 		return "(" + base + ")(R12*1)"
 	}
+	zero := "VPXORD"
+	if k.reg == "Y" {
+		zero = "VXORPS"
+	}
+	fmt.Fprintf(b, "\tMOVQ first+64(FP), AX\n\tTESTQ AX, AX\n\tJNE %s_zero\n", name)
 	b.WriteString("\tMOVQ DX, AX\n")
 	for r := 0; r < k.mr; r++ {
-		fmt.Fprintf(b, "\tVMOVUPS (AX), %s\n\tVMOVUPS %d(AX), %s\n", acc(r, 0), vb, acc(r, 1))
+		for v := 0; v < k.nv; v++ {
+			fmt.Fprintf(b, "\tVMOVUPS %d(AX), %s\n", v*vb, acc(r, v))
+		}
 		if r+1 < k.mr {
 			b.WriteString("\tADDQ R8, AX\n")
 		}
 	}
-	fmt.Fprintf(b, "\tTESTQ CX, CX\n\tJEQ %s_store\n\n%s_loop:\n", k.name, k.name)
-	fmt.Fprintf(b, "\tVMOVUPS (DI), %s\n\tVMOVUPS %d(DI), %s\n", bv(0), vb, bv(1))
+	fmt.Fprintf(b, "\tJMP %s_start\n\n%s_zero:\n", name, name)
+	for r := 0; r < k.mr; r++ {
+		for v := 0; v < k.nv; v++ {
+			fmt.Fprintf(b, "\t%s %s, %s, %s\n", zero, acc(r, v), acc(r, v), acc(r, v))
+		}
+	}
+	fmt.Fprintf(b, "\n%s_start:\n\tTESTQ CX, CX\n\tJEQ %s_store\n\n%s_loop:\n", name, name, name)
+	for v := 0; v < k.nv; v++ {
+		fmt.Fprintf(b, "\tVMOVUPS %d(DI), %s\n", v*vb, bv(v))
+	}
 	for r := 0; r < k.mr; r++ {
 		fmt.Fprintf(b, "\tVBROADCASTSS %s, %s\n", row(r), av)
-		fmt.Fprintf(b, "\tVFMADD231PS %s, %s, %s\n", av, bv(0), acc(r, 0))
-		fmt.Fprintf(b, "\tVFMADD231PS %s, %s, %s\n", av, bv(1), acc(r, 1))
+		for v := 0; v < k.nv; v++ {
+			fmt.Fprintf(b, "\tVFMADD231PS %s, %s, %s\n", av, bv(v), acc(r, v))
+		}
 	}
 	for _, base := range bases {
 		fmt.Fprintf(b, "\tADDQ R9, %s\n", base)
 	}
-	fmt.Fprintf(b, "\tADDQ R10, DI\n\tDECQ CX\n\tJNE %s_loop\n\n%s_store:\n", k.name, k.name)
+	fmt.Fprintf(b, "\tADDQ R10, DI\n\tDECQ CX\n\tJNE %s_loop\n\n%s_store:\n", name, name)
 	for r := 0; r < k.mr; r++ {
-		fmt.Fprintf(b, "\tVMOVUPS %s, (DX)\n\tVMOVUPS %s, %d(DX)\n", acc(r, 0), acc(r, 1), vb)
+		for v := 0; v < k.nv; v++ {
+			fmt.Fprintf(b, "\tVMOVUPS %s, %d(DX)\n", acc(r, v), v*vb)
+		}
 		if r+1 < k.mr {
 			b.WriteString("\tADDQ R8, DX\n")
 		}

@@ -32,17 +32,26 @@ const (
 	gemmNC = 1024 // columns per B panel block (L2-resident)
 	// goDirectMax is the size of B (K·N floats) up to which a B with
 	// contiguous rows is read in place by a strided micro-kernel.
-	goDirectMax = 32 << 10
+	goDirectMax = 64 << 10
 )
 
-// microKernel computes C[mr×nr] += A·B over kc steps: row r of A at step
-// p at a + r*sar + p*sap, B's step p at b + p*sbp floats; C rows ldc
-// apart.
+// mkFunc computes C[rows×cols] (+)= A·B over kc steps: row r of A at
+// step p at a + r*sar + p*sap, B's step p at b + p*sbp floats; C rows ldc
+// apart. With first not 0 each output starts from +0, else from C.
+type mkFunc func(kc int, a *float32, sar, sap int, b *float32, sbp int, c *float32, ldc int, first int)
+
+// microKernel is a register tile of mr×nr and the kernels that make up
+// fewer rows or half the columns.
 type microKernel struct {
 	mr, nr  int
 	strided bool // accepts any strides (else A and B must be packed strips: sar 1, sap mr, sbp nr)
-	fn      func(kc int, a *float32, sar, sap int, b *float32, sbp int, c *float32, ldc int)
-	name    string
+	// rows are the row counts with a kernel, from mr down; fns[i] are
+	// rows[i]'s kernels nr columns wide and nr/2 (nil: none). A tile of
+	// fewer rows is made of them, greatest first; when they cannot make
+	// it up (no 1-row kernel), A is a zero-padded strip of mr rows.
+	rows []int
+	fns  [][2]mkFunc
+	name string
 }
 
 // envFMA, set to 0, makes matmul round products and sums separately (the
@@ -62,10 +71,24 @@ func chooseKernel() microKernel {
 
 // exactKernel rounds products and sums separately (TICK_FMA=0, or no
 // FMA): gemmMicro4x8, on packed strips only.
-var exactKernel = microKernel{mr: 4, nr: 8, fn: exact4x8, name: exactName}
+var exactKernel = microKernel{mr: 4, nr: 8, rows: []int{4}, fns: [][2]mkFunc{{exact4x8, nil}}, name: exactName}
 
-func exact4x8(kc int, a *float32, _, _ int, b *float32, _ int, c *float32, ldc int) {
+func exact4x8(kc int, a *float32, _, _ int, b *float32, _ int, c *float32, ldc int, first int) {
+	if first != 0 {
+		cs := unsafe.Slice(c, 3*ldc+8)
+		for r := 0; r < 4; r++ {
+			clear(cs[r*ldc : r*ldc+8])
+		}
+	}
 	gemmMicro4x8(kc, a, b, c, ldc)
+}
+
+// madeUp reports whether the row kernels make up mr rows.
+func (mk *microKernel) madeUp(mr int) bool {
+	for _, r := range mk.rows {
+		mr %= r
+	}
+	return mr == 0
 }
 
 type gemmPlan struct {
@@ -77,6 +100,7 @@ type gemmPlan struct {
 type gemmScratch struct {
 	ap, bp []float32
 	edge   []float32 // an mr×nr tile
+	eb     []float32 // a strip of B's edge columns
 }
 
 // matchGemm returns a GEMM plan when k is a float32 contraction, else nil.
@@ -153,30 +177,73 @@ func packStrips(dst, src []float32, w, n, kc, first, lineStride, kStride int) {
 		if lines < w {
 			clear(strip)
 		}
-		out := unsafe.Pointer(&strip[0])
 		if lineStride == 1 && lines == w { // lines side by side: w values per step
-			for k := 0; k < kc; k++ {
-				copy(strip[w*k:w*k+w], src[first+s*w+k*kStride:])
-			}
+			copyRows(strip, src, first+s*w, w, kc, kStride)
 			continue
 		}
-		// Line by line, each read in order (pointer offsets, no bounds
-		// checks: the corners above are in range). Every pointer is formed
-		// only for an element that exists: a step past the last one would
-		// point outside the allocation, which Go's rules for unsafe forbid
-		// (-race's checkptr stops the program on it).
-		for l := 0; l < lines; l++ {
-			in := unsafe.Pointer(&src[first+(s*w+l)*lineStride])
-			o := unsafe.Add(out, 4*l)
-			for k := 0; k < kc; k++ {
-				*(*float32)(unsafe.Add(o, 4*w*k)) = *(*float32)(unsafe.Add(in, 4*kStride*k))
+		l := 0
+		if kStride == 1 && haveTranspose && kc >= 8 { // lines along k: transposed 8 (4) lines × 8 values at a time
+			nb := kc / 8
+			for ; l+8 <= lines; l += 8 {
+				packT8(nb, &strip[l], w, &src[first+(s*w+l)*lineStride], lineStride)
 			}
+			if l+4 <= lines {
+				packT4(nb, &strip[l], w, &src[first+(s*w+l)*lineStride], lineStride)
+				l += 4
+			}
+			packLines(strip, src, w, 0, l, nb*8, kc, first+s*w*lineStride, lineStride, kStride)
+		}
+		packLines(strip, src, w, l, lines, 0, kc, first+s*w*lineStride, lineStride, kStride)
+	}
+}
+
+// copyRows copies kc rows of w values, the first at src[at], kStride
+// apart, to dst, w apart.
+func copyRows(dst, src []float32, at, w, kc, kStride int) {
+	switch w {
+	case 32:
+		for k := 0; k < kc; k++ {
+			*(*[32]float32)(dst[32*k:]) = *(*[32]float32)(src[at+k*kStride:])
+		}
+	case 16:
+		for k := 0; k < kc; k++ {
+			*(*[16]float32)(dst[16*k:]) = *(*[16]float32)(src[at+k*kStride:])
+		}
+	case 8:
+		for k := 0; k < kc; k++ {
+			*(*[8]float32)(dst[8*k:]) = *(*[8]float32)(src[at+k*kStride:])
+		}
+	default:
+		for k := 0; k < kc; k++ {
+			copy(dst[w*k:w*k+w], src[at+k*kStride:])
 		}
 	}
 }
 
-// ensure sizes the scratch buffers for strips of A and B.
-func (sc *gemmScratch) ensure(na, nb, edge int) {
+// packLines packs values [k0, k1) of lines [l0, l1) of a strip w lines
+// wide, line l starting at src[first+l*lineStride], one value at a time,
+// each line read in order (pointer offsets, no bounds checks: packStrips
+// checked the corners). Every pointer is formed only for an element that
+// exists: a step past the last one would point outside the allocation,
+// which Go's rules for unsafe forbid (-race's checkptr stops the program
+// on it).
+func packLines(strip, src []float32, w, l0, l1, k0, k1, first, lineStride, kStride int) {
+	if k0 >= k1 {
+		return
+	}
+	out := unsafe.Pointer(&strip[0])
+	for l := l0; l < l1; l++ {
+		in := unsafe.Pointer(&src[first+l*lineStride+k0*kStride])
+		o := unsafe.Add(out, 4*(l+w*k0))
+		for k := 0; k < k1-k0; k++ {
+			*(*float32)(unsafe.Add(o, 4*w*k)) = *(*float32)(unsafe.Add(in, 4*kStride*k))
+		}
+	}
+}
+
+// ensure sizes the scratch buffers for strips of A and B, the edge tile
+// and a strip of B's edge columns.
+func (sc *gemmScratch) ensure(na, nb, edge, eb int) {
 	if cap(sc.ap) < na {
 		sc.ap = make([]float32, na)
 	}
@@ -186,74 +253,120 @@ func (sc *gemmScratch) ensure(na, nb, edge int) {
 	if cap(sc.edge) < edge {
 		sc.edge = make([]float32, edge)
 	}
+	if cap(sc.eb) < eb {
+		sc.eb = make([]float32, eb)
+	}
 }
 
 // tiled computes rows [r0, r1), columns [j0, j1) of one batch's C: K is
-// blocked by gemmKC (each output adds its products in k order across
-// blocks, as the in-order reference does), columns by gemmNC.
+// blocked by gemmKC (each output starts from +0 in the first block and
+// adds its products in k order across blocks, as the in-order reference
+// does), columns by gemmNC. Columns go in strips of nr, then one of nr/2
+// where it fits, then the edge (fewer columns, through the edge tile);
+// the rows of a strip of A through the row kernels (blocks of mr, 4, 1).
 func (g *gemmPlan) tiled(c, A, B []float32, oa, ob, r0, r1, j0, j1 int, sc *gemmScratch) {
-	mk := g.mk
+	mk := &g.mk
 	MR, NR := mk.mr, mk.nr
 	N, K := g.N, g.K
 	rows, cols := r1-r0, j1-j0
 	if rows <= 0 || cols <= 0 {
 		return
 	}
-	strips := (rows + MR - 1) / MR
-	for r := r0; r < r1; r++ {
-		clear(c[r*N+j0 : r*N+j1])
+	if K == 0 { // empty sums
+		for r := r0; r < r1; r++ {
+			clear(c[r*N+j0 : r*N+j1])
+		}
+		return
 	}
+	strips := (rows + MR - 1) / MR
 	direct := g.direct()
-	sc.ensure(strips*MR*min(gemmKC, K), min(gemmNC, cols+NR)*min(gemmKC, K), MR*NR)
+	kb := min(gemmKC, K)
+	sc.ensure(strips*MR*kb, (min(gemmNC, cols)+NR)*kb, MR*NR, NR*kb)
 	for k0 := 0; k0 < K; k0 += gemmKC {
 		kc := min(gemmKC, K-k0)
-		ap := sc.ap[:strips*MR*kc]
-		afirst := oa + r0*g.SAi + k0*g.SAk
+		first := 0
+		if k0 == 0 {
+			first = 1
+		}
+		// A: in place (direct), or packed into zero-padded strips.
+		as, afirst, sar, sap, sstride := A, oa+r0*g.SAi+k0*g.SAk, g.SAi, g.SAk, MR*g.SAi
 		if !direct {
-			packStrips(ap, A, MR, rows, kc, afirst, g.SAi, g.SAk)
-		} else if rows%MR != 0 { // in place, but for the last, partial strip
-			last := (strips - 1) * MR
-			packStrips(ap[last*kc:], A, MR, rows-last, kc, afirst+last*g.SAi, g.SAi, g.SAk)
+			packStrips(sc.ap[:strips*MR*kc], A, MR, rows, kc, afirst, g.SAi, g.SAk)
+			as, afirst, sar, sap, sstride = sc.ap, 0, 1, MR, MR*kc
 		}
 		for jb := j0; jb < j1; jb += gemmNC {
 			nc := min(gemmNC, j1-jb)
-			cstrips := (nc + NR - 1) / NR
 			bfirst := ob + jb*g.SBj + k0*g.SBk
-			switch {
-			case !direct:
-				packStrips(sc.bp[:cstrips*NR*kc], B, NR, nc, kc, bfirst, g.SBj, g.SBk)
-			case nc%NR != 0: // in place, but for the last, partial strip
-				last := (cstrips - 1) * NR
-				packStrips(sc.bp[last*kc:cstrips*NR*kc], B, NR, nc-last, kc, bfirst+last, g.SBj, g.SBk)
+			if !direct {
+				packStrips(sc.bp[:(nc+NR-1)/NR*NR*kc], B, NR, nc, kc, bfirst, g.SBj, g.SBk)
 			}
-			for t := 0; t < cstrips; t++ {
-				j, nr := t*NR, min(NR, nc-t*NR)
-				pb, sbp := &sc.bp[t*NR*kc], NR
-				if direct && nr == NR {
+			for j := 0; j < nc; {
+				var pb *float32
+				v, w, sbp := 0, nc-j, NR
+				switch {
+				case w >= NR:
+					w = NR
+				case w >= NR/2 && mk.fns[0][1] != nil:
+					v, w = 1, NR/2
+				default: // the edge: its columns packed alone, zero-padded
+					packStrips(sc.eb[:NR*kc], B, NR, w, kc, bfirst+j*g.SBj, g.SBj, g.SBk)
+					pb = &sc.eb[0]
+				}
+				switch {
+				case pb != nil:
+				case direct: // B in place
 					pb, sbp = &B[bfirst+j], g.SBk
+				default: // its packed strip
+					pb = &sc.bp[j/NR*NR*kc]
 				}
 				for s := 0; s < strips; s++ {
-					r, mr := s*MR, min(MR, rows-s*MR)
-					pa, sar, sap := &ap[s*MR*kc], 1, MR
-					if direct && mr == MR {
-						pa, sar, sap = &A[afirst+r*g.SAi], g.SAi, g.SAk
-					}
-					ct := (r0+r)*N + jb + j
-					if mr == MR && nr == NR {
-						mk.fn(kc, pa, sar, sap, pb, sbp, &c[ct], N)
-						continue
-					}
-					edge := sc.edge[:MR*NR]
-					clear(edge)
-					for rr := 0; rr < mr; rr++ {
-						copy(edge[NR*rr:NR*rr+nr], c[ct+rr*N:ct+rr*N+nr])
-					}
-					mk.fn(kc, pa, sar, sap, pb, sbp, &edge[0], NR)
-					for rr := 0; rr < mr; rr++ {
-						copy(c[ct+rr*N:ct+rr*N+nr], edge[NR*rr:NR*rr+nr])
-					}
+					r := s * MR
+					g.block(sc, v, min(MR, rows-r), w, kc, as, afirst+s*sstride, sar, sap, pb, sbp, c, (r0+r)*N+jb+j, N, first)
 				}
+				j += w
 			}
+		}
+	}
+}
+
+// block computes mr rows × w columns of C from c[co] (rows ldc apart)
+// over kc steps with the kernels v wide (0: nr columns, 1: nr/2), A's
+// first row at a[ao]: in place when the row kernels make up mr rows and w
+// is the kernels' width, else through the edge tile (a zero-padded tile
+// of mr rows and nr columns; A then is a zero-padded strip of mr rows
+// when the kernels do not make up mr, and B is readable for nr columns).
+func (g *gemmPlan) block(sc *gemmScratch, v, mr, w, kc int, a []float32, ao, sar, sap int, b *float32, sbp int, c []float32, co, ldc, first int) {
+	mk := &g.mk
+	width := mk.nr >> v
+	if w == width && mk.madeUp(mr) {
+		mk.run(v, mr, kc, a, ao, sar, sap, b, sbp, c, co, ldc, first)
+		return
+	}
+	NR := mk.nr
+	edge := sc.edge[:mk.mr*NR]
+	if first == 0 {
+		for r := 0; r < mr; r++ {
+			copy(edge[NR*r:NR*r+w], c[co+r*ldc:co+r*ldc+w])
+		}
+	}
+	if mk.madeUp(mr) {
+		mk.run(v, mr, kc, a, ao, sar, sap, b, sbp, edge, 0, NR, first)
+	} else {
+		mk.fns[0][v](kc, &a[ao], sar, sap, b, sbp, &edge[0], NR, first)
+	}
+	for r := 0; r < mr; r++ {
+		copy(c[co+r*ldc:co+r*ldc+w], edge[NR*r:NR*r+w])
+	}
+}
+
+// run computes mr rows (made up by the row kernels) v wide: A's rows from
+// a[ao], sar apart; C's from c[co], ldc apart.
+func (mk *microKernel) run(v, mr, kc int, a []float32, ao, sar, sap int, b *float32, sbp int, c []float32, co, ldc, first int) {
+	for i, rr := range mk.rows {
+		for ; mr >= rr; mr -= rr {
+			mk.fns[i][v](kc, &a[ao], sar, sap, b, sbp, &c[co], ldc, first)
+			ao += rr * sar
+			co += rr * ldc
 		}
 	}
 }

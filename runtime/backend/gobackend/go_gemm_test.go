@@ -30,7 +30,9 @@ func goGemmKernel(batch, M, N, K int, aT, bT bool) *ir.Kernel {
 
 // goGemmShapes are tiles short of every register tile in rows and
 // columns, B read in place and packed, transposed operands, batches and K
-// blocks.
+// blocks; rows made of every row kernel (12, 4, 1 and 6, 4, 1) and columns
+// with a half-width strip (48, 80, 272, 784 on AVX-512), in place and
+// packed, with and without an edge after it.
 var goGemmShapes = []struct {
 	batch, M, N, K int
 	aT, bT         bool
@@ -38,6 +40,8 @@ var goGemmShapes = []struct {
 	{1, 1, 1, 1, false, false}, {1, 7, 5, 3, false, false}, {1, 13, 33, 300, false, false}, {2, 25, 40, 17, false, true},
 	{1, 100, 70, 520, false, true}, {1, 3, 1100, 9, false, false}, {3, 12, 64, 64, false, false}, {1, 29, 50, 33, true, false},
 	{1, 64, 64, 64, false, false}, {1, 37, 300, 200, true, false}, {1, 130, 200, 300, false, false},
+	{1, 21, 48, 70, false, false}, {2, 11, 56, 33, true, false}, {1, 19, 80, 129, false, true}, {1, 30, 272, 300, false, false},
+	{1, 17, 784, 5, false, false}, {1, 9, 25, 600, false, false},
 }
 
 // The GO device compiles a contraction to the GEMM with this machine's
@@ -88,6 +92,9 @@ func checkGoGemm(t *testing.T, k *ir.Kernel, p *goProgram, fused bool) {
 	t.Helper()
 	in, mems := goGemmData(k)
 	n := k.OutSize()
+	for i := range n { // outputs start from +0, not from what was there
+		mems[0].(*goMemory).typed.([]float32)[i] = float32(math.NaN())
+	}
 	for _, c := range [][2]int{{0, n / 3}, {n / 3, n/3 + n/5}, {n/3 + n/5, n}} {
 		p.Run(mems, c[0], c[1])
 	}
@@ -141,4 +148,55 @@ func goFloat32Mems(k *ir.Kernel, value func(j int) float32) ([][]float64, []devi
 		}
 	}
 	return in, mems
+}
+
+// packStrips packs every line of every strip, transposed or copied,
+// whatever the strides (negative: a flipped view), zero-padding the last
+// strip: against packing one value at a time.
+func TestPackStrips(t *testing.T) {
+	for _, w := range []int{4, 6, 8, 12, 16, 32} {
+		for _, n := range []int{1, 3, 5, 7, 8, 9, 12, 13, 31, 33, 40} {
+			for _, kc := range []int{1, 7, 8, 9, 16, 30} {
+				for _, st := range [][2]int{{1, 50}, {50, 1}, {1, 41}, {41, 1}, {-1, 41}, {41, -1}, {-45, 1}, {2, 90}} {
+					ls, ks := st[0], st[1]
+					if ls == 1 || ls == -1 {
+						ks = max(ks, n) * ks / max(ks, -ks) // lines side by side: steps a row apart
+					} else {
+						ls = max(ls, kc, -ls) * ls / max(ls, -ls)
+					}
+					size := 1 + max(ls, -ls)*(n-1) + max(ks, -ks)*(kc-1)
+					src := make([]float32, size+4)
+					for i := range src {
+						src[i] = float32(i + 1)
+					}
+					first := 2
+					if ls < 0 {
+						first += -ls * (n - 1)
+					}
+					if ks < 0 {
+						first += -ks * (kc - 1)
+					}
+					strips := (n + w - 1) / w
+					dst := make([]float32, strips*w*kc)
+					for i := range dst {
+						dst[i] = -1
+					}
+					packStrips(dst, src, w, n, kc, first, ls, ks)
+					for s := 0; s < strips; s++ {
+						for k := 0; k < kc; k++ {
+							for l := 0; l < w; l++ {
+								want := float32(0)
+								if line := s*w + l; line < n {
+									want = src[first+line*ls+k*ks]
+								}
+								if got := dst[s*w*kc+k*w+l]; got != want {
+									t.Fatalf("w %d, %d lines, kc %d, strides %d, %d: strip %d, step %d, line %d = %v, want %v", w, n, kc, ls, ks, s, k, l, got, want)
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
 }
