@@ -5,19 +5,25 @@ package gobackend
 // backend recognizes that kernel shape and runs a tiled GEMM instead of the
 // generic block evaluator: A is packed into k-major strips of mr rows, B
 // into k-major strips of nr columns (or, when its rows are contiguous and
-// it is small, read in place, and then A too), K is blocked so strips stay
-// in cache, and an mr×nr tile of C accumulates in registers in an assembly
-// micro-kernel.
+// it is small, both are read in place), K is blocked so strips stay in
+// cache, and an mr×nr tile of C accumulates in registers in an assembly
+// micro-kernel. Lines contiguous along k (a row-major A, a transposed B)
+// are packed through AVX 8×8 transposes, lines side by side by fixed-size
+// row copies.
 //
 // As on the CPU device, where the machine has fused multiply-adds and
 // TICK_FMA is not 0 the micro-kernel fuses them (AVX-512: 12×32, AVX2+FMA:
 // 6×16): every output is the in-order chain of fused multiply-adds, the
 // same bits as the CPU device's matmul. With TICK_FMA=0, or without FMA,
 // products and sums are rounded separately (SSE 4×8): bit-identical to the
-// reference interpreter and to the CPU device with TICK_FMA=0. Edges (rows
-// or columns short of a tile, ranges that start or end inside a row) go
-// through the same micro-kernel on a zero-padded tile, so every output gets
-// the same arithmetic.
+// reference interpreter and to the CPU device with TICK_FMA=0. As on the
+// CPU device, a tile's rows are made of kernels of mr, 4 and 1 rows, and
+// columns past the last whole strip of nr go through a kernel half as
+// wide where they fill it; the remaining columns (fewer than nr/2, or the
+// separately rounded kernel's short rows and columns) go through the same
+// micro-kernel on a zero-padded tile. Each output starts from +0 in the
+// first K block and continues from C in the next, so every path gives the
+// in-order chain's bits.
 
 import (
 	"os"
