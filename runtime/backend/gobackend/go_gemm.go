@@ -107,6 +107,7 @@ type gemmScratch struct {
 	ap, bp []float32
 	edge   []float32 // an mr×nr tile
 	eb     []float32 // a strip of B's edge columns
+	pieces []colPiece
 }
 
 // matchGemm returns a GEMM plan when k is a float32 contraction, else nil.
@@ -306,6 +307,7 @@ func (g *gemmPlan) tiled(c, A, B []float32, oa, ob, r0, r1, j0, j1 int, sc *gemm
 			if !direct {
 				packStrips(sc.bp[:(nc+NR-1)/NR*NR*kc], B, NR, nc, kc, bfirst, g.SBj, g.SBk)
 			}
+			pieces := sc.pieces[:0]
 			for j := 0; j < nc; {
 				var pb *float32
 				v, w, sbp := 0, nc-j, NR
@@ -325,14 +327,36 @@ func (g *gemmPlan) tiled(c, A, B []float32, oa, ob, r0, r1, j0, j1 int, sc *gemm
 				default: // its packed strip
 					pb = &sc.bp[j/NR*NR*kc]
 				}
-				for s := 0; s < strips; s++ {
-					r := s * MR
-					g.block(sc, v, min(MR, rows-r), w, kc, as, afirst+s*sstride, sar, sap, pb, sbp, c, (r0+r)*N+jb+j, N, first)
-				}
+				pieces = append(pieces, colPiece{j, v, w, pb, sbp})
 				j += w
 			}
+			if direct && rows > nc { // rows outer: a strip of A stays in L1 while B's columns pass, A read once (tall and skinny)
+				for s := 0; s < strips; s++ {
+					r := s * MR
+					for _, p := range pieces {
+						g.block(sc, p.v, min(MR, rows-r), p.w, kc, as, afirst+s*sstride, sar, sap, p.b, p.sbp, c, (r0+r)*N+jb+p.j, N, first)
+					}
+				}
+			} else { // columns outer: a strip of B stays in L1 while A passes from L2
+				for _, p := range pieces {
+					for s := 0; s < strips; s++ {
+						r := s * MR
+						g.block(sc, p.v, min(MR, rows-r), p.w, kc, as, afirst+s*sstride, sar, sap, p.b, p.sbp, c, (r0+r)*N+jb+p.j, N, first)
+					}
+				}
+			}
+			clear(pieces) // no pointer into B outlives the call
+			sc.pieces = pieces
 		}
 	}
+}
+
+// colPiece is a run of columns of one K block: w columns from column j
+// with the kernels v wide, B's first step at b, steps sbp apart.
+type colPiece struct {
+	j, v, w int
+	b       *float32
+	sbp     int
 }
 
 // block computes mr rows × w columns of C from c[co] (rows ldc apart)

@@ -32,7 +32,7 @@ func goGemmKernel(batch, M, N, K int, aT, bT bool) *ir.Kernel {
 // columns, B read in place and packed, transposed operands, batches and K
 // blocks; rows made of every row kernel (12, 4, 1 and 6, 4, 1) and columns
 // with a half-width strip (48, 80, 272, 784 on AVX-512), in place and
-// packed, with and without an edge after it.
+// packed, with and without an edge after it; tall ones (rows outer).
 var goGemmShapes = []struct {
 	batch, M, N, K int
 	aT, bT         bool
@@ -41,7 +41,7 @@ var goGemmShapes = []struct {
 	{1, 100, 70, 520, false, true}, {1, 3, 1100, 9, false, false}, {3, 12, 64, 64, false, false}, {1, 29, 50, 33, true, false},
 	{1, 64, 64, 64, false, false}, {1, 37, 300, 200, true, false}, {1, 130, 200, 300, false, false},
 	{1, 21, 48, 70, false, false}, {2, 11, 56, 33, true, false}, {1, 19, 80, 129, false, true}, {1, 30, 272, 300, false, false},
-	{1, 17, 784, 5, false, false}, {1, 9, 25, 600, false, false},
+	{1, 17, 784, 5, false, false}, {1, 9, 25, 600, false, false}, {1, 200, 20, 30, false, false}, {2, 90, 24, 40, true, false},
 }
 
 // The GO device compiles a contraction to the GEMM with this machine's
