@@ -31,6 +31,7 @@ func BenchmarkGoGemm(b *testing.B) {
 		{"128", 1, 128, 128, 128, false, false},
 		{"256", 1, 256, 256, 256, false, false},
 		{"512", 1, 512, 512, 512, false, false},
+		{"1024", 1, 1024, 1024, 1024, false, false},
 		{"batched 32x64x64", 32, 64, 64, 64, false, false},
 		{"x.w 128x784.784x256", 1, 128, 256, 784, false, false},
 		{"xT.dy 784x128.128x256", 1, 784, 256, 128, true, false},

@@ -36,6 +36,7 @@ import (
 const (
 	gemmKC = 256  // k-block: an A strip and a B strip stay in L1
 	gemmNC = 1024 // columns per B panel block (L2-resident)
+	gemmMC = 144  // rows of A per pass over B's strips (L2-resident): a multiple of every tile's rows (12, 6, 4)
 	// goDirectMax is the size of B (K·N floats) up to which a B with
 	// contiguous rows is read in place by a strided micro-kernel.
 	goDirectMax = 64 << 10
@@ -337,11 +338,13 @@ func (g *gemmPlan) tiled(c, A, B []float32, oa, ob, r0, r1, j0, j1 int, sc *gemm
 						g.block(sc, p.v, min(MR, rows-r), p.w, kc, as, afirst+s*sstride, sar, sap, p.b, p.sbp, c, (r0+r)*N+jb+p.j, N, first)
 					}
 				}
-			} else { // columns outer: a strip of B stays in L1 while A passes from L2
-				for _, p := range pieces {
-					for s := 0; s < strips; s++ {
-						r := s * MR
-						g.block(sc, p.v, min(MR, rows-r), p.w, kc, as, afirst+s*sstride, sar, sap, p.b, p.sbp, c, (r0+r)*N+jb+p.j, N, first)
+			} else { // columns outer: a strip of B stays in L1 while gemmMC rows of A pass from L2
+				for s0 := 0; s0 < strips; s0 += gemmMC / MR {
+					for _, p := range pieces {
+						for s := s0; s < min(strips, s0+gemmMC/MR); s++ {
+							r := s * MR
+							g.block(sc, p.v, min(MR, rows-r), p.w, kc, as, afirst+s*sstride, sar, sap, p.b, p.sbp, c, (r0+r)*N+jb+p.j, N, first)
+						}
 					}
 				}
 			}
