@@ -157,12 +157,13 @@ func TestPackStrips(t *testing.T) {
 	for _, w := range []int{4, 6, 8, 12, 16, 32} {
 		for _, n := range []int{1, 3, 5, 7, 8, 9, 12, 13, 31, 33, 40} {
 			for _, kc := range []int{1, 7, 8, 9, 16, 30} {
-				for _, st := range [][2]int{{1, 50}, {50, 1}, {1, 41}, {41, 1}, {-1, 41}, {41, -1}, {-45, 1}, {2, 90}} {
+				for _, st := range [][2]int{{1, 50}, {50, 1}, {1, 41}, {41, 1}, {-1, 41}, {41, -1}, {-45, 1}, {2, 90}, {1, -50}} {
 					ls, ks := st[0], st[1]
+					sign := func(x int) int { return x / max(x, -x) }
 					if ls == 1 || ls == -1 {
-						ks = max(ks, n) * ks / max(ks, -ks) // lines side by side: steps a row apart
+						ks = max(ks, -ks, n) * sign(ks) // lines side by side: steps a row apart
 					} else {
-						ls = max(ls, kc, -ls) * ls / max(ls, -ls)
+						ls = max(ls, -ls, kc) * sign(ls)
 					}
 					size := 1 + max(ls, -ls)*(n-1) + max(ks, -ks)*(kc-1)
 					src := make([]float32, size+4)
