@@ -289,7 +289,11 @@ func (g *gemmPlan) tiled(c, A, B []float32, oa, ob, r0, r1, j0, j1 int, sc *gemm
 	strips := (rows + MR - 1) / MR
 	direct := g.direct()
 	kb := min(gemmKC, K)
-	sc.ensure(strips*MR*kb, (min(gemmNC, cols)+NR)*kb, MR*NR, NR*kb)
+	if direct { // no packed strips
+		sc.ensure(0, 0, MR*NR, NR*kb)
+	} else {
+		sc.ensure(strips*MR*kb, (min(gemmNC, cols)+NR)*kb, MR*NR, NR*kb)
+	}
 	for k0 := 0; k0 < K; k0 += gemmKC {
 		kc := min(gemmKC, K-k0)
 		first := 0
