@@ -375,6 +375,10 @@ type colPiece struct {
 func (g *gemmPlan) block(sc *gemmScratch, v, mr, w, kc int, a []float32, ao, sar, sap int, b *float32, sbp int, c []float32, co, ldc, first int) {
 	mk := &g.mk
 	width := mk.nr >> v
+	if mr == mk.mr && w == width { // a whole tile
+		mk.fns[0][v](kc, &a[ao], sar, sap, b, sbp, &c[co], ldc, first)
+		return
+	}
 	if w == width && mk.madeUp(mr) {
 		mk.run(v, mr, kc, a, ao, sar, sap, b, sbp, c, co, ldc, first)
 		return
