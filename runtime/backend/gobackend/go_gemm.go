@@ -34,9 +34,8 @@ import (
 )
 
 const (
-	gemmKC = 256  // k-block: an A strip and a B strip stay in L1
-	gemmNC = 1024 // columns per B panel block (L2-resident)
-	gemmMC = 144  // rows of A per pass over B's strips (L2-resident): a multiple of every tile's rows (12, 6, 4)
+	gemmKC = 256  // k-block: a packed strip of A stays in L1
+	gemmNC = 1024 // columns per panel of packed B (L2-resident)
 	// goDirectMax is the size of B (K·N floats) up to which a B with
 	// contiguous rows is read in place by a strided micro-kernel.
 	goDirectMax = 64 << 10
@@ -335,20 +334,22 @@ func (g *gemmPlan) tiled(c, A, B []float32, oa, ob, r0, r1, j0, j1 int, sc *gemm
 				pieces = append(pieces, colPiece{j, v, w, pb, sbp})
 				j += w
 			}
-			if direct && rows > nc { // rows outer: a strip of A stays in L1 while B's columns pass, A read once (tall and skinny)
+			if !direct || rows > nc {
+				// Rows outer: a strip of A (packed: 12 KB at kc 256) stays
+				// in L1 while the panel of B's strips streams from L2 (the
+				// broadcast side in L1, the vector side from L2), and A in
+				// place is read once (tall and skinny).
 				for s := 0; s < strips; s++ {
 					r := s * MR
 					for _, p := range pieces {
 						g.block(sc, p.v, min(MR, rows-r), p.w, kc, as, afirst+s*sstride, sar, sap, p.b, p.sbp, c, (r0+r)*N+jb+p.j, N, first)
 					}
 				}
-			} else { // columns outer: a strip of B stays in L1 while gemmMC rows of A pass from L2
-				for s0 := 0; s0 < strips; s0 += gemmMC / MR {
-					for _, p := range pieces {
-						for s := s0; s < min(strips, s0+gemmMC/MR); s++ {
-							r := s * MR
-							g.block(sc, p.v, min(MR, rows-r), p.w, kc, as, afirst+s*sstride, sar, sap, p.b, p.sbp, c, (r0+r)*N+jb+p.j, N, first)
-						}
+			} else { // B in place and no smaller than A: columns outer, a strip of B in L1 while A passes
+				for _, p := range pieces {
+					for s := 0; s < strips; s++ {
+						r := s * MR
+						g.block(sc, p.v, min(MR, rows-r), p.w, kc, as, afirst+s*sstride, sar, sap, p.b, p.sbp, c, (r0+r)*N+jb+p.j, N, first)
 					}
 				}
 			}
