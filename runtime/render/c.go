@@ -581,7 +581,16 @@ func (r *cRender) reduce(sb *strings.Builder, symbol string) {
 		K := k.Shape[k.ReduceAxes[0]]
 		kr, kArgs = ", int64_t k0, int64_t k1", fmt.Sprintf(", kb, kb + %d < %d ? kb + %d : %d", r.band, K, r.band, K)
 	}
-	fmt.Fprintf(sb, "static inline void tick_seg(%s, int64_t row, int64_t j0, int64_t j1%s) {\n", segParams, kr)
+	// A banded fold's segment is short (a band of rows × one tile: 2 KB of
+	// a 4096-column float32 matrix) and called per band and tile column:
+	// called, its accumulators go through the stack at every call and the
+	// fold of 4096×4096 over axis 0 read 15–17 GB/s; inlined into its
+	// callers, 20–26 GB/s (1.25–1.4× in one process, alternating; issue 30).
+	inline := "inline"
+	if r.band > 0 {
+		inline = "inline __attribute__((always_inline))"
+	}
+	fmt.Fprintf(sb, "static %s void tick_seg(%s, int64_t row, int64_t j0, int64_t j1%s) {\n", inline, segParams, kr)
 	fmt.Fprintf(sb, "\t\tint64_t i = row * %d + j0;\n", sl)
 	r.outerIndex(sb, "row", rowAxes, k.Shape)
 	if vec != "" {
