@@ -12,7 +12,12 @@ package native
 #cgo nocallback tick_run_flat
 #cgo noescape tick_run_flat_timed
 #cgo nocallback tick_run_flat_timed
+#cgo noescape tick_split
+#cgo nocallback tick_split
+#cgo linux LDFLAGS: -lpthread
 #include <dlfcn.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <time.h>
@@ -53,6 +58,96 @@ static void tick_run_flat_timed(void **fns, void **flat, int64_t *offs, int64_t 
 		((tick_kernel_fn)fns[i])(flat + offs[i], se[2 * i], se[2 * i + 1]);
 		ts[i + 1] = tick_mono_ns();
 	}
+}
+
+// The split pool: helper threads of its own (pthreads, not Go's), which
+// run chunks of one split launch at a time beside the caller. While a
+// launch runs here Go sees one thread in a cgo call and its other Ps idle.
+// Run on goroutines instead, a launch on every P puts every P in a cgo call,
+// and Go's sysmon then takes a P back from its call (it has no idle P to
+// spare) and stays awake, every 20 µs, for the next millisecond: on 2 vCPUs
+// each of those wake-ups preempts one of the two threads computing (a 512³
+// matmul's halves took 1.2 and 1.7 ms, the slow one switched out 9–19
+// times; here both take 1.3 ms).
+typedef struct {
+	pthread_mutex_t mu;
+	pthread_cond_t wake, fin;
+	int helpers;         // threads started (guarded by mu)
+	unsigned long gen;   // bumped by each launch (mu)
+	int active;          // helpers inside the current launch (mu)
+	atomic_int busy;     // a launch is in flight
+	tick_kernel_fn fn;   // the launch: written under mu before gen moves,
+	void **bufs;         // unchanged until busy is released
+	int64_t n, size;
+	int chunks;
+	atomic_int next, done;
+} tick_pool_t;
+
+static tick_pool_t tick_pool = {.mu = PTHREAD_MUTEX_INITIALIZER, .wake = PTHREAD_COND_INITIALIZER, .fin = PTHREAD_COND_INITIALIZER};
+
+// tick_pool_work runs chunks of the current launch until none is left.
+static void tick_pool_work(tick_pool_t *p) {
+	for (;;) {
+		int i = atomic_fetch_add(&p->next, 1);
+		if (i >= p->chunks) return;
+		int64_t s = (int64_t)i * p->size, e = s + p->size < p->n ? s + p->size : p->n;
+		p->fn(p->bufs, s, e);
+		atomic_fetch_add(&p->done, 1);
+	}
+}
+
+static void *tick_pool_helper(void *arg) {
+	tick_pool_t *p = arg;
+	unsigned long seen = 0;
+	pthread_mutex_lock(&p->mu);
+	for (;;) {
+		while (p->gen == seen) pthread_cond_wait(&p->wake, &p->mu);
+		seen = p->gen;
+		if (atomic_load(&p->next) >= p->chunks) continue; // woke late: every chunk is taken
+		p->active++;
+		pthread_mutex_unlock(&p->mu);
+		tick_pool_work(p);
+		pthread_mutex_lock(&p->mu);
+		if (--p->active == 0) pthread_cond_broadcast(&p->fin);
+	}
+	return NULL;
+}
+
+// tick_split runs fn over [0, n) in chunks of size items, on the caller and
+// up to helpers pool threads, and returns 1 when all are done; 0, having run
+// nothing, when another launch is in the pool (the caller splits it some
+// other way).
+static int tick_split(void *fn, void **bufs, int64_t n, int64_t size, int helpers) {
+	tick_pool_t *p = &tick_pool;
+	int idle = 0;
+	if (!atomic_compare_exchange_strong(&p->busy, &idle, 1)) return 0;
+	pthread_mutex_lock(&p->mu);
+	while (p->helpers < helpers) {
+		pthread_t t;
+		pthread_attr_t a;
+		pthread_attr_init(&a);
+		pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+		int err = pthread_create(&t, &a, tick_pool_helper, p);
+		pthread_attr_destroy(&a);
+		if (err != 0) break; // fewer helpers: the caller runs what they do not
+		p->helpers++;
+	}
+	p->fn = (tick_kernel_fn)fn;
+	p->bufs = bufs;
+	p->n = n;
+	p->size = size;
+	p->chunks = (int)((n + size - 1) / size);
+	atomic_store(&p->done, 0);
+	atomic_store(&p->next, 0);
+	p->gen++;
+	pthread_cond_broadcast(&p->wake);
+	pthread_mutex_unlock(&p->mu);
+	tick_pool_work(p);
+	pthread_mutex_lock(&p->mu);
+	while (atomic_load(&p->done) < p->chunks || p->active > 0) pthread_cond_wait(&p->fin, &p->mu);
+	pthread_mutex_unlock(&p->mu);
+	atomic_store(&p->busy, 0);
+	return 1;
 }
 
 static void *tick_dlopen(const char *path) { return dlopen(path, RTLD_NOW | RTLD_LOCAL); }
@@ -161,6 +256,10 @@ func Alloc(n int) (unsafe.Pointer, error) {
 
 // Free releases memory from Alloc. Free(nil) does nothing.
 func Free(p unsafe.Pointer) { C.free(p) }
+
+func callSplit(fn unsafe.Pointer, bufs *unsafe.Pointer, n, size int64, helpers int) bool {
+	return C.tick_split(fn, (*unsafe.Pointer)(unsafe.Pointer(bufs)), C.int64_t(n), C.int64_t(size), C.int(helpers)) != 0
+}
 
 func runPlan(fns, args, starts, ends unsafe.Pointer, n int) {
 	C.tick_run_plan((*unsafe.Pointer)(fns), (**unsafe.Pointer)(args), (*C.int64_t)(starts), (*C.int64_t)(ends), C.int64_t(n))

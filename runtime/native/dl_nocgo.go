@@ -16,6 +16,10 @@ func callKernel(unsafe.Pointer, *unsafe.Pointer, int64, int64) {
 	panic("native: kernel called in a build without cgo")
 }
 
+func callSplit(unsafe.Pointer, *unsafe.Pointer, int64, int64, int) bool {
+	panic("native: kernel called in a build without cgo")
+}
+
 // Alloc returns the *UnavailableError: there is no C memory without cgo.
 func Alloc(int) (unsafe.Pointer, error) { return nil, cgoAvailable() }
 

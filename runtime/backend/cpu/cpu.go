@@ -254,6 +254,18 @@ func (p *Program) Run(bufs []device.Memory, start, end int) {
 	p.kern.Call(ptrs, int64(start), int64(end))
 }
 
+// RunSplit runs a long launch over [0, n) in chunks of size items on the
+// caller and threads-1 C threads (native.Kernel.CallSplit): host.Split's
+// ThreadSplitter.
+func (p *Program) RunSplit(bufs []device.Memory, n, size, threads int) bool {
+	var arr [8]unsafe.Pointer
+	ptrs := arr[:0]
+	for _, m := range bufs {
+		ptrs = append(ptrs, m.(*Memory).ptr)
+	}
+	return p.kern.CallSplit(ptrs, int64(n), int64(size), threads)
+}
+
 // Source is the C source.
 func (p *Program) Source() string { return p.src }
 

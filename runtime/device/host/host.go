@@ -27,6 +27,15 @@ type Program interface {
 	Work() int
 }
 
+// ThreadSplitter is a Program that can run a long split launch on threads
+// of its own (the CPU device's C kernels: native.Kernel.CallSplit) instead
+// of the helper goroutines. RunSplit runs items [0, n) in chunks of size
+// items on up to threads threads and returns true when all are done; false,
+// having run nothing, when it cannot now (Split then uses its goroutines).
+type ThreadSplitter interface {
+	RunSplit(bufs []device.Memory, n, size, threads int) bool
+}
+
 // Dims is the grid of a host kernel: one work item per output element,
 // in groups of the innermost output axis longer than 1 (a split across
 // threads keeps whole rows: a GEMM tiles them).
@@ -86,7 +95,10 @@ func GemmWork(K int) int { return max(1, K/GemmWorkDiv) }
 // a panic in any chunk is raised again on the caller once all have
 // finished (the first one, when several panic).
 //
-// The caller runs chunks itself, and a pool of helper goroutines (one per
+// A launch of ChunkedMax work or more whose program is a ThreadSplitter
+// runs on the program's own threads (a C kernel's: see
+// native.Kernel.CallSplit for why). Otherwise the caller runs chunks
+// itself, and a pool of helper goroutines (one per
 // extra P, started on first use) claim the others: a chunk no helper has
 // claimed by the time the caller gets to it runs on the caller, so a
 // helper slow to wake never makes a launch wait for it. After a launch
@@ -117,6 +129,9 @@ func Split(p Program, bufs []device.Memory, n, perItem, row int) {
 		size = (size + row - 1) / row * row
 	case row > 1 && n/row >= workers: // a row or more per chunk, and a row for each thread
 		size = row
+	}
+	if ts, ok := p.(ThreadSplitter); ok && !short && ts.RunSplit(bufs, n, size, workers) {
+		return
 	}
 	j := &job{p: p, bufs: bufs, n: n, size: size, chunks: int32((n + size - 1) / size), short: short}
 	j.wg.Add(int(j.chunks))

@@ -186,3 +186,53 @@ func TestSplitChunksPerLaunchSize(t *testing.T) {
 		}
 	})
 }
+
+// splitProg is a ThreadSplitter that records what Split asked of it; with
+// refuse it declines (another launch holds its threads), so Split must run
+// the launch on its goroutines.
+type splitProg struct {
+	countProg
+	refuse bool
+	asked  *[]string
+}
+
+func (p splitProg) RunSplit(_ []device.Memory, n, size, threads int) bool {
+	*p.asked = append(*p.asked, fmt.Sprintf("n=%d size=%d threads=%d", n, size, threads))
+	if p.refuse {
+		return false
+	}
+	for s := 0; s < n; s += size {
+		p.Run(nil, s, min(s+size, n))
+	}
+	return true
+}
+
+// A long launch of a ThreadSplitter runs through RunSplit with the chunks
+// Split chose (whole rows, one per thread); a short one, or one RunSplit
+// refuses, runs on the goroutines; every item exactly once either way.
+func TestSplitUsesProgramThreads(t *testing.T) {
+	withProcs(t, 2, func() {
+		for _, c := range []struct {
+			name      string
+			n, row    int
+			refuse    bool
+			wantAsked []string
+		}{
+			{"long", 4 * ChunkedMax, 1024, false, []string{fmt.Sprintf("n=%d size=%d threads=2", 4*ChunkedMax, 2*ChunkedMax)}},
+			{"long, refused", 4 * ChunkedMax, 1024, true, []string{fmt.Sprintf("n=%d size=%d threads=2", 4*ChunkedMax, 2*ChunkedMax)}},
+			{"short", 2 * SplitMin, 1, false, nil},
+		} {
+			var asked []string
+			p := splitProg{countProg: countProg{hits: make([]int32, c.n), panicAt: -1}, refuse: c.refuse, asked: &asked}
+			Split(p, nil, c.n, 1, c.row)
+			if fmt.Sprint(asked) != fmt.Sprint(c.wantAsked) {
+				t.Errorf("%s: RunSplit asked %v, want %v", c.name, asked, c.wantAsked)
+			}
+			for i, h := range p.hits {
+				if h != 1 {
+					t.Fatalf("%s: item %d run %d times", c.name, i, h)
+				}
+			}
+		}
+	})
+}
