@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/blas/blas32"
 
 	"github.com/tick-kernel/tick/runtime/device"
+	"github.com/tick-kernel/tick/runtime/device/host"
 	"github.com/tick-kernel/tick/runtime/ir"
 	"github.com/tick-kernel/tick/runtime/ir/irtest"
 	"github.com/tick-kernel/tick/runtime/native"
@@ -21,6 +22,18 @@ func cpuBench(b *testing.B, k *ir.Kernel) func() { return cpuBenchWith(b, k, ren
 
 // cpuBenchWith is cpuBench with the C rendered by rc.
 func cpuBenchWith(b *testing.B, k *ir.Kernel, rc render.C) func() {
+	p, mems := cpuSetup(b, k, rc)
+	q := Device{}.Queue()
+	return func() {
+		if err := q.Launch(p, mems, p.Dims()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// cpuSetup compiles k with rc and allocates its buffers, the inputs
+// written.
+func cpuSetup(b *testing.B, k *ir.Kernel, rc render.C) (device.Program, []device.Memory) {
 	if err := native.Available(); err != nil {
 		b.Skip(err)
 	}
@@ -44,12 +57,7 @@ func cpuBenchWith(b *testing.B, k *ir.Kernel, rc render.C) func() {
 	if err != nil {
 		b.Fatal(err)
 	}
-	q := dev.Queue()
-	return func() {
-		if err := q.Launch(p, mems, p.Dims()); err != nil {
-			b.Fatal(err)
-		}
-	}
+	return p, mems
 }
 
 const benchN = 16 << 20
@@ -275,6 +283,37 @@ func BenchmarkCPUGemmSmall(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCPUGemmSplit is the float32 matmul of two n×n matrices split
+// across threads two ways, side by side: on the C kernels' own threads
+// (pool: the CPU device's way, native.Kernel.CallSplit) and on the host's
+// helper goroutines (goroutines: the program behind an interface without
+// RunSplit). On goroutines every P is in a cgo call while the launch runs,
+// and Go's sysmon, taking one back, wakes every 20 µs and preempts one of
+// the threads computing. Run with -cpu 2 (GFLOP/s per call).
+//
+//	go test -run '^$' -bench CPUGemmSplit -cpu 2 -count 5 ./runtime/backend/cpu/
+func BenchmarkCPUGemmSplit(b *testing.B) {
+	for _, n := range []int{256, 512, 1024} {
+		for _, way := range []string{"pool", "goroutines"} {
+			b.Run(fmt.Sprintf("%d/%s", n, way), func(b *testing.B) {
+				p, mems := cpuSetup(b, gemmKernel(1, n, n, n, false), renderer())
+				hp := p.(host.Program)
+				if way == "goroutines" {
+					hp = goroutinesOnly{hp}
+				}
+				d := p.Dims()
+				for b.Loop() {
+					host.Split(hp, mems, d.Items(), hp.Work(), d.Local[0])
+				}
+				b.ReportMetric(2*float64(n*n*n)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+			})
+		}
+	}
+}
+
+// goroutinesOnly hides a program's RunSplit from host.Split.
+type goroutinesOnly struct{ host.Program }
 
 // BenchmarkCPURowFold is the fold of each row of a float32 n×n matrix
 // (Sum(1), Max(1), Min(1): render.reduceTransposed's layouts; SetBytes: the
