@@ -284,29 +284,47 @@ func BenchmarkCPUGemmSmall(b *testing.B) {
 	}
 }
 
-// BenchmarkCPUGemmSplit is the float32 matmul of two n×n matrices split
-// across threads two ways, side by side: on the C kernels' own threads
-// (pool: the CPU device's way, native.Kernel.CallSplit) and on the host's
-// helper goroutines (goroutines: the program behind an interface without
-// RunSplit). On goroutines every P is in a cgo call while the launch runs,
-// and Go's sysmon, taking one back, wakes every 20 µs and preempts one of
-// the threads computing. Run with -cpu 2 (GFLOP/s per call).
+// BenchmarkCPUSplit is a long launch split across threads two ways, side
+// by side: on the C kernels' own threads (pool: the CPU device's way,
+// native.Kernel.CallSplit) and on the host's helper goroutines
+// (goroutines: the program behind an interface without RunSplit). On
+// goroutines every P is in a cgo call while the launch runs, and Go's
+// sysmon, taking one back, wakes every 20 µs and preempts one of the
+// threads computing. The float32 matmul of two n×n matrices (GFLOP/s per
+// call) and Sum(0) of a 4096×4096 matrix (MB/s read). Run with -cpu 2.
 //
-//	go test -run '^$' -bench CPUGemmSplit -cpu 2 -count 5 ./runtime/backend/cpu/
-func BenchmarkCPUGemmSplit(b *testing.B) {
+//	go test -run '^$' -bench CPUSplit -cpu 2 -count 5 ./runtime/backend/cpu/
+func BenchmarkCPUSplit(b *testing.B) {
+	type launch struct {
+		name  string
+		k     *ir.Kernel
+		flops int
+		bytes int64
+	}
+	var ls []launch
 	for _, n := range []int{256, 512, 1024} {
+		ls = append(ls, launch{name: fmt.Sprintf("matmul %d", n), k: gemmKernel(1, n, n, n, false), flops: 2 * n * n * n})
+	}
+	const n = 4096
+	ls = append(ls, launch{name: "sum axis 0 4096x4096", bytes: 4 * n * n, k: &ir.Kernel{Name: "R_axis0", Shape: []int{n, n}, ReduceAxes: []int{0}, Reduce: ir.ReduceSum,
+		Expr: irtest.Ld(1, ir.Float32, []int{n, 1}, 0, nil),
+		Bufs: []ir.BufferSpec{{DType: ir.Float32, Size: n}, {DType: ir.Float32, Size: n * n}}}})
+	for _, l := range ls {
 		for _, way := range []string{"pool", "goroutines"} {
-			b.Run(fmt.Sprintf("%d/%s", n, way), func(b *testing.B) {
-				p, mems := cpuSetup(b, gemmKernel(1, n, n, n, false), renderer())
+			b.Run(l.name+"/"+way, func(b *testing.B) {
+				p, mems := cpuSetup(b, l.k, renderer())
 				hp := p.(host.Program)
 				if way == "goroutines" {
 					hp = goroutinesOnly{hp}
 				}
 				d := p.Dims()
+				b.SetBytes(l.bytes)
 				for b.Loop() {
 					host.Split(hp, mems, d.Items(), hp.Work(), d.Local[0])
 				}
-				b.ReportMetric(2*float64(n*n*n)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+				if l.flops > 0 {
+					b.ReportMetric(float64(l.flops)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+				}
 			})
 		}
 	}
