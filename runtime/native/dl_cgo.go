@@ -3,7 +3,7 @@
 package native
 
 /*
-#cgo linux LDFLAGS: -ldl
+#cgo linux LDFLAGS: -ldl -lpthread
 #cgo noescape tick_call
 #cgo nocallback tick_call
 #cgo noescape tick_run_plan
@@ -14,7 +14,6 @@ package native
 #cgo nocallback tick_run_flat_timed
 #cgo noescape tick_split
 #cgo nocallback tick_split
-#cgo linux LDFLAGS: -lpthread
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdatomic.h>

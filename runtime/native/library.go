@@ -148,13 +148,17 @@ func Chunks(n int64, workPerItem float64, workers int) [][2]int64 {
 	return out
 }
 
-// Launch runs the kernel over [0, n): split across up to GOMAXPROCS workers
+// Launch runs the kernel over [0, n): split across up to GOMAXPROCS threads
+// (the pool's, see CallSplit; goroutines while another launch holds it)
 // when the estimated work (n × workPerItem) is large, else one Call. It
 // returns when every part has finished. The buffer rules of Call apply.
 func (k *Kernel) Launch(bufs []unsafe.Pointer, n int64, workPerItem float64) {
 	chunks := Chunks(n, workPerItem, runtime.GOMAXPROCS(0))
 	if len(chunks) <= 1 {
 		k.Call(bufs, 0, n)
+		return
+	}
+	if k.CallSplit(bufs, n, chunks[0][1], len(chunks)) { // the pool: see CallSplit
 		return
 	}
 	var wg sync.WaitGroup

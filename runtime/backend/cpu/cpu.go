@@ -247,11 +247,16 @@ func (p *Program) Work() int { return p.work }
 // launches across threads.
 func (p *Program) Run(bufs []device.Memory, start, end int) {
 	var arr [8]unsafe.Pointer
-	ptrs := arr[:0]
+	p.kern.Call(cPtrs(arr[:0], bufs), int64(start), int64(end))
+}
+
+// cPtrs appends the C pointer of each of the CPU device's buffers in bufs
+// to dst (an array on the caller's stack for the usual few buffers).
+func cPtrs(dst []unsafe.Pointer, bufs []device.Memory) []unsafe.Pointer {
 	for _, m := range bufs {
-		ptrs = append(ptrs, m.(*Memory).ptr)
+		dst = append(dst, m.(*Memory).ptr)
 	}
-	p.kern.Call(ptrs, int64(start), int64(end))
+	return dst
 }
 
 // RunSplit runs a long launch over [0, n) in chunks of size items on the
@@ -259,11 +264,7 @@ func (p *Program) Run(bufs []device.Memory, start, end int) {
 // ThreadSplitter.
 func (p *Program) RunSplit(bufs []device.Memory, n, size, threads int) bool {
 	var arr [8]unsafe.Pointer
-	ptrs := arr[:0]
-	for _, m := range bufs {
-		ptrs = append(ptrs, m.(*Memory).ptr)
-	}
-	return p.kern.CallSplit(ptrs, int64(n), int64(size), threads)
+	return p.kern.CallSplit(cPtrs(arr[:0], bufs), int64(n), int64(size), threads)
 }
 
 // Source is the C source.
@@ -298,11 +299,7 @@ func (queue) LaunchBatch(progs []device.Program, bufs [][]device.Memory, dims []
 			return false
 		}
 		var arr [8]unsafe.Pointer
-		ptrs := arr[:0]
-		for _, m := range bufs[i] {
-			ptrs = append(ptrs, m.(*Memory).ptr)
-		}
-		if b.Add(p.kern, ptrs, 0, int64(dims[i].Items())) != nil {
+		if b.Add(p.kern, cPtrs(arr[:0], bufs[i]), 0, int64(dims[i].Items())) != nil {
 			return false
 		}
 	}
