@@ -224,3 +224,60 @@ func TestCPURowMaxMinExact(t *testing.T) {
 		}
 	}
 }
+
+// A max or min over axis 0 of a wide matrix (render.reduceVector, banded
+// or not) checks its values for NaN two vectors at a time and folds a tile
+// that had one again exactly: a NaN at each of a tile's 64 column
+// positions, in each band, of either sign, as the only one in its tile, and
+// two NaNs in one column (the first is the result), against the in-order
+// fold bit for bit.
+func TestCPUReduceColumnMaxMinNaN(t *testing.T) {
+	if err := native.Available(); err != nil {
+		t.Skip(err)
+	}
+	nan := func(bits uint32) float64 { return float64(math.Float32frombits(bits)) }
+	const tile, cols = 64, 66 * 64   // tiles 0-63: one NaN each; 64: two in a column; 65: none
+	for _, R := range []int{20, 6} { // bands of 8 rows (the last partial), and one loop
+		for _, dt := range []ir.DType{ir.Float32, ir.Float64} {
+			for _, rop := range []ir.ReduceOp{ir.ReduceMax, ir.ReduceMin} {
+				t.Run(fmt.Sprintf("%d rows %s %s", R, dt, rop), func(t *testing.T) {
+					in := make([]float64, R*cols)
+					for i := range in {
+						in[i] = irtest.Round(dt, math.Sin(float64(i))*100)
+					}
+					for tl := 0; tl < tile; tl++ {
+						bits := uint32(0x7fc00000 + tl)
+						if tl%2 == 1 {
+							bits |= 1 << 31
+						}
+						in[(tl*5%R)*cols+tl*tile+tl] = nan(bits)
+					}
+					in[3*cols+64*tile+9], in[(R-1)*cols+64*tile+9] = nan(0xffc00007), nan(0x7fc00008)
+					k := &ir.Kernel{Name: "R_colmm", Shape: []int{R, cols}, ReduceAxes: []int{0}, Reduce: rop,
+						Expr: irtest.Ld(1, dt, []int{cols, 1}, 0, nil),
+						Bufs: []ir.BufferSpec{{DType: dt, Size: cols}, {DType: dt, Size: R * cols}}}
+					got, src := cpuRun(t, k, [][]float64{nil, in})
+					if !strings.Contains(src, "_unord(") {
+						t.Fatalf("kernel did not check its values two at a time:\n%s", src)
+					}
+					for j := 0; j < cols; j++ {
+						acc := math.Inf(-1)
+						if rop == ir.ReduceMin {
+							acc = math.Inf(1)
+						}
+						for r := 0; r < R; r++ {
+							v := in[r*cols+j]
+							if (rop == ir.ReduceMax && acc > v) || (rop == ir.ReduceMin && acc < v) || acc != acc {
+								continue
+							}
+							acc = v
+						}
+						if math.Float64bits(got[j]) != math.Float64bits(acc) {
+							t.Fatalf("column %d: got %v (%#x), want %v (%#x)", j, got[j], math.Float64bits(got[j]), acc, math.Float64bits(acc))
+						}
+					}
+				})
+			}
+		}
+	}
+}
