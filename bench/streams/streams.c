@@ -10,6 +10,7 @@
 //
 //   bench/streams/run.sh            # 5 rounds; medians of 7 passes each
 //   NOHUGE=1 bench/streams/run.sh   # the matrix on 4 KB pages (no THP advice)
+//   bench/streams/kernels.sh 9      # tick's own axis-0 kernels beside the loops
 //
 // Variants (GB/s of matrix read, and % of "one stream" in the same round):
 //   one stream        the matrix in address order, 4 vector accumulators
@@ -24,6 +25,13 @@
 //                     array that stays in L1 (loaded, added to, stored)
 //   ... (+2 KB)       the same with the partial sums 2 KB off the matrix's
 //                     4 KB alignment (no 4K aliasing of loads and stores)
+//
+// Given kernel libraries after ROUNDS (bench/streams/kernels.sh builds
+// them: the C that tick's CPU device compiles for Sum(0), Max(0), Min(0)),
+// each round runs "one stream", tick's layout and each library's
+// tick_R_axis0 over the whole matrix, in one process: the kernels against
+// the loop of their layout, with the memory as it is in that round.
+#include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,6 +106,16 @@ struct variant {
 	int r;
 };
 
+// A kernel of tick's CPU device: void tick_R_axis0(void **bufs, int64_t
+// start, int64_t end) computes outputs [start, end); bufs[0] is the
+// output, bufs[1] the matrix.
+typedef void (*kernel)(void **, int64_t, int64_t);
+static kernel kernels[8];
+static void run_kernel(float *o, const float *x, int i) {
+	void *bufs[2] = {o, (void *)x};
+	kernels[i](bufs, 0, N);
+}
+
 static int cmp(const void *a, const void *b) {
 	double x = *(const double *)a, y = *(const double *)b;
 	return (x > y) - (x < y);
@@ -112,7 +130,7 @@ int main(int argc, char **argv) {
 	float *o = aligned_alloc(4096, N * sizeof(float));
 	float *o2 = aligned_alloc(4096, N * sizeof(float) + 4096);
 	offset_partials = o2 + 2048 / sizeof(float);
-	struct variant vs[] = {
+	struct variant all[] = {
 		{"one stream", one_stream, 0},
 		{"rows 1, no stores", rows_no_stores, 1},
 		{"rows 2, no stores", rows_no_stores, 2},
@@ -124,7 +142,23 @@ int main(int argc, char **argv) {
 		{"rows 1 into L1 (+2 KB)", rows_into_l1_off, 1},
 		{"rows 4 into L1 (+2 KB)", rows_into_l1_off, 4},
 	};
-	int nv = sizeof vs / sizeof vs[0];
+	struct variant *vs = all;
+	int nv = sizeof all / sizeof all[0];
+	struct variant with_kernels[2 + 8] = {all[0], all[5]}; // one stream, tick's layout
+	if (argc > 2) {
+		int nk = argc - 2 > 8 ? 8 : argc - 2;
+		for (int i = 0; i < nk; i++) {
+			void *h = dlopen(argv[2 + i], RTLD_NOW | RTLD_LOCAL);
+			if (!h || !(kernels[i] = (kernel)dlsym(h, "tick_R_axis0"))) {
+				fprintf(stderr, "streams: %s: %s\n", argv[2 + i], h ? "no tick_R_axis0" : dlerror());
+				return 1;
+			}
+			const char *base = strrchr(argv[2 + i], '/');
+			with_kernels[2 + i] = (struct variant){base ? base + 1 : argv[2 + i], run_kernel, i};
+		}
+		vs = with_kernels;
+		nv = 2 + nk;
+	}
 	printf("variant\tround\tGB/s\t%% of one stream\n");
 	for (int round = 1; round <= rounds; round++) {
 		double base = 0;
