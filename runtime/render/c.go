@@ -838,10 +838,10 @@ func (r *cRender) vectorType(L int) string {
 // exact NaN-propagating select. One instruction instead of two compares, a
 // mask or and a blend on the accumulators' dependency chain. The NaN check
 // is one unordered compare for two vectors of a row after its folds
-// (tick_vf_unord, into a mask register on AVX-512) and one test per tile:
-// a compare per vector, and a tile's 16 lanes or-ed one by one, kept
-// Max(0) of a 4096×4096 matrix at 23 GB/s where Sum(0) read 26
-// (docs/benchmarks.md).
+// (tick_vf_unord, into a mask register on AVX-512) and one test per tile.
+// (A compare per vector and a tile's 16 lanes or-ed one by one, as before,
+// held Max(0) of a 4096×4096 matrix at 23 GB/s where Sum(0) read 26:
+// docs/benchmarks.md.)
 func (r *cRender) reduceVector(sb *strings.Builder, vec string, fixed []int, L int) {
 	sz := r.k.Expr.DType.Size()
 	lanes := fmt.Sprintf("(TICK_VB / %d)", sz)
@@ -861,11 +861,9 @@ func (r *cRender) reduceVector(sb *strings.Builder, vec string, fixed []int, L i
 	v := r.expr(r.k.Expr)
 	body := r.body.String()
 	head := rows + uLoop + body
-	var tail strings.Builder
-	tail.WriteString("\t\t}\n\t\trr++;\n")
-	for range r.k.ReduceAxes {
-		tail.WriteString("\t\t}\n")
-	}
+	closeU := "\t\t}\n"
+	rest := "\t\trr++;\n" + strings.Repeat("\t\t}\n", len(r.k.ReduceAxes)) // the reduced axes' loops closed
+	tail := closeU + rest
 	q := r.quickFold(vec)
 	if q != "" {
 		sb.WriteString("\t\tint tick_exact = 1;\n#ifdef TICK_IEEE_MINMAX\n\t\t{\n")
@@ -881,15 +879,15 @@ func (r *cRender) reduceVector(sb *strings.Builder, vec string, fixed []int, L i
 		// The values are kept for the compares after the row: checking them
 		// two at a time halves the compares, and the loads stay in order.
 		fmt.Fprintf(sb, "%s\t\t%s tick_x[%s];\n%s%s", rows, vec, nv, uLoop, body)
-		fmt.Fprintf(sb, "\t\t\ttick_x[u] = %s;\n\t\t\tva[u] = %s(va[u], tick_x[u]);\n\t\t}\n", v, q)
+		fmt.Fprintf(sb, "\t\t\ttick_x[u] = %s;\n\t\t\tva[u] = %s(va[u], tick_x[u]);\n%s", v, q, closeU)
 		unord("tick_x")
-		sb.WriteString(strings.TrimPrefix(tail.String(), "\t\t}\n"))
+		sb.WriteString(rest)
 		fmt.Fprintf(sb, "\t\ttick_exact = %s_unany(tick_nan);\n\t\t}\n#endif\n", vec)
 		sb.WriteString("\t\tif (tick_exact) { // a NaN, or no IEEE max/min instruction: the exact select\n")
 	}
 	sb.WriteString(initAcc + head)
 	fmt.Fprintf(sb, "\t\t\tva[u] = %s;\n", r.fold("va[u]", v))
-	sb.WriteString(tail.String())
+	sb.WriteString(tail)
 	if q != "" {
 		sb.WriteString("\t\t}\n")
 	}
